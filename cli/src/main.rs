@@ -1,0 +1,218 @@
+//! `switchyard`: run, resume, validate and draw switchyard/graph@1 documents (spec section 5).
+//!
+//! Exit codes: 0 completed (or valid), 1 failed, 2 bad input, 3 interrupted, 4 limit reached.
+//! Bad input always gets one line on stderr saying where, never a panic.
+
+mod host;
+mod input;
+
+use std::process::ExitCode;
+use std::rc::Rc;
+
+use clap::{Parser, Subcommand};
+use engine::{Run, RunRecord, Status, compile, to_mermaid, validate};
+
+use crate::host::NativeHost;
+use crate::input::{BadInput, load_graph, parse_json_arg, read_text};
+
+#[derive(Parser)]
+#[command(
+    name = "switchyard",
+    version,
+    about = "Run, resume, validate and draw Switchyard workflow graphs"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a graph and print its run record.
+    Run {
+        /// The graph document (switchyard/graph@1).
+        graph: String,
+        /// The run's input: JSON text, or @FILE to read it from a file.
+        #[arg(long, value_name = "JSON|@FILE")]
+        input: Option<String>,
+        /// Leave the steps out of the record.
+        #[arg(long)]
+        summary: bool,
+    },
+    /// Continue an interrupted or stopped run, or fork it from an earlier step.
+    Resume {
+        /// A run record printed by `run` or `resume` (never modified).
+        run: String,
+        /// The graph the run belongs to.
+        #[arg(long)]
+        graph: String,
+        /// Answers for waiting human nodes: '{"node": value}' (or @FILE).
+        #[arg(long, value_name = "JSON|@FILE")]
+        answer: Option<String>,
+        /// Fork from the checkpoint after step N (0: before step 1).
+        #[arg(long, value_name = "N")]
+        from_step: Option<u64>,
+        /// An update applied at the fork point through the reducers (or @FILE).
+        #[arg(long, value_name = "JSON|@FILE")]
+        set: Option<String>,
+        /// Leave the steps out of the record.
+        #[arg(long)]
+        summary: bool,
+    },
+    /// Check a graph and print one diagnostic a line.
+    Validate {
+        graph: String,
+        /// Print the diagnostics as a JSON array.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the graph as a Mermaid flowchart.
+    Mermaid { graph: String },
+}
+
+const EXIT_BAD_INPUT: u8 = 2;
+
+fn main() -> ExitCode {
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown".into());
+        eprintln!("switchyard: internal error: {msg} (this is a bug; please report it)");
+    }));
+    let cli = Cli::parse();
+    match dispatch(cli.command) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("switchyard: {e}");
+            ExitCode::from(EXIT_BAD_INPUT)
+        }
+    }
+}
+
+fn exit_code(status: Status) -> u8 {
+    match status {
+        Status::Completed => 0,
+        Status::Failed => 1,
+        Status::Interrupted => 3,
+        Status::LimitReached => 4,
+        // A run is always driven until it stops.
+        Status::Running => 1,
+    }
+}
+
+fn dispatch(command: Command) -> Result<u8, BadInput> {
+    match command {
+        Command::Run {
+            graph,
+            input,
+            summary,
+        } => {
+            let doc = load_graph(&graph)?;
+            let plan = Rc::new(input::plan_or_bad_input(&graph, &doc)?);
+            let input = match input {
+                Some(arg) => parse_json_arg("--input", &arg)?,
+                None => serde_json::json!({}),
+            };
+            let host = NativeHost::new();
+            let mut run = Run::start(plan, input, &host)
+                .map_err(|e| BadInput::new(format!("--input: {e}")))?;
+            pollster::block_on(run.run(&host));
+            println!("{}", run.record_json(!summary));
+            Ok(exit_code(run.status()))
+        }
+        Command::Resume {
+            run: run_path,
+            graph,
+            answer,
+            from_step,
+            set,
+            summary,
+        } => {
+            let doc = load_graph(&graph)?;
+            let plan = Rc::new(input::plan_or_bad_input(&graph, &doc)?);
+            let text = read_text(&run_path)?;
+            let record: RunRecord = engine::parse::parse_json_as(&text)
+                .map_err(|e| BadInput::new(format!("{run_path}: {e}")))?;
+            let host = NativeHost::new();
+            let original = Run::from_record(plan, &record, &host)
+                .map_err(|e| BadInput::new(format!("{run_path}: {e}")))?;
+            let set = match set {
+                Some(arg) => match parse_json_arg("--set", &arg)? {
+                    serde_json::Value::Object(m) => Some(m),
+                    other => {
+                        return Err(BadInput::new(format!(
+                            "--set: must be a JSON object, got {other}"
+                        )));
+                    }
+                },
+                None => None,
+            };
+            let mut run = match from_step {
+                Some(n) => original
+                    .fork(n, set, &host)
+                    .map_err(|e| BadInput::new(format!("--from-step/--set: {e}")))?,
+                None => {
+                    if set.is_some() {
+                        return Err(BadInput::new(
+                            "--set: needs --from-step (a fork point)".into(),
+                        ));
+                    }
+                    let mut run = original;
+                    run.resume();
+                    run
+                }
+            };
+            if let Some(arg) = answer {
+                let serde_json::Value::Object(answers) = parse_json_arg("--answer", &arg)? else {
+                    return Err(BadInput::new(
+                        "--answer: must be a JSON object {\"node\": answer}".into(),
+                    ));
+                };
+                for (node, value) in answers {
+                    run.answer(&node, value)
+                        .map_err(|e| BadInput::new(format!("--answer: {e}")))?;
+                }
+            } else if run.status() == Status::Interrupted && from_step.is_none() {
+                let waiting: Vec<&str> = run.waiting().iter().map(|w| w.node.as_str()).collect();
+                return Err(BadInput::new(format!(
+                    "the run waits for an answer from {}; give it with --answer '{{\"{}\": …}}'",
+                    waiting.join(", "),
+                    waiting.first().copied().unwrap_or("node")
+                )));
+            }
+            pollster::block_on(run.run(&host));
+            println!("{}", run.record_json(!summary));
+            Ok(exit_code(run.status()))
+        }
+        Command::Validate { graph, json } => {
+            let doc = load_graph(&graph)?;
+            let diags = validate(&doc);
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&diags).unwrap_or_default()
+                );
+            } else {
+                for d in &diags {
+                    println!("{d}");
+                }
+            }
+            Ok(if diags.iter().any(engine::Diagnostic::is_error) {
+                EXIT_BAD_INPUT
+            } else {
+                0
+            })
+        }
+        Command::Mermaid { graph } => {
+            let doc = load_graph(&graph)?;
+            if compile(&doc).plan.is_none() {
+                input::plan_or_bad_input(&graph, &doc)?;
+            }
+            print!("{}", to_mermaid(&doc));
+            Ok(0)
+        }
+    }
+}

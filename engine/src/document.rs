@@ -1,0 +1,568 @@
+//! The graph document, `switchyard/graph@1` (spec section 2).
+//!
+//! These types mirror the JSON one to one: every field is optional where the spec makes it
+//! optional, so that a document read and written again is byte-for-byte the same. Meaning
+//! (defaults, which fields apply to which kind) is given by [`crate::validate`] and
+//! [`crate::plan`], not here.
+
+use indexmap::IndexMap;
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value};
+
+/// The value of every document's `format` field.
+pub const GRAPH_FORMAT: &str = "switchyard/graph@1";
+
+/// A whole graph document.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Graph {
+    pub format: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<IndexMap<String, StateField>>,
+    pub nodes: Vec<Node>,
+    #[serde(default)]
+    pub edges: Vec<Edge>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<Limits>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<Layout>,
+}
+
+impl Graph {
+    /// An empty graph holding a `start` and an `end` node joined by one edge.
+    pub fn new(name: &str) -> Graph {
+        Graph {
+            format: GRAPH_FORMAT.to_string(),
+            name: Some(name.to_string()),
+            description: None,
+            state: None,
+            nodes: vec![
+                Node::new("start", NodeKind::Start),
+                Node::new("end", NodeKind::End),
+            ],
+            edges: vec![Edge::new("start", "end")],
+            limits: None,
+            layout: None,
+        }
+    }
+
+    /// The graph's display name (`Untitled` when it has none).
+    pub fn display_name(&self) -> &str {
+        self.name
+            .as_deref()
+            .filter(|n| !n.is_empty())
+            .unwrap_or("Untitled")
+    }
+
+    pub fn node(&self, id: &str) -> Option<&Node> {
+        self.nodes.iter().find(|n| n.id == id)
+    }
+
+    /// The document without its layout: two graphs with equal semantics mean the same thing
+    /// whatever their positions on the canvas.
+    pub fn semantics(&self) -> Graph {
+        Graph {
+            layout: None,
+            ..self.clone()
+        }
+    }
+
+    /// The limits with every default filled in.
+    pub fn effective_limits(&self) -> EffectiveLimits {
+        let l = self.limits.clone().unwrap_or_default();
+        EffectiveLimits {
+            max_steps: l.max_steps.unwrap_or(24),
+            run_timeout_ms: l.run_timeout_ms.unwrap_or(900_000),
+            node_timeout_ms: l.node_timeout_ms.unwrap_or(180_000),
+            max_state_bytes: l.max_state_bytes.unwrap_or(1_048_576),
+            max_ops: l.max_ops.unwrap_or(100_000),
+        }
+    }
+
+    /// Pretty JSON with the field order of the spec: stable, so exports diff well.
+    pub fn to_pretty_json(&self) -> String {
+        // Serializing plain data into a String cannot fail.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}
+
+/// One declared state field (spec 2.1).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StateField {
+    #[serde(rename = "type")]
+    pub ty: FieldType,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reducer: Option<Reducer>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub default: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_items: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evict: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+/// Keeps an explicit `null` apart from an absent field.
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FieldType {
+    String,
+    Number,
+    Integer,
+    Boolean,
+    List,
+    Object,
+    Any,
+}
+
+impl FieldType {
+    pub fn name(self) -> &'static str {
+        match self {
+            FieldType::String => "string",
+            FieldType::Number => "number",
+            FieldType::Integer => "integer",
+            FieldType::Boolean => "boolean",
+            FieldType::List => "list",
+            FieldType::Object => "object",
+            FieldType::Any => "any",
+        }
+    }
+
+    /// The initial value of a field of this type that has no `default`.
+    pub fn zero(self) -> Value {
+        match self {
+            FieldType::String => Value::String(String::new()),
+            FieldType::Number | FieldType::Integer => Value::from(0),
+            FieldType::Boolean => Value::Bool(false),
+            FieldType::List => Value::Array(Vec::new()),
+            FieldType::Object => Value::Object(Map::new()),
+            FieldType::Any => Value::Null,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reducer {
+    #[default]
+    Replace,
+    Append,
+    Add,
+    Merge,
+}
+
+impl Reducer {
+    pub fn name(self) -> &'static str {
+        match self {
+            Reducer::Replace => "replace",
+            Reducer::Append => "append",
+            Reducer::Add => "add",
+            Reducer::Merge => "merge",
+        }
+    }
+}
+
+/// Every node kind of spec 2.2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeKind {
+    Start,
+    End,
+    Set,
+    Script,
+    Router,
+    Human,
+    Llm,
+    Http,
+    Subgraph,
+    Note,
+}
+
+impl NodeKind {
+    pub const ALL: [NodeKind; 10] = [
+        NodeKind::Start,
+        NodeKind::End,
+        NodeKind::Set,
+        NodeKind::Script,
+        NodeKind::Router,
+        NodeKind::Human,
+        NodeKind::Llm,
+        NodeKind::Http,
+        NodeKind::Subgraph,
+        NodeKind::Note,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            NodeKind::Start => "start",
+            NodeKind::End => "end",
+            NodeKind::Set => "set",
+            NodeKind::Script => "script",
+            NodeKind::Router => "router",
+            NodeKind::Human => "human",
+            NodeKind::Llm => "llm",
+            NodeKind::Http => "http",
+            NodeKind::Subgraph => "subgraph",
+            NodeKind::Note => "note",
+        }
+    }
+
+    /// Kinds whose work goes through the host (network, models) and may be retried.
+    pub fn is_effectful(self) -> bool {
+        matches!(self, NodeKind::Llm | NodeKind::Http | NodeKind::Subgraph)
+    }
+
+    /// The kind-specific fields a node of this kind may carry (beyond the common ones).
+    pub fn fields(self) -> &'static [&'static str] {
+        match self {
+            NodeKind::Start => &["required"],
+            NodeKind::End => &[],
+            NodeKind::Set => &["set"],
+            NodeKind::Script => &["script"],
+            NodeKind::Router => &["route"],
+            NodeKind::Human => &["prompt", "writes", "options"],
+            NodeKind::Llm => &["prompt", "system", "writes", "parse", "model"],
+            NodeKind::Http => &["method", "url", "headers", "body", "writes", "parse"],
+            NodeKind::Subgraph => &["graph", "inputs", "outputs"],
+            NodeKind::Note => &["text"],
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Join {
+    #[default]
+    Any,
+    All,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnError {
+    #[default]
+    Fail,
+    Continue,
+    Route,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Parse {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Retry {
+    pub attempts: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backoff_ms: Option<u64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Provider {
+    Mock,
+    Openai,
+}
+
+/// An `llm` node's model settings. There is deliberately no field for an API key: keys come
+/// from the host, and an `api_key` in a document is rejected as an unknown field.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelConfig {
+    pub provider: Provider,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub responses: Option<Vec<Value>>,
+}
+
+/// One node. Kind-specific fields are all listed here as optional fields (rather than as an
+/// enum) so that unknown fields are reported with their exact JSON path, and a field that does
+/// not belong to the node's kind gets a clear diagnostic from the validator.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Node {
+    pub id: String,
+    pub kind: NodeKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub join: Option<Join>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry: Option<Retry>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on_error: Option<OnError>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disabled: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pinned: Option<Map<String, Value>>,
+
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set: Option<IndexMap<String, String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub route: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub writes: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parse: Option<Parse>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<ModelConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headers: Option<IndexMap<String, String>>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub body: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub graph: Option<Box<Graph>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inputs: Option<IndexMap<String, String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outputs: Option<IndexMap<String, String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+impl Node {
+    /// A node of `kind` with no fields but its id.
+    pub fn new(id: &str, kind: NodeKind) -> Node {
+        Node {
+            id: id.to_string(),
+            kind,
+            label: None,
+            description: None,
+            join: None,
+            timeout_ms: None,
+            retry: None,
+            on_error: None,
+            disabled: None,
+            pinned: None,
+            required: None,
+            set: None,
+            script: None,
+            route: None,
+            prompt: None,
+            system: None,
+            writes: None,
+            options: None,
+            parse: None,
+            model: None,
+            method: None,
+            url: None,
+            headers: None,
+            body: None,
+            graph: None,
+            inputs: None,
+            outputs: None,
+            text: None,
+        }
+    }
+
+    /// The label shown for the node: its `label`, else its id.
+    pub fn title(&self) -> &str {
+        self.label
+            .as_deref()
+            .filter(|l| !l.is_empty())
+            .unwrap_or(&self.id)
+    }
+
+    pub fn is_disabled(&self) -> bool {
+        self.disabled.unwrap_or(false)
+    }
+
+    /// The kind-specific fields this node actually carries, by name.
+    pub fn present_fields(&self) -> Vec<&'static str> {
+        let checks: [(&'static str, bool); 18] = [
+            ("required", self.required.is_some()),
+            ("set", self.set.is_some()),
+            ("script", self.script.is_some()),
+            ("route", self.route.is_some()),
+            ("prompt", self.prompt.is_some()),
+            ("system", self.system.is_some()),
+            ("writes", self.writes.is_some()),
+            ("options", self.options.is_some()),
+            ("parse", self.parse.is_some()),
+            ("model", self.model.is_some()),
+            ("method", self.method.is_some()),
+            ("url", self.url.is_some()),
+            ("headers", self.headers.is_some()),
+            ("body", self.body.is_some()),
+            ("graph", self.graph.is_some()),
+            ("inputs", self.inputs.is_some()),
+            ("outputs", self.outputs.is_some()),
+            ("text", self.text.is_some()),
+        ];
+        checks
+            .iter()
+            .filter(|(_, present)| *present)
+            .map(|(name, _)| *name)
+            .collect()
+    }
+}
+
+/// An edge (spec 2.3).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Edge {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    pub from: String,
+    pub to: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<String>,
+}
+
+impl Edge {
+    pub fn new(from: &str, to: &str) -> Edge {
+        Edge {
+            id: None,
+            from: from.to_string(),
+            to: to.to_string(),
+            label: None,
+            when: None,
+        }
+    }
+}
+
+/// `limits` as written; see [`EffectiveLimits`] for the values in force.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_steps: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_timeout_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_timeout_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_state_bytes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_ops: Option<u64>,
+}
+
+/// The limits with the spec's defaults applied (spec 2.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EffectiveLimits {
+    pub max_steps: u64,
+    pub run_timeout_ms: u64,
+    pub node_timeout_ms: u64,
+    pub max_state_bytes: u64,
+    pub max_ops: u64,
+}
+
+/// Where a node sits on the canvas.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Position {
+    pub x: f64,
+    pub y: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub w: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub h: Option<f64>,
+}
+
+/// The canvas's pan and zoom.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Viewport {
+    pub x: f64,
+    pub y: f64,
+    #[serde(default = "one")]
+    pub zoom: f64,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+/// `layout`: node id → position, plus the optional key `viewport`. Kept apart from the
+/// semantics so that moving a node never changes what the graph means.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Layout {
+    pub viewport: Option<Viewport>,
+    pub nodes: IndexMap<String, Position>,
+}
+
+/// The reserved key of `layout` that holds the viewport rather than a node's position.
+pub const VIEWPORT_KEY: &str = "viewport";
+
+impl Serialize for Layout {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(
+            self.nodes.len() + usize::from(self.viewport.is_some()),
+        ))?;
+        for (id, pos) in &self.nodes {
+            m.serialize_entry(id, pos)?;
+        }
+        if let Some(v) = &self.viewport {
+            m.serialize_entry(VIEWPORT_KEY, v)?;
+        }
+        m.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Layout {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = IndexMap::<String, Value>::deserialize(d)?;
+        let mut layout = Layout::default();
+        for (key, value) in raw {
+            if key == VIEWPORT_KEY {
+                let v = Viewport::deserialize(value)
+                    .map_err(|e| D::Error::custom(format!("viewport: {e}")))?;
+                layout.viewport = Some(v);
+            } else {
+                let p = Position::deserialize(value)
+                    .map_err(|e| D::Error::custom(format!("{key}: {e}")))?;
+                layout.nodes.insert(key, p);
+            }
+        }
+        Ok(layout)
+    }
+}

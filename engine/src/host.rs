@@ -1,0 +1,122 @@
+//! What the engine asks of the program running it.
+//!
+//! The engine does no I/O of its own. Time, run ids and every network call go through a
+//! [`Host`]: the CLI implements it with the system clock and a blocking HTTP client, the
+//! browser with `performance.now()` and `fetch`, the desktop app with native commands. Model
+//! calls are plain HTTP requests built by the engine; the host only adds the credentials
+//! named by [`HttpRequest::auth`], so an API key never passes through a document or a run
+//! record.
+
+use std::cell::Cell;
+use std::future::Future;
+use std::pin::Pin;
+
+/// A boxed future that need not be `Send` (the browser has one thread).
+pub type LocalBoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
+
+/// Credentials the host adds to a request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Auth {
+    /// `Authorization: Bearer <key>` with the host's OpenAI-compatible API key, if it has one.
+    OpenAi,
+}
+
+/// An HTTP request, fully rendered.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HttpRequest {
+    pub method: String,
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Option<String>,
+    /// The host should give up after this long (the engine also stops waiting).
+    pub timeout_ms: u64,
+    pub auth: Option<Auth>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct HttpResponse {
+    pub status: u16,
+    pub body: String,
+}
+
+/// Why no response arrived (refused connection, DNS, CORS, timeout in the host…).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpFailure {
+    pub message: String,
+    pub timed_out: bool,
+}
+
+pub trait Host {
+    /// Milliseconds on a monotonic clock with any origin.
+    fn now_ms(&self) -> f64;
+    /// A new, unique run id.
+    fn new_run_id(&self) -> String;
+    /// Performs an HTTP request.
+    fn http(&self, request: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, HttpFailure>>;
+    /// Resolves after `ms` milliseconds (retry backoff, timeouts).
+    fn sleep(&self, ms: u64) -> LocalBoxFuture<'_, ()>;
+}
+
+/// A host with a fake clock and no network: deterministic, for tests and pure graphs. Every
+/// reading of the clock advances it by `tick_ms`.
+#[derive(Debug)]
+pub struct OfflineHost {
+    clock: Cell<f64>,
+    tick_ms: f64,
+    ids: Cell<u64>,
+}
+
+impl OfflineHost {
+    pub fn new() -> OfflineHost {
+        OfflineHost {
+            clock: Cell::new(0.0),
+            tick_ms: 0.0,
+            ids: Cell::new(0),
+        }
+    }
+
+    /// A host whose clock advances by `tick_ms` at each reading.
+    pub fn with_tick(tick_ms: f64) -> OfflineHost {
+        OfflineHost {
+            tick_ms,
+            ..OfflineHost::new()
+        }
+    }
+}
+
+impl Default for OfflineHost {
+    fn default() -> Self {
+        OfflineHost::new()
+    }
+}
+
+impl Host for OfflineHost {
+    fn now_ms(&self) -> f64 {
+        let t = self.clock.get();
+        self.clock.set(t + self.tick_ms);
+        t
+    }
+
+    fn new_run_id(&self) -> String {
+        let n = self.ids.get() + 1;
+        self.ids.set(n);
+        format!("run-{n}")
+    }
+
+    fn http(&self, request: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, HttpFailure>> {
+        Box::pin(async move {
+            Err(HttpFailure {
+                message: format!(
+                    "no network in this host ({} {})",
+                    request.method, request.url
+                ),
+                timed_out: false,
+            })
+        })
+    }
+
+    fn sleep(&self, ms: u64) -> LocalBoxFuture<'_, ()> {
+        self.clock.set(self.clock.get() + ms as f64);
+        Box::pin(async {})
+    }
+}

@@ -1,0 +1,62 @@
+//! # Switchyard's engine
+//!
+//! Reads, checks and runs `switchyard/graph@1` documents: state graphs whose nodes read and
+//! update one shared JSON state, in supersteps, the way LangGraph runs them. The engine is
+//! sans-IO: time, run ids and network calls go through a [`Host`] supplied by the program
+//! embedding it (the CLI, the browser, the desktop app), so the same code runs natively and
+//! in WebAssembly.
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | [`document`] | the graph document's types, one to one with the JSON |
+//! | [`parse`] | reading documents strictly, with errors that give path, line and column |
+//! | [`plan`] | validation (every problem, with its path) and compilation into a [`Plan`] |
+//! | [`script`] | the Rhai sandbox: expressions, scripts, `{{ }}` templates |
+//! | [`state`] | state fields, reducers, type checks, JSON patches |
+//! | [`run`] | the executor: steps, routing, joins, interrupts, resume and fork |
+//! | [`record`] | the run record, `switchyard/run@1` |
+//! | [`host`] | the [`Host`] trait through which every effect goes |
+//! | [`mermaid`] | Mermaid flowchart export |
+//!
+//! ```
+//! use std::rc::Rc;
+//! use engine::{compile, parse_graph, OfflineHost, Run, Status};
+//!
+//! let graph = parse_graph(r#"{
+//!   "format": "switchyard/graph@1",
+//!   "state": { "count": { "type": "number", "reducer": "add" } },
+//!   "nodes": [ { "id": "start", "kind": "start" },
+//!              { "id": "inc", "kind": "set", "set": { "count": "1" } },
+//!              { "id": "end", "kind": "end" } ],
+//!   "edges": [ { "from": "start", "to": "inc" },
+//!              { "from": "inc", "to": "inc", "when": "state.count < 3" },
+//!              { "from": "inc", "to": "end", "when": "state.count >= 3" } ]
+//! }"#).unwrap();
+//! let plan = Rc::new(compile(&graph).plan.expect("valid"));
+//! let host = OfflineHost::new();
+//! let mut run = Run::start(plan, serde_json::json!({}), &host).unwrap();
+//! pollster::block_on(run.run(&host));
+//! assert_eq!(run.status(), Status::Completed);
+//! assert_eq!(run.state_json()["count"], 3);
+//! ```
+
+pub mod diagnostic;
+pub mod document;
+mod effects;
+pub mod host;
+pub mod mermaid;
+pub mod parse;
+pub mod plan;
+pub mod record;
+pub mod run;
+pub mod script;
+pub mod state;
+
+pub use diagnostic::{Diagnostic, Severity};
+pub use document::{Edge, Graph, Node, NodeKind};
+pub use host::{Host, OfflineHost};
+pub use mermaid::to_mermaid;
+pub use parse::{DocError, parse_graph};
+pub use plan::{Compiled, Plan, compile, validate};
+pub use record::{RUN_FORMAT, RunRecord};
+pub use run::{ErrorKind, InputError, Run, RunError, Status};

@@ -1,0 +1,1381 @@
+//! The executor: supersteps, routing, joins, interrupts, checkpoints, resume and fork
+//! (spec section 3).
+//!
+//! A [`Run`] advances one superstep per call to [`Run::step`]; [`Run::run`] steps until the
+//! run stops. Every step is kept as a [`StepRecord`] holding the state after it (a cheap,
+//! structurally shared snapshot), which is the checkpoint forks start from.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::fmt;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use json_patch::PatchOperation;
+use rhai::{Dynamic, INT};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::document::{NodeKind, OnError};
+use crate::host::Host;
+use crate::plan::{Op, Plan, PlanNode};
+use crate::script::{Ctx, ObjectView, View, ViewSource, from_dynamic, to_dynamic};
+use crate::state::{State, StateView, check_update, excerpt, type_name};
+
+/// How many past updates `outputs` keeps per node.
+pub const OUTPUT_HISTORY: usize = 5;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Not stopped yet (a live run in an editor).
+    Running,
+    Completed,
+    Interrupted,
+    Failed,
+    LimitReached,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Running => "running",
+            Status::Completed => "completed",
+            Status::Interrupted => "interrupted",
+            Status::Failed => "failed",
+            Status::LimitReached => "limit_reached",
+        }
+    }
+}
+
+/// The `kind` of a node or run error (spec 4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    Expression,
+    Type,
+    Conflict,
+    Timeout,
+    Http,
+    Llm,
+    StateSize,
+    Join,
+    Limit,
+}
+
+/// A node's failure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NodeError {
+    pub kind: ErrorKind,
+    pub message: String,
+}
+
+/// Why a run stopped short.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunError {
+    pub node: Option<String>,
+    pub kind: ErrorKind,
+    pub message: String,
+}
+
+/// A human node the run waits for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Waiting {
+    pub node: String,
+    pub prompt: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<Vec<String>>,
+}
+
+/// One superstep, kept whole: this is both the run record's step and the checkpoint.
+#[derive(Debug, Clone)]
+pub struct StepRecord {
+    pub step: u64,
+    /// Nodes that ran (plan indices, in id order).
+    pub ran: Vec<usize>,
+    /// Disabled nodes passed through in this step.
+    pub skipped: Vec<usize>,
+    pub updates: Vec<(usize, Arc<Map<String, Value>>)>,
+    pub errors: Vec<(usize, NodeError)>,
+    pub patch: Vec<PatchOperation>,
+    /// The state after the step.
+    pub state: State,
+    /// What runs next (waiting human nodes included).
+    pub next: Vec<usize>,
+    /// Human nodes that were reached and wait for an answer.
+    pub waiting: Vec<usize>,
+    /// `join: all` nodes activated but still waiting for predecessors.
+    pub pending_joins: Vec<usize>,
+    /// Indices (in the document's `edges`) of the edges followed after this step.
+    pub taken: Vec<usize>,
+    /// What a node sent to the outside world, rendered (prompt, request), by node.
+    pub details: Vec<(usize, Value)>,
+    pub duration_ms: f64,
+}
+
+/// Input or answers that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputError {
+    /// Where: `input.count`, `answer.ask`, `set.notes`…
+    pub path: String,
+    pub message: String,
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// Where a forked run came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ForkInfo {
+    pub run_id: String,
+    pub step: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set: Option<Map<String, Value>>,
+}
+
+/// A run of a plan.
+pub struct Run {
+    pub(crate) plan: Rc<Plan>,
+    pub(crate) run_id: String,
+    pub(crate) input: Rc<Map<String, Value>>,
+    pub(crate) status: Status,
+    pub(crate) initial: State,
+    pub(crate) initial_next: Vec<usize>,
+    pub(crate) initial_taken: Vec<usize>,
+    pub(crate) state: State,
+    pub(crate) outputs: Rc<Vec<VecDeque<Arc<Map<String, Value>>>>>,
+    pub(crate) errors: Rc<Vec<Option<String>>>,
+    pub(crate) run_counts: Vec<u64>,
+    pub(crate) next: BTreeSet<usize>,
+    pub(crate) pending_joins: BTreeSet<usize>,
+    pub(crate) join_seen: Vec<BTreeSet<usize>>,
+    pub(crate) answers: BTreeMap<usize, Value>,
+    pub(crate) waiting: Vec<Waiting>,
+    pub(crate) error: Option<RunError>,
+    pub(crate) steps: Vec<StepRecord>,
+    pub(crate) active_ms: f64,
+    pub(crate) forked_from: Option<ForkInfo>,
+    /// Changes made between checkpoints (a fork's `set`), reported in the next step's patch.
+    pub(crate) pending_patch: Vec<PatchOperation>,
+}
+
+/// What one node did in a step.
+pub(crate) enum Outcome {
+    Update {
+        update: Map<String, Value>,
+        route: Route,
+        detail: Option<Value>,
+    },
+    /// A disabled node: writes nothing, follows its unconditional edges.
+    Bypass,
+    Failed {
+        error: NodeError,
+        detail: Option<Value>,
+    },
+}
+
+pub(crate) enum Route {
+    /// Every edge whose `when` holds (not `error` edges).
+    Normal,
+    /// The edges with these labels (a router, or a human answering with an option).
+    Labels(Vec<String>),
+}
+
+impl Run {
+    /// Starts a run: the defaults, then `input` applied through the reducers.
+    pub fn start(plan: Rc<Plan>, input: Value, host: &dyn Host) -> Result<Run, InputError> {
+        let Value::Object(input) = input else {
+            return Err(InputError {
+                path: "input".into(),
+                message: format!("must be a JSON object, got {}", type_name(&input)),
+            });
+        };
+        for key in plan.required_inputs() {
+            if !input.contains_key(key) {
+                return Err(InputError {
+                    path: format!("input.{key}"),
+                    message: format!(
+                        "required by the start node `{}` but missing",
+                        plan.node(plan.start).id
+                    ),
+                });
+            }
+        }
+        let mut initial = State::initial(&plan.schema);
+        let checked = check_against_schema(&plan, &input, "input")?;
+        initial.apply(&plan.schema, &checked, &mut Vec::new());
+
+        let n = plan.nodes.len();
+        let mut run = Run {
+            plan: plan.clone(),
+            run_id: host.new_run_id(),
+            input: Rc::new(input),
+            status: Status::Running,
+            initial: initial.clone(),
+            initial_next: Vec::new(),
+            initial_taken: Vec::new(),
+            state: initial,
+            outputs: Rc::new(vec![VecDeque::new(); n]),
+            errors: Rc::new(vec![None; n]),
+            run_counts: vec![0; n],
+            next: BTreeSet::new(),
+            pending_joins: BTreeSet::new(),
+            join_seen: vec![BTreeSet::new(); n],
+            answers: BTreeMap::new(),
+            waiting: Vec::new(),
+            error: None,
+            steps: Vec::new(),
+            active_ms: 0.0,
+            forked_from: None,
+            pending_patch: Vec::new(),
+        };
+        run.mark_ran(plan.start);
+        let ctx = run.context(0);
+        let routed = run.route(plan.start, &Route::Normal, false, &ctx);
+        drop(ctx);
+        match routed {
+            Ok((targets, taken)) => {
+                run.initial_taken = taken;
+                run.activate(targets);
+                run.initial_next = run.next.iter().copied().collect();
+                if run.next.is_empty() {
+                    run.status = Status::Completed;
+                }
+            }
+            Err(e) => {
+                run.status = Status::Failed;
+                run.error = Some(e);
+            }
+        }
+        Ok(run)
+    }
+
+    pub fn plan(&self) -> &Rc<Plan> {
+        &self.plan
+    }
+
+    pub fn run_id(&self) -> &str {
+        &self.run_id
+    }
+
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    pub fn error(&self) -> Option<&RunError> {
+        self.error.as_ref()
+    }
+
+    pub fn waiting(&self) -> &[Waiting] {
+        &self.waiting
+    }
+
+    pub fn steps(&self) -> &[StepRecord] {
+        &self.steps
+    }
+
+    /// The number of steps taken.
+    pub fn step_count(&self) -> u64 {
+        self.steps.len() as u64
+    }
+
+    /// The current state as JSON.
+    pub fn state_json(&self) -> Map<String, Value> {
+        self.state.to_json()
+    }
+
+    /// The state at checkpoint `step` (0: before step 1).
+    pub fn state_at(&self, step: u64) -> Option<&State> {
+        if step == 0 {
+            Some(&self.initial)
+        } else {
+            self.steps
+                .get(usize::try_from(step - 1).ok()?)
+                .map(|s| &s.state)
+        }
+    }
+
+    /// Ids of the nodes that run next.
+    pub fn next_ids(&self) -> Vec<String> {
+        self.next
+            .iter()
+            .map(|&i| self.plan.node(i).id.to_string())
+            .collect()
+    }
+
+    /// Steps until the run stops.
+    pub async fn run(&mut self, host: &dyn Host) {
+        while self.status == Status::Running {
+            self.step(host).await;
+        }
+    }
+
+    /// Gives the answer to a waiting human node. The run carries on at the next [`Run::step`].
+    pub fn answer(&mut self, node: &str, answer: Value) -> Result<(), InputError> {
+        let path = format!("answer.{node}");
+        let Some(ix) = self.plan.index(node) else {
+            return Err(InputError {
+                path,
+                message: "no node has this id".into(),
+            });
+        };
+        let asking = |i: &usize| {
+            let n = self.plan.node(*i);
+            n.kind == NodeKind::Human && !n.disabled && n.pinned.is_none()
+        };
+        if !self.next.contains(&ix) || !asking(&ix) {
+            let waiting: Vec<&str> = self
+                .next
+                .iter()
+                .filter(|i| asking(i))
+                .map(|&i| &*self.plan.node(i).id)
+                .collect();
+            let message = if waiting.is_empty() {
+                "the run is not waiting for any answer".to_string()
+            } else {
+                format!(
+                    "`{node}` is not waiting for an answer (waiting: {})",
+                    waiting.join(", ")
+                )
+            };
+            return Err(InputError { path, message });
+        }
+        let Op::Human {
+            writes, options, ..
+        } = &self.plan.node(ix).op
+        else {
+            return Err(InputError {
+                path,
+                message: "not a human node".into(),
+            });
+        };
+        if let Some(options) = options {
+            let ok = answer
+                .as_str()
+                .is_some_and(|a| options.iter().any(|o| o == a));
+            if !ok {
+                return Err(InputError {
+                    path,
+                    message: format!(
+                        "must be one of {}, got {}",
+                        options.join(", "),
+                        excerpt(&answer)
+                    ),
+                });
+            }
+        }
+        let spec = self.plan.schema.spec(writes);
+        let answer = check_update(spec, &answer).map_err(|m| InputError {
+            path: path.clone(),
+            message: format!("`{writes}`: {m}"),
+        })?;
+        self.answers.insert(ix, answer);
+        if self.status == Status::Interrupted {
+            self.status = Status::Running;
+        }
+        Ok(())
+    }
+
+    /// The context expressions see during step `step`.
+    pub(crate) fn context(&self, step: u64) -> Ctx {
+        Ctx {
+            state: View::dynamic(Rc::new(StateView(self.state.clone()))),
+            input: View::dynamic(Rc::new(ObjectView(self.input.clone()))),
+            outputs: View::dynamic(Rc::new(OutputsView {
+                plan: self.plan.clone(),
+                outputs: self.outputs.clone(),
+            })),
+            errors: View::dynamic(Rc::new(ErrorsView {
+                plan: self.plan.clone(),
+                errors: self.errors.clone(),
+            })),
+            step: INT::try_from(step).unwrap_or(INT::MAX),
+            extra: Vec::new(),
+        }
+    }
+
+    /// Runs one superstep.
+    pub async fn step(&mut self, host: &dyn Host) {
+        if self.status != Status::Running {
+            return;
+        }
+        let t0 = host.now_ms();
+        let limits = self.plan.limits;
+        if self.active_ms > limits.run_timeout_ms as f64 {
+            self.status = Status::Failed;
+            self.error = Some(RunError {
+                node: None,
+                kind: ErrorKind::Timeout,
+                message: format!(
+                    "the run took longer than run_timeout_ms ({} ms)",
+                    limits.run_timeout_ms
+                ),
+            });
+            return;
+        }
+        if self.step_count() >= limits.max_steps && !self.next.is_empty() {
+            self.stop_at_limit();
+            return;
+        }
+        let plan = self.plan.clone();
+        let step_no = self.step_count() + 1;
+
+        let mut waiting = Vec::new();
+        let mut runnable = Vec::new();
+        for &ix in &self.next {
+            let node = plan.node(ix);
+            let asks = node.kind == NodeKind::Human && !node.disabled && node.pinned.is_none();
+            if asks && !self.answers.contains_key(&ix) {
+                waiting.push(ix);
+            } else {
+                runnable.push(ix);
+            }
+        }
+
+        let ctx = self.context(step_no);
+        if !waiting.is_empty() {
+            match self.render_waiting(&waiting, &ctx) {
+                Ok(w) => self.waiting = w,
+                Err((ix, error)) => {
+                    drop(ctx);
+                    self.fail_without_step(ix, error);
+                    return;
+                }
+            }
+            if runnable.is_empty() {
+                self.status = Status::Interrupted;
+                return;
+            }
+        } else {
+            self.waiting.clear();
+        }
+
+        let outcomes = {
+            let futures = runnable.iter().map(|&ix| self.exec(ix, &ctx, host));
+            futures_util::future::join_all(futures).await
+        };
+        drop(ctx);
+        let mut results: Vec<(usize, Outcome)> = runnable.iter().copied().zip(outcomes).collect();
+        for &ix in &runnable {
+            self.answers.remove(&ix);
+        }
+
+        // Type-check every update before anything is applied.
+        for (ix, outcome) in &mut results {
+            if let Outcome::Update { update, detail, .. } = outcome {
+                match check_against_schema(&plan, update, "") {
+                    Ok(checked) => *update = checked,
+                    Err(e) => {
+                        let error = NodeError {
+                            kind: ErrorKind::Type,
+                            message: format!(
+                                "node `{}` wrote `{}`: {}",
+                                plan.node(*ix).id,
+                                e.path.trim_start_matches('.'),
+                                e.message
+                            ),
+                        };
+                        *outcome = Outcome::Failed {
+                            error,
+                            detail: detail.take(),
+                        };
+                    }
+                }
+            }
+        }
+
+        let mut record = StepRecord {
+            step: step_no,
+            ran: Vec::new(),
+            skipped: Vec::new(),
+            updates: Vec::new(),
+            errors: Vec::new(),
+            patch: Vec::new(),
+            state: self.state.clone(),
+            next: Vec::new(),
+            waiting: waiting.clone(),
+            pending_joins: Vec::new(),
+            taken: Vec::new(),
+            details: Vec::new(),
+            duration_ms: 0.0,
+        };
+        for (ix, outcome) in &mut results {
+            match outcome {
+                Outcome::Bypass => record.skipped.push(*ix),
+                Outcome::Update { update, detail, .. } => {
+                    record.ran.push(*ix);
+                    record.updates.push((*ix, Arc::new(update.clone())));
+                    if let Some(d) = detail.take() {
+                        record.details.push((*ix, d));
+                    }
+                }
+                Outcome::Failed { error, detail } => {
+                    record.ran.push(*ix);
+                    record.errors.push((*ix, error.clone()));
+                    if let Some(d) = detail.take() {
+                        record.details.push((*ix, d));
+                    }
+                }
+            }
+        }
+
+        // A failure with on_error: fail stops the run; the step's updates are not applied.
+        let fatal = results.iter().find_map(|(ix, o)| match o {
+            Outcome::Failed { error, .. } if plan.node(*ix).on_error == OnError::Fail => {
+                Some((*ix, error.clone()))
+            }
+            _ => None,
+        });
+        if let Some((ix, error)) = fatal {
+            self.fail_step(record, Some(ix), error, t0, host);
+            return;
+        }
+
+        // Two writers of one `replace` field in a step conflict.
+        let mut writers: BTreeMap<&str, usize> = BTreeMap::new();
+        for (ix, o) in &results {
+            let Outcome::Update { update, .. } = o else {
+                continue;
+            };
+            for key in update.keys() {
+                if plan.schema.spec(key).reducer != crate::document::Reducer::Replace {
+                    continue;
+                }
+                if let Some(prev) = writers.insert(key, *ix) {
+                    let error = NodeError {
+                        kind: ErrorKind::Conflict,
+                        message: format!(
+                            "`{}` and `{}` both wrote `{key}` in step {step_no}; a `replace` field takes one write per step (give it a reducer such as `append`, or let one node write it)",
+                            plan.node(prev).id,
+                            plan.node(*ix).id
+                        ),
+                    };
+                    self.fail_step(record, Some(*ix), error, t0, host);
+                    return;
+                }
+            }
+        }
+
+        // Apply the updates in node id order.
+        let before = self.state.clone();
+        let mut patch = std::mem::take(&mut self.pending_patch);
+        for (_, o) in &results {
+            if let Outcome::Update { update, .. } = o {
+                self.state.apply(&plan.schema, update, &mut patch);
+            }
+        }
+        let size = self.state.serialized_len();
+        if size as u64 > limits.max_state_bytes {
+            self.state = before;
+            let error = NodeError {
+                kind: ErrorKind::StateSize,
+                message: format!(
+                    "the state would grow to {size} bytes, over max_state_bytes ({})",
+                    limits.max_state_bytes
+                ),
+            };
+            let culprit = record.ran.first().copied();
+            self.fail_step(record, culprit, error, t0, host);
+            return;
+        }
+
+        // Bookkeeping: outputs history, last errors, join progress.
+        {
+            let outputs = Rc::make_mut(&mut self.outputs);
+            for (ix, update) in &record.updates {
+                let h = &mut outputs[*ix];
+                h.push_back(update.clone());
+                while h.len() > OUTPUT_HISTORY {
+                    h.pop_front();
+                }
+            }
+            let errors = Rc::make_mut(&mut self.errors);
+            for (ix, e) in &record.errors {
+                errors[*ix] = Some(e.message.clone());
+            }
+        }
+        for &ix in record.ran.iter().chain(&record.skipped) {
+            self.run_counts[ix] += 1;
+            if plan.node(ix).join_all {
+                self.join_seen[ix].clear();
+            }
+        }
+        for &ix in record.ran.iter().chain(&record.skipped) {
+            self.mark_ran(ix);
+        }
+
+        // Routing, on the state after the step.
+        let ctx = self.context(step_no);
+        let mut targets = BTreeSet::new();
+        let mut route_error = None;
+        for (ix, o) in &results {
+            let routed = match o {
+                Outcome::Update { route, .. } => self.route(*ix, route, false, &ctx),
+                Outcome::Bypass => Ok(self.bypass_route(*ix)),
+                Outcome::Failed { .. } if plan.node(*ix).on_error == OnError::Route => {
+                    self.route(*ix, &Route::Normal, true, &ctx)
+                }
+                Outcome::Failed { .. } => Ok((Vec::new(), Vec::new())),
+            };
+            match routed {
+                Ok((t, taken)) => {
+                    targets.extend(t);
+                    record.taken.extend(taken);
+                }
+                Err(e) => {
+                    route_error.get_or_insert(e);
+                }
+            }
+        }
+        drop(ctx);
+        record.patch = patch;
+        record.state = self.state.clone();
+        self.activate(targets);
+        self.next.extend(waiting.iter().copied());
+        record.next = self.next.iter().copied().collect();
+        record.pending_joins = self.pending_joins.iter().copied().collect();
+        record.taken.sort_unstable();
+        record.duration_ms = (host.now_ms() - t0).max(0.0);
+        self.active_ms += record.duration_ms;
+
+        if let Some(e) = route_error {
+            if let Some(node) = &e.node
+                && let Some(ix) = plan.index(node)
+            {
+                record.errors.push((
+                    ix,
+                    NodeError {
+                        kind: e.kind,
+                        message: e.message.clone(),
+                    },
+                ));
+            }
+            record.next.clear();
+            self.steps.push(record);
+            self.status = Status::Failed;
+            self.error = Some(e);
+            return;
+        }
+        self.steps.push(record);
+
+        if self.next.is_empty() {
+            if let Some(&j) = self.pending_joins.iter().next() {
+                self.status = Status::Failed;
+                self.error = Some(self.join_error(j));
+            } else {
+                self.status = Status::Completed;
+            }
+        } else if self.step_count() >= limits.max_steps {
+            self.stop_at_limit();
+        } else if !waiting.is_empty() {
+            self.status = Status::Interrupted;
+        }
+    }
+
+    fn stop_at_limit(&mut self) {
+        let limit = self.plan.limits.max_steps;
+        self.status = Status::LimitReached;
+        self.error = Some(RunError {
+            node: None,
+            kind: ErrorKind::Limit,
+            message: format!(
+                "stopped after max_steps ({limit}) steps; {} would run next",
+                self.next_ids().join(", ")
+            ),
+        });
+    }
+
+    fn join_error(&self, j: usize) -> RunError {
+        let node = self.plan.node(j);
+        let missing: Vec<&str> = node
+            .preds
+            .iter()
+            .filter(|p| !self.join_seen[j].contains(p))
+            .map(|&p| &*self.plan.node(p).id)
+            .collect();
+        RunError {
+            node: Some(node.id.to_string()),
+            kind: ErrorKind::Join,
+            message: format!(
+                "join `{}` (join: all) still waits for {}, but nothing else can run",
+                node.id,
+                missing.join(", ")
+            ),
+        }
+    }
+
+    fn fail_without_step(&mut self, ix: usize, error: NodeError) {
+        self.status = Status::Failed;
+        self.error = Some(RunError {
+            node: Some(self.plan.node(ix).id.to_string()),
+            kind: error.kind,
+            message: error.message,
+        });
+    }
+
+    /// Ends the run with a failed step: the state stays as it was before the step, and `next`
+    /// keeps the step's nodes so that continuing retries it.
+    fn fail_step(
+        &mut self,
+        mut record: StepRecord,
+        node: Option<usize>,
+        error: NodeError,
+        t0: f64,
+        host: &dyn Host,
+    ) {
+        if let Some(ix) = node
+            && !record.errors.iter().any(|(i, _)| *i == ix)
+        {
+            record.errors.push((ix, error.clone()));
+        }
+        record.duration_ms = (host.now_ms() - t0).max(0.0);
+        self.active_ms += record.duration_ms;
+        record.state = self.state.clone();
+        record.patch.clear();
+        self.steps.push(record);
+        self.status = Status::Failed;
+        self.error = Some(RunError {
+            node: node.map(|i| self.plan.node(i).id.to_string()),
+            kind: error.kind,
+            message: error.message,
+        });
+    }
+
+    fn mark_ran(&mut self, ix: usize) {
+        for &j in &self.plan.node(ix).feeds_joins {
+            self.join_seen[j].insert(ix);
+        }
+    }
+
+    /// Turns routed targets into the next active set, holding back unsatisfied joins.
+    fn activate(&mut self, targets: impl IntoIterator<Item = usize>) {
+        self.next.clear();
+        for t in targets {
+            let node = self.plan.node(t);
+            if node.kind == NodeKind::End {
+                continue;
+            }
+            if node.join_all {
+                self.pending_joins.insert(t);
+            } else {
+                self.next.insert(t);
+            }
+        }
+        let ready: Vec<usize> = self
+            .pending_joins
+            .iter()
+            .copied()
+            .filter(|&j| {
+                self.plan
+                    .node(j)
+                    .preds
+                    .iter()
+                    .all(|p| self.join_seen[j].contains(p))
+            })
+            .collect();
+        for j in ready {
+            self.pending_joins.remove(&j);
+            self.next.insert(j);
+        }
+    }
+
+    /// The edges out of `ix` to follow, as (targets, edge indices).
+    fn route(
+        &self,
+        ix: usize,
+        route: &Route,
+        failed: bool,
+        ctx: &Ctx,
+    ) -> Result<(Vec<usize>, Vec<usize>), RunError> {
+        let node = self.plan.node(ix);
+        let mut targets = Vec::new();
+        let mut taken = Vec::new();
+        let holds = |e: &crate::plan::PlanEdge| -> Result<bool, RunError> {
+            let Some(when) = &e.when else { return Ok(true) };
+            let v = self
+                .plan
+                .scripting
+                .eval(when, ctx)
+                .map_err(|err| RunError {
+                    node: Some(node.id.to_string()),
+                    kind: ErrorKind::Expression,
+                    message: format!(
+                        "edge {} → {} (edges[{}].when): {err}",
+                        node.id,
+                        self.plan.node(e.to).id,
+                        e.index
+                    ),
+                })?;
+            v.as_bool().map_err(|_| RunError {
+                node: Some(node.id.to_string()),
+                kind: ErrorKind::Expression,
+                message: format!(
+                    "edge {} → {} (edges[{}].when) must give true or false, got {}",
+                    node.id,
+                    self.plan.node(e.to).id,
+                    e.index,
+                    from_dynamic(&v)
+                        .map(|j| excerpt(&j))
+                        .unwrap_or_else(|_| v.type_name().to_string())
+                ),
+            })
+        };
+        if failed {
+            for e in node.out.iter().filter(|e| e.is_error_edge()) {
+                if holds(e)? {
+                    targets.push(e.to);
+                    taken.push(e.index);
+                }
+            }
+            return Ok((targets, taken));
+        }
+        match route {
+            Route::Normal => {
+                for e in node.out.iter().filter(|e| !e.is_error_edge()) {
+                    if holds(e)? {
+                        targets.push(e.to);
+                        taken.push(e.index);
+                    }
+                }
+            }
+            Route::Labels(labels) => {
+                let mut chosen = BTreeSet::new();
+                for label in labels {
+                    let mut matched = false;
+                    for e in node
+                        .out
+                        .iter()
+                        .filter(|e| e.label.as_deref() == Some(label.as_str()))
+                    {
+                        matched = true;
+                        if holds(e)? {
+                            chosen.insert(e.index);
+                        }
+                    }
+                    if matched {
+                        continue;
+                    }
+                    let defaults: Vec<_> = node
+                        .out
+                        .iter()
+                        .filter(|e| e.label.as_deref() == Some("default"))
+                        .collect();
+                    if defaults.is_empty() {
+                        let labels: Vec<&str> =
+                            node.out.iter().filter_map(|e| e.label.as_deref()).collect();
+                        return Err(RunError {
+                            node: Some(node.id.to_string()),
+                            kind: ErrorKind::Expression,
+                            message: format!(
+                                "`{}` chose `{label}`, but no edge out of it has that label and there is no `default` edge (labels: {})",
+                                node.id,
+                                labels.join(", ")
+                            ),
+                        });
+                    }
+                    for e in defaults {
+                        if holds(e)? {
+                            chosen.insert(e.index);
+                        }
+                    }
+                }
+                for e in &node.out {
+                    if chosen.contains(&e.index) {
+                        targets.push(e.to);
+                        taken.push(e.index);
+                    }
+                }
+            }
+        }
+        Ok((targets, taken))
+    }
+
+    /// A disabled node follows its unconditional edges; one that chooses by label follows
+    /// its `default` edges.
+    fn bypass_route(&self, ix: usize) -> (Vec<usize>, Vec<usize>) {
+        let node = self.plan.node(ix);
+        let by_label = matches!(node.op, Op::Router(_))
+            || matches!(
+                &node.op,
+                Op::Human {
+                    options: Some(_),
+                    ..
+                }
+            );
+        node.out
+            .iter()
+            .filter(|e| e.when.is_none() && !e.is_error_edge())
+            .filter(|e| !by_label || e.label.as_deref() == Some("default"))
+            .map(|e| (e.to, e.index))
+            .unzip()
+    }
+
+    fn render_waiting(
+        &self,
+        waiting: &[usize],
+        ctx: &Ctx,
+    ) -> Result<Vec<Waiting>, (usize, NodeError)> {
+        let mut out = Vec::new();
+        for &ix in waiting {
+            let node = self.plan.node(ix);
+            let Op::Human {
+                prompt, options, ..
+            } = &node.op
+            else {
+                continue;
+            };
+            let prompt = match prompt {
+                Some(t) => self.plan.scripting.render(t, ctx).map_err(|e| {
+                    (
+                        ix,
+                        NodeError {
+                            kind: ErrorKind::Expression,
+                            message: format!("node `{}`, field `prompt`: {e}", node.id),
+                        },
+                    )
+                })?,
+                None => String::new(),
+            };
+            out.push(Waiting {
+                node: node.id.to_string(),
+                prompt,
+                options: options.clone(),
+            });
+        }
+        Ok(out)
+    }
+
+    /// Runs one node against the step's snapshot.
+    async fn exec(&self, ix: usize, ctx: &Ctx, host: &dyn Host) -> Outcome {
+        let node = self.plan.node(ix);
+        if node.disabled {
+            return Outcome::Bypass;
+        }
+        if let Some(pinned) = &node.pinned {
+            let route = match &node.op {
+                Op::Router(e) => match self.router_labels(node, e, ctx) {
+                    Ok(r) => r,
+                    Err(error) => {
+                        return Outcome::Failed {
+                            error,
+                            detail: None,
+                        };
+                    }
+                },
+                Op::Human {
+                    writes,
+                    options: Some(_),
+                    ..
+                } => Route::Labels(
+                    pinned
+                        .get(writes)
+                        .and_then(Value::as_str)
+                        .map(str::to_string)
+                        .into_iter()
+                        .collect(),
+                ),
+                _ => Route::Normal,
+            };
+            return Outcome::Update {
+                update: (**pinned).clone(),
+                route,
+                detail: Some(Value::from("pinned")),
+            };
+        }
+        let scripting = &self.plan.scripting;
+        let expr_error = |field: &str, e: &dyn fmt::Display| NodeError {
+            kind: ErrorKind::Expression,
+            message: format!("node `{}`, field `{field}`: {e}", node.id),
+        };
+        match &node.op {
+            Op::Set(fields) => {
+                let mut update = Map::new();
+                for (field, expr) in fields {
+                    match scripting.eval_json(expr, ctx) {
+                        Ok(v) => {
+                            update.insert(field.clone(), v);
+                        }
+                        Err(e) => {
+                            return Outcome::Failed {
+                                error: expr_error(&format!("set.{field}"), &e),
+                                detail: None,
+                            };
+                        }
+                    }
+                }
+                Outcome::Update {
+                    update,
+                    route: Route::Normal,
+                    detail: None,
+                }
+            }
+            Op::Script(expr) => {
+                let value = match scripting.eval(expr, ctx) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        return Outcome::Failed {
+                            error: expr_error("script", &e),
+                            detail: None,
+                        };
+                    }
+                };
+                if value.is_unit() {
+                    return Outcome::Update {
+                        update: Map::new(),
+                        route: Route::Normal,
+                        detail: None,
+                    };
+                }
+                match from_dynamic(&value) {
+                    Ok(Value::Object(update)) => Outcome::Update {
+                        update,
+                        route: Route::Normal,
+                        detail: None,
+                    },
+                    Ok(other) => Outcome::Failed {
+                        error: NodeError {
+                            kind: ErrorKind::Type,
+                            message: format!(
+                                "node `{}`: a script must end with a map of updates (or `()`), got {} ({})",
+                                node.id,
+                                type_name(&other),
+                                excerpt(&other)
+                            ),
+                        },
+                        detail: None,
+                    },
+                    Err(e) => Outcome::Failed {
+                        error: expr_error("script", &e),
+                        detail: None,
+                    },
+                }
+            }
+            Op::Router(expr) => match self.router_labels(node, expr, ctx) {
+                Ok(route) => Outcome::Update {
+                    update: Map::new(),
+                    route,
+                    detail: None,
+                },
+                Err(error) => Outcome::Failed {
+                    error,
+                    detail: None,
+                },
+            },
+            Op::Human {
+                writes, options, ..
+            } => {
+                let answer = self.answers.get(&ix).cloned().unwrap_or(Value::Null);
+                let route = match (options, answer.as_str()) {
+                    (Some(_), Some(a)) => Route::Labels(vec![a.to_string()]),
+                    _ => Route::Normal,
+                };
+                let mut update = Map::new();
+                update.insert(writes.clone(), answer);
+                Outcome::Update {
+                    update,
+                    route,
+                    detail: None,
+                }
+            }
+            Op::Llm(_) | Op::Http(_) | Op::Subgraph(_) => {
+                crate::effects::exec(self, ix, ctx, host).await
+            }
+            Op::Start { .. } | Op::End | Op::Note => Outcome::Update {
+                update: Map::new(),
+                route: Route::Normal,
+                detail: None,
+            },
+        }
+    }
+
+    fn router_labels(
+        &self,
+        node: &PlanNode,
+        expr: &crate::script::Expr,
+        ctx: &Ctx,
+    ) -> Result<Route, NodeError> {
+        let v = self
+            .plan
+            .scripting
+            .eval_json(expr, ctx)
+            .map_err(|e| NodeError {
+                kind: ErrorKind::Expression,
+                message: format!("node `{}`, field `route`: {e}", node.id),
+            })?;
+        let labels = match &v {
+            Value::String(s) => vec![s.clone()],
+            Value::Array(items) if items.iter().all(Value::is_string) => items
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect(),
+            other => {
+                return Err(NodeError {
+                    kind: ErrorKind::Expression,
+                    message: format!(
+                        "node `{}`, field `route`: must give a label or a list of labels, got {} ({})",
+                        node.id,
+                        type_name(other),
+                        excerpt(other)
+                    ),
+                });
+            }
+        };
+        Ok(Route::Labels(labels))
+    }
+
+    /// A new run that starts from checkpoint `step` of this one (0: before step 1), with
+    /// `set` applied there through the reducers. This run is not touched.
+    pub fn fork(
+        &self,
+        step: u64,
+        set: Option<Map<String, Value>>,
+        host: &dyn Host,
+    ) -> Result<Run, InputError> {
+        let mut run = self.rewind(step)?;
+        run.run_id = host.new_run_id();
+        run.forked_from = Some(ForkInfo {
+            run_id: self.run_id.clone(),
+            step,
+            set: set.clone(),
+        });
+        if let Some(set) = set {
+            let checked = check_against_schema(&run.plan, &set, "set")?;
+            let mut patch = Vec::new();
+            run.state.apply(&run.plan.schema, &checked, &mut patch);
+            run.pending_patch = patch;
+        }
+        Ok(run)
+    }
+
+    /// Continues a run that stopped: a failed run retries its failed step from the last good
+    /// checkpoint; an interrupted run waits for [`Run::answer`]; a run stopped at the step
+    /// limit carries on if the graph's limit has been raised.
+    pub fn resume(&mut self) {
+        match self.status {
+            Status::Failed => {
+                let last_good = self.last_good_step();
+                if let Ok(mut rewound) = self.rewind(last_good) {
+                    rewound.run_id = std::mem::take(&mut self.run_id);
+                    rewound.forked_from = self.forked_from.take();
+                    rewound.answers = std::mem::take(&mut self.answers);
+                    *self = rewound;
+                }
+            }
+            Status::LimitReached if self.step_count() < self.plan.limits.max_steps => {
+                self.status = Status::Running;
+                self.error = None;
+            }
+            _ => {}
+        }
+    }
+
+    /// The checkpoint before the failed step (the last one whose state is good).
+    fn last_good_step(&self) -> u64 {
+        let failed_step = self.status == Status::Failed
+            && self
+                .steps
+                .last()
+                .is_some_and(|s| s.patch.is_empty() && !s.errors.is_empty() && s.next.is_empty());
+        if failed_step {
+            self.step_count() - 1
+        } else {
+            self.step_count()
+        }
+    }
+
+    /// A copy of this run as it was at checkpoint `step`.
+    pub(crate) fn rewind(&self, step: u64) -> Result<Run, InputError> {
+        let path = "from_step".to_string();
+        if step > self.step_count() {
+            return Err(InputError {
+                path,
+                message: format!(
+                    "the run has {} steps; cannot start from step {step}",
+                    self.step_count()
+                ),
+            });
+        }
+        let keep = usize::try_from(step).unwrap_or(usize::MAX);
+        if keep > 0
+            && keep == self.steps.len()
+            && self.status == Status::Failed
+            && self.last_good_step() < step
+        {
+            return Err(InputError {
+                path,
+                message: format!(
+                    "step {step} failed, so it has no checkpoint; fork from step {} to retry it",
+                    step - 1
+                ),
+            });
+        }
+        let n = self.plan.nodes.len();
+        let mut run = Run {
+            plan: self.plan.clone(),
+            run_id: self.run_id.clone(),
+            input: self.input.clone(),
+            status: Status::Running,
+            initial: self.initial.clone(),
+            initial_next: self.initial_next.clone(),
+            initial_taken: self.initial_taken.clone(),
+            state: self.initial.clone(),
+            outputs: Rc::new(vec![VecDeque::new(); n]),
+            errors: Rc::new(vec![None; n]),
+            run_counts: vec![0; n],
+            next: self.initial_next.iter().copied().collect(),
+            pending_joins: BTreeSet::new(),
+            join_seen: vec![BTreeSet::new(); n],
+            answers: BTreeMap::new(),
+            waiting: Vec::new(),
+            error: None,
+            steps: Vec::new(),
+            active_ms: 0.0,
+            forked_from: self.forked_from.clone(),
+            pending_patch: Vec::new(),
+        };
+        run.mark_ran(self.plan.start);
+        for s in &self.steps[..keep] {
+            run.replay(s.clone());
+        }
+        if run.next.is_empty() {
+            run.status = if run.pending_joins.is_empty() {
+                Status::Completed
+            } else {
+                Status::Failed
+            };
+            if let Some(&j) = run.pending_joins.iter().next() {
+                run.error = Some(run.join_error(j));
+            }
+        }
+        Ok(run)
+    }
+
+    /// Brings the bookkeeping up to date with a recorded step.
+    pub(crate) fn replay(&mut self, s: StepRecord) {
+        {
+            let outputs = Rc::make_mut(&mut self.outputs);
+            for (ix, update) in &s.updates {
+                let h = &mut outputs[*ix];
+                h.push_back(update.clone());
+                while h.len() > OUTPUT_HISTORY {
+                    h.pop_front();
+                }
+            }
+            let errors = Rc::make_mut(&mut self.errors);
+            for (ix, e) in &s.errors {
+                errors[*ix] = Some(e.message.clone());
+            }
+        }
+        for &ix in s.ran.iter().chain(&s.skipped) {
+            self.run_counts[ix] += 1;
+            if self.plan.node(ix).join_all {
+                self.join_seen[ix].clear();
+            }
+        }
+        for &ix in s.ran.iter().chain(&s.skipped) {
+            self.mark_ran(ix);
+        }
+        self.active_ms += s.duration_ms;
+        self.state = s.state.clone();
+        self.next = s.next.iter().copied().collect();
+        self.pending_joins = s.pending_joins.iter().copied().collect();
+        self.steps.push(s);
+    }
+}
+
+/// Checks every key of an update against the schema; the path names the first bad key.
+pub(crate) fn check_against_schema(
+    plan: &Plan,
+    update: &Map<String, Value>,
+    prefix: &str,
+) -> Result<Map<String, Value>, InputError> {
+    let mut out = Map::new();
+    for (k, v) in update {
+        let spec = plan.schema.spec(k);
+        match check_update(spec, v) {
+            Ok(v) => {
+                out.insert(k.clone(), v);
+            }
+            Err(message) => {
+                return Err(InputError {
+                    path: format!("{prefix}.{k}"),
+                    message,
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `outputs` as scripts see it: node id → its last updates, newest last.
+struct OutputsView {
+    plan: Rc<Plan>,
+    outputs: Rc<Vec<VecDeque<Arc<Map<String, Value>>>>>,
+}
+
+impl ViewSource for OutputsView {
+    fn get(&self, key: &str) -> Option<Dynamic> {
+        let ix = self.plan.index(key)?;
+        Some(Dynamic::from_array(
+            self.outputs[ix]
+                .iter()
+                .map(|u| to_dynamic(&Value::Object((**u).clone())))
+                .collect(),
+        ))
+    }
+    fn keys(&self) -> Vec<String> {
+        self.outputs
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| !h.is_empty())
+            .map(|(i, _)| self.plan.node(i).id.to_string())
+            .collect()
+    }
+    fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        for (i, h) in self.outputs.iter().enumerate() {
+            if !h.is_empty() {
+                m.insert(
+                    self.plan.node(i).id.to_string(),
+                    Value::Array(h.iter().map(|u| Value::Object((**u).clone())).collect()),
+                );
+            }
+        }
+        Value::Object(m)
+    }
+}
+
+/// `errors` as scripts see it: node id → its last error message.
+struct ErrorsView {
+    plan: Rc<Plan>,
+    errors: Rc<Vec<Option<String>>>,
+}
+
+impl ViewSource for ErrorsView {
+    fn get(&self, key: &str) -> Option<Dynamic> {
+        let ix = self.plan.index(key)?;
+        self.errors[ix].as_ref().map(|m| Dynamic::from(m.clone()))
+    }
+    fn keys(&self) -> Vec<String> {
+        self.errors
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.is_some())
+            .map(|(i, _)| self.plan.node(i).id.to_string())
+            .collect()
+    }
+    fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        for (i, e) in self.errors.iter().enumerate() {
+            if let Some(e) = e {
+                m.insert(self.plan.node(i).id.to_string(), Value::String(e.clone()));
+            }
+        }
+        Value::Object(m)
+    }
+}

@@ -1,0 +1,512 @@
+//! Expressions, scripts and `{{ }}` templates, in sandboxed Rhai (spec 2.5).
+//!
+//! The sandbox: no I/O (`print`/`debug` go nowhere, no modules, no `eval`), a budget of
+//! `max_ops` operations per evaluation, and bounded string, array and map sizes.
+//!
+//! `state`, `input`, `outputs` and `errors` are handed to scripts as read-only *views*: a
+//! field is converted to a Rhai value only when a script reads it. That keeps the cost of an
+//! evaluation independent of how large the state has grown (a 10,000-item list costs nothing
+//! until a script touches it).
+
+use std::fmt;
+use std::rc::Rc;
+
+use rhai::{Array, Dynamic, Engine, INT, ImmutableString, Map as RhaiMap, Scope};
+use serde_json::{Map, Number, Value};
+
+use crate::document::EffectiveLimits;
+
+/// Names every expression can use.
+pub const SCOPE_NAMES: [&str; 5] = ["state", "input", "outputs", "errors", "step"];
+
+/// A compiled expression or script.
+#[derive(Debug, Clone)]
+pub struct Expr {
+    pub source: String,
+    ast: rhai::AST,
+}
+
+/// A compiled template: literal text with `{{ expression }}` holes.
+#[derive(Debug, Clone)]
+pub struct Template {
+    pub source: String,
+    parts: Vec<Part>,
+}
+
+#[derive(Debug, Clone)]
+enum Part {
+    Text(String),
+    Hole(Expr),
+}
+
+/// An expression that does not compile; `line`/`column` are Rhai's, 1-based.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompileError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} (line {}, position {})",
+            self.message, self.line, self.column
+        )
+    }
+}
+
+/// An evaluation that failed; the message is Rhai's, with its position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvalError(pub String);
+
+impl fmt::Display for EvalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// What an expression sees.
+#[derive(Clone)]
+pub struct Ctx {
+    pub state: Dynamic,
+    pub input: Dynamic,
+    pub outputs: Dynamic,
+    pub errors: Dynamic,
+    pub step: INT,
+    /// Extra names for particular places (`result` in a subgraph's `outputs`).
+    pub extra: Vec<(&'static str, Dynamic)>,
+}
+
+/// A read-only, lazily converted object given to scripts.
+pub trait ViewSource {
+    fn get(&self, key: &str) -> Option<Dynamic>;
+    fn keys(&self) -> Vec<String>;
+    fn to_json(&self) -> Value;
+}
+
+/// Scripts see this type for `state`, `input`, `outputs` and `errors`.
+#[derive(Clone)]
+pub struct View(pub Rc<dyn ViewSource>);
+
+impl View {
+    pub fn dynamic(source: Rc<dyn ViewSource>) -> Dynamic {
+        Dynamic::from(View(source))
+    }
+}
+
+/// A plain JSON object as a view (the run's input, a subgraph's result).
+pub struct ObjectView(pub Rc<Map<String, Value>>);
+
+impl ViewSource for ObjectView {
+    fn get(&self, key: &str) -> Option<Dynamic> {
+        self.0.get(key).map(to_dynamic)
+    }
+    fn keys(&self) -> Vec<String> {
+        self.0.keys().cloned().collect()
+    }
+    fn to_json(&self) -> Value {
+        Value::Object((*self.0).clone())
+    }
+}
+
+/// The Rhai engine configured as Switchyard's sandbox.
+pub struct Scripting {
+    engine: Engine,
+    max_ops: u64,
+}
+
+impl fmt::Debug for Scripting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Scripting")
+            .field("max_ops", &self.max_ops)
+            .finish()
+    }
+}
+
+impl Scripting {
+    pub fn new(limits: &EffectiveLimits) -> Scripting {
+        let mut engine = Engine::new();
+        let max_string = usize::try_from(limits.max_state_bytes)
+            .unwrap_or(usize::MAX)
+            .max(1024);
+        engine
+            .set_max_operations(limits.max_ops)
+            .set_max_string_size(max_string)
+            .set_max_array_size(100_000)
+            .set_max_map_size(100_000)
+            .set_max_expr_depths(64, 32)
+            .set_max_call_levels(32)
+            .set_strict_variables(true);
+        engine.on_print(|_| {});
+        engine.on_debug(|_, _, _| {});
+        engine.disable_symbol("eval");
+
+        engine.register_type_with_name::<View>("map");
+        engine.register_indexer_get(|v: &mut View, key: ImmutableString| -> Dynamic {
+            v.0.get(&key).unwrap_or(Dynamic::UNIT)
+        });
+        engine.register_fn("len", |v: &mut View| v.0.keys().len() as INT);
+        engine.register_fn("is_empty", |v: &mut View| v.0.keys().is_empty());
+        engine.register_fn("keys", |v: &mut View| -> Array {
+            v.0.keys().into_iter().map(Dynamic::from).collect()
+        });
+        engine.register_fn("contains", |v: &mut View, key: ImmutableString| {
+            v.0.get(&key).is_some()
+        });
+        engine.register_fn("to_string", |v: &mut View| v.0.to_json().to_string());
+        engine.register_fn("to_debug", |v: &mut View| v.0.to_json().to_string());
+        engine.register_fn("to_map", |v: &mut View| to_dynamic(&v.0.to_json()));
+
+        // JSON helpers: model replies and HTTP bodies are often JSON text.
+        engine.register_fn(
+            "to_json",
+            |d: Dynamic| -> Result<ImmutableString, Box<rhai::EvalAltResult>> {
+                let v = from_dynamic(&d).map_err(|e| e.to_string())?;
+                Ok(v.to_string().into())
+            },
+        );
+        engine.register_fn(
+            "parse_json",
+            |s: &str| -> Result<Dynamic, Box<rhai::EvalAltResult>> {
+                let v: Value = serde_json::from_str(s).map_err(|e| format!("parse_json: {e}"))?;
+                Ok(to_dynamic(&v))
+            },
+        );
+        Scripting {
+            engine,
+            max_ops: limits.max_ops,
+        }
+    }
+
+    /// Compiles an expression or script that sees the standard names plus `extra`.
+    pub fn compile(&self, source: &str, extra: &[&str]) -> Result<Expr, CompileError> {
+        let mut scope = Scope::new();
+        // Declared as plain variables, not constants: the optimizer would otherwise fold
+        // these placeholder values into the compiled code.
+        for name in SCOPE_NAMES.iter().chain(extra) {
+            scope.push_dynamic(*name, Dynamic::UNIT);
+        }
+        if source.trim().is_empty() {
+            return Err(CompileError {
+                line: 1,
+                column: 1,
+                message: "the expression is empty".into(),
+            });
+        }
+        match self.engine.compile_with_scope(&scope, source) {
+            Ok(ast) => Ok(Expr {
+                source: source.to_string(),
+                ast,
+            }),
+            Err(e) => Err(CompileError {
+                line: e.1.line().unwrap_or(1),
+                column: e.1.position().unwrap_or(1),
+                message: e.0.to_string(),
+            }),
+        }
+    }
+
+    /// Compiles a `{{ }}` template. Positions in errors are relative to the template.
+    pub fn compile_template(&self, source: &str, extra: &[&str]) -> Result<Template, CompileError> {
+        let mut parts = Vec::new();
+        let mut rest = source;
+        let mut offset = 0;
+        while let Some(open) = rest.find("{{") {
+            if open > 0 {
+                parts.push(Part::Text(rest[..open].to_string()));
+            }
+            let after = &rest[open + 2..];
+            let Some(close) = after.find("}}") else {
+                let (line, column) = line_col(source, offset + open);
+                return Err(CompileError {
+                    line,
+                    column,
+                    message: "`{{` is never closed by `}}`".into(),
+                });
+            };
+            let hole = &after[..close];
+            let expr = self.compile(hole, extra).map_err(|e| {
+                // Report the position within the whole template.
+                let hole_start = offset + open + 2;
+                let (line, column) = if e.line == 1 {
+                    line_col(source, hole_start + e.column.saturating_sub(1))
+                } else {
+                    let (l, _) = line_col(source, hole_start);
+                    (l + e.line - 1, e.column)
+                };
+                CompileError {
+                    line,
+                    column,
+                    message: e.message,
+                }
+            })?;
+            parts.push(Part::Hole(expr));
+            let consumed = open + 2 + close + 2;
+            offset += consumed;
+            rest = &rest[consumed..];
+        }
+        if !rest.is_empty() {
+            parts.push(Part::Text(rest.to_string()));
+        }
+        Ok(Template {
+            source: source.to_string(),
+            parts,
+        })
+    }
+
+    pub fn eval(&self, expr: &Expr, ctx: &Ctx) -> Result<Dynamic, EvalError> {
+        let mut scope = Scope::new();
+        scope.push_constant_dynamic("state", ctx.state.clone());
+        scope.push_constant_dynamic("input", ctx.input.clone());
+        scope.push_constant_dynamic("outputs", ctx.outputs.clone());
+        scope.push_constant_dynamic("errors", ctx.errors.clone());
+        scope.push_constant("step", ctx.step);
+        for (name, value) in &ctx.extra {
+            scope.push_constant_dynamic(*name, value.clone());
+        }
+        self.engine
+            .eval_ast_with_scope::<Dynamic>(&mut scope, &expr.ast)
+            .map_err(|e| self.describe(*e))
+    }
+
+    /// Evaluates an expression to a JSON value.
+    pub fn eval_json(&self, expr: &Expr, ctx: &Ctx) -> Result<Value, EvalError> {
+        let d = self.eval(expr, ctx)?;
+        from_dynamic(&d).map_err(|e| EvalError(e.to_string()))
+    }
+
+    /// Renders a template: strings as they are, other values as JSON.
+    pub fn render(&self, template: &Template, ctx: &Ctx) -> Result<String, EvalError> {
+        let mut out = String::new();
+        for part in &template.parts {
+            match part {
+                Part::Text(t) => out.push_str(t),
+                Part::Hole(e) => {
+                    let d = self.eval(e, ctx)?;
+                    if let Some(s) = d.read_lock::<ImmutableString>() {
+                        out.push_str(&s);
+                    } else {
+                        let v = from_dynamic(&d).map_err(|e| EvalError(e.to_string()))?;
+                        out.push_str(&v.to_string());
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn describe(&self, e: rhai::EvalAltResult) -> EvalError {
+        match e {
+            rhai::EvalAltResult::ErrorTooManyOperations(pos) => EvalError(format!(
+                "the expression ran more than max_ops ({}) operations ({})",
+                self.max_ops,
+                position_text(pos)
+            )),
+            rhai::EvalAltResult::ErrorRuntime(value, pos) => {
+                // `throw "..."` in a script: show the thrown text itself.
+                let text = value
+                    .read_lock::<ImmutableString>()
+                    .map(|s| s.to_string())
+                    .unwrap_or_else(|| value.to_string());
+                EvalError(format!("{text} ({})", position_text(pos)))
+            }
+            other => EvalError(other.to_string()),
+        }
+    }
+}
+
+fn position_text(pos: rhai::Position) -> String {
+    match (pos.line(), pos.position()) {
+        (Some(l), Some(c)) => format!("line {l}, position {c}"),
+        (Some(l), None) => format!("line {l}"),
+        _ => "position unknown".into(),
+    }
+}
+
+fn line_col(text: &str, byte: usize) -> (usize, usize) {
+    let before = &text[..byte.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+/// JSON → Rhai.
+pub fn to_dynamic(v: &Value) -> Dynamic {
+    match v {
+        Value::Null => Dynamic::UNIT,
+        Value::Bool(b) => Dynamic::from_bool(*b),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => Dynamic::from_int(i),
+            None => Dynamic::from_float(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        Value::String(s) => Dynamic::from(s.clone()),
+        Value::Array(items) => Dynamic::from_array(items.iter().map(to_dynamic).collect()),
+        Value::Object(map) => {
+            let mut m = RhaiMap::new();
+            for (k, v) in map {
+                m.insert(k.as_str().into(), to_dynamic(v));
+            }
+            Dynamic::from_map(m)
+        }
+    }
+}
+
+/// A Rhai value that has no JSON form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotJson(pub String);
+
+impl fmt::Display for NotJson {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Rhai → JSON.
+pub fn from_dynamic(d: &Dynamic) -> Result<Value, NotJson> {
+    if d.is_unit() {
+        return Ok(Value::Null);
+    }
+    if let Ok(b) = d.as_bool() {
+        return Ok(Value::Bool(b));
+    }
+    if let Ok(i) = d.as_int() {
+        return Ok(Value::from(i));
+    }
+    if let Ok(f) = d.as_float() {
+        return Number::from_f64(f)
+            .map(Value::Number)
+            .ok_or_else(|| NotJson(format!("{f} is not a finite number")));
+    }
+    if let Some(s) = d.read_lock::<ImmutableString>() {
+        return Ok(Value::String(s.to_string()));
+    }
+    if let Ok(c) = d.as_char() {
+        return Ok(Value::String(c.to_string()));
+    }
+    if let Some(items) = d.read_lock::<Array>() {
+        return items
+            .iter()
+            .map(from_dynamic)
+            .collect::<Result<Vec<_>, _>>()
+            .map(Value::Array);
+    }
+    if let Some(map) = d.read_lock::<RhaiMap>() {
+        let mut out = Map::new();
+        for (k, v) in map.iter() {
+            out.insert(k.to_string(), from_dynamic(v)?);
+        }
+        return Ok(Value::Object(out));
+    }
+    if let Some(view) = d.read_lock::<View>() {
+        return Ok(view.0.to_json());
+    }
+    if let Some(blob) = d.read_lock::<rhai::Blob>() {
+        return Ok(Value::Array(blob.iter().map(|b| Value::from(*b)).collect()));
+    }
+    Err(NotJson(format!(
+        "a value of type `{}` cannot be stored as JSON",
+        d.type_name()
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::Graph;
+
+    fn scripting() -> Scripting {
+        Scripting::new(&Graph::new("t").effective_limits())
+    }
+
+    fn ctx(state: Value) -> Ctx {
+        let Value::Object(map) = state else {
+            panic!("object")
+        };
+        Ctx {
+            state: View::dynamic(Rc::new(ObjectView(Rc::new(map)))),
+            input: Dynamic::from_map(RhaiMap::new()),
+            outputs: Dynamic::from_map(RhaiMap::new()),
+            errors: Dynamic::from_map(RhaiMap::new()),
+            step: 3,
+            extra: vec![],
+        }
+    }
+
+    #[test]
+    fn reads_state_through_the_view() {
+        let s = scripting();
+        let e = s
+            .compile(
+                "if state.request.len() > 5 { \"complex\" } else { \"simple\" }",
+                &[],
+            )
+            .unwrap();
+        let v = s
+            .eval_json(&e, &ctx(serde_json::json!({"request": "a long request"})))
+            .unwrap();
+        assert_eq!(v, Value::from("complex"));
+    }
+
+    #[test]
+    fn missing_values_fall_back() {
+        let s = scripting();
+        let t = s
+            .compile_template(
+                "summary: {{ state.summary ?? \"none\" }}, step {{ step }}",
+                &[],
+            )
+            .unwrap();
+        assert_eq!(
+            s.render(&t, &ctx(serde_json::json!({}))).unwrap(),
+            "summary: none, step 3"
+        );
+    }
+
+    #[test]
+    fn templates_render_non_strings_as_json() {
+        let s = scripting();
+        let t = s.compile_template("{{ state.list }}", &[]).unwrap();
+        assert_eq!(
+            s.render(&t, &ctx(serde_json::json!({"list": [1, "a"]})))
+                .unwrap(),
+            "[1,\"a\"]"
+        );
+    }
+
+    #[test]
+    fn undefined_variables_do_not_compile() {
+        let err = scripting().compile("stat.x + 1", &[]).unwrap_err();
+        assert!(err.message.contains("stat"), "{err}");
+        assert_eq!(err.line, 1);
+    }
+
+    #[test]
+    fn runaway_loops_are_stopped() {
+        let s = scripting();
+        let e = s.compile("let x = 0; loop { x += 1; }", &[]).unwrap();
+        let err = s.eval(&e, &ctx(serde_json::json!({}))).unwrap_err();
+        assert!(err.0.contains("max_ops"), "{err}");
+    }
+
+    #[test]
+    fn state_is_read_only() {
+        let s = scripting();
+        let e = s.compile("state = 1; 2", &[]).unwrap();
+        assert!(s.eval(&e, &ctx(serde_json::json!({}))).is_err());
+    }
+
+    #[test]
+    fn template_errors_point_into_the_template() {
+        let err = scripting()
+            .compile_template("ab {{ state. }}", &[])
+            .unwrap_err();
+        assert_eq!(err.line, 1);
+        assert!(err.column > 3, "{err}");
+        let err = scripting()
+            .compile_template("ab {{ state", &[])
+            .unwrap_err();
+        assert!(err.message.contains("never closed"));
+    }
+}

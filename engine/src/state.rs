@@ -1,0 +1,684 @@
+//! The shared state: declared fields, reducers, type checks, and per-step patches
+//! (spec 2.1 and 3).
+//!
+//! A [`State`] is cheap to clone: values sit behind `Arc`s and `append` lists are persistent
+//! vectors, so taking a checkpoint after every step costs the same whether the run is at step 3
+//! or step 30,000. Patches are produced by the reducers themselves (an `append` is an
+//! `add …/-`), never by diffing the whole state.
+
+use std::collections::BTreeMap;
+use std::io;
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+use json_patch::jsonptr::PointerBuf;
+use json_patch::{AddOperation, PatchOperation, RemoveOperation, ReplaceOperation};
+use rhai::Dynamic;
+use serde_json::{Map, Number, Value};
+
+use crate::document::{FieldType, Graph, Reducer};
+use crate::script::{ViewSource, to_dynamic};
+
+/// How a `max_items` list makes room.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Evict {
+    /// Drop from the front: a rolling window.
+    Oldest,
+    /// Drop the item whose `key` is lowest, the oldest first among equals.
+    Lowest(String),
+}
+
+impl Evict {
+    /// Reads `oldest` or `lowest:<key>`.
+    pub fn parse(text: &str) -> Option<Evict> {
+        if text == "oldest" {
+            return Some(Evict::Oldest);
+        }
+        let key = text.strip_prefix("lowest:")?;
+        (!key.is_empty()).then(|| Evict::Lowest(key.to_string()))
+    }
+}
+
+/// One field's rules, defaults applied.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldSpec {
+    pub ty: FieldType,
+    pub reducer: Reducer,
+    pub default: Value,
+    pub max_items: Option<usize>,
+    pub evict: Evict,
+}
+
+impl FieldSpec {
+    /// The rule for keys that are not declared.
+    pub fn free() -> FieldSpec {
+        FieldSpec {
+            ty: FieldType::Any,
+            reducer: Reducer::Replace,
+            default: Value::Null,
+            max_items: None,
+            evict: Evict::Oldest,
+        }
+    }
+}
+
+/// The declared fields of a graph.
+#[derive(Debug, Clone, Default)]
+pub struct Schema {
+    fields: IndexMap<String, FieldSpec>,
+    free: FieldSpecHolder,
+}
+
+#[derive(Debug, Clone)]
+struct FieldSpecHolder(FieldSpec);
+
+impl Default for FieldSpecHolder {
+    fn default() -> Self {
+        FieldSpecHolder(FieldSpec::free())
+    }
+}
+
+impl Schema {
+    /// Reads the graph's `state` section. Invalid entries (reported by the validator) fall
+    /// back to free-form rules so that this never fails.
+    pub fn from_graph(graph: &Graph) -> Schema {
+        let mut fields = IndexMap::new();
+        for (name, f) in graph.state.iter().flatten() {
+            let default = f.default.clone().unwrap_or_else(|| f.ty.zero());
+            fields.insert(
+                name.clone(),
+                FieldSpec {
+                    ty: f.ty,
+                    reducer: f.reducer.unwrap_or_default(),
+                    default,
+                    max_items: f.max_items.and_then(|n| usize::try_from(n).ok()),
+                    evict: f
+                        .evict
+                        .as_deref()
+                        .and_then(Evict::parse)
+                        .unwrap_or(Evict::Oldest),
+                },
+            );
+        }
+        Schema {
+            fields,
+            free: FieldSpecHolder::default(),
+        }
+    }
+
+    pub fn spec(&self, key: &str) -> &FieldSpec {
+        self.fields.get(key).unwrap_or(&self.free.0)
+    }
+
+    pub fn is_declared(&self, key: &str) -> bool {
+        self.fields.contains_key(key)
+    }
+
+    pub fn fields(&self) -> impl Iterator<Item = (&String, &FieldSpec)> {
+        self.fields.iter()
+    }
+}
+
+/// A field update that breaks the field's rules.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    pub field: String,
+    pub message: String,
+}
+
+/// The JSON type name of a value, for messages.
+pub fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_f64() => "number",
+        Value::Number(_) => "integer",
+        Value::String(_) => "string",
+        Value::Array(_) => "list",
+        Value::Object(_) => "object",
+    }
+}
+
+fn integral(n: &Number) -> Option<Value> {
+    if n.is_i64() || n.is_u64() {
+        return Some(Value::Number(n.clone()));
+    }
+    let f = n.as_f64()?;
+    (f.fract() == 0.0 && f.abs() < 9.0e15).then(|| Value::from(f as i64))
+}
+
+/// Checks `value` against `ty`, returning it normalised (`2.0` becomes `2` for integers).
+pub fn check_type(ty: FieldType, value: &Value) -> Result<Value, String> {
+    let ok = match (ty, value) {
+        (FieldType::Any, _) => true,
+        (FieldType::String, Value::String(_)) => true,
+        (FieldType::Number, Value::Number(_)) => true,
+        (FieldType::Integer, Value::Number(n)) => {
+            return integral(n).ok_or_else(|| mismatch(ty, value));
+        }
+        (FieldType::Boolean, Value::Bool(_)) => true,
+        (FieldType::List, Value::Array(_)) => true,
+        (FieldType::Object, Value::Object(_)) => true,
+        _ => false,
+    };
+    if ok {
+        Ok(value.clone())
+    } else {
+        Err(mismatch(ty, value))
+    }
+}
+
+fn mismatch(ty: FieldType, value: &Value) -> String {
+    format!(
+        "expected {}, got {} ({})",
+        ty.name(),
+        type_name(value),
+        excerpt(value)
+    )
+}
+
+/// A short rendering of a value for error messages.
+pub fn excerpt(value: &Value) -> String {
+    let s = value.to_string();
+    if s.chars().count() > 60 {
+        format!("{}…", s.chars().take(60).collect::<String>())
+    } else {
+        s
+    }
+}
+
+/// The value a node may write to a field, normalised, or why it may not.
+pub fn check_update(spec: &FieldSpec, value: &Value) -> Result<Value, String> {
+    match spec.reducer {
+        Reducer::Replace => check_type(spec.ty, value),
+        // A list is concatenated, anything else appended as one item.
+        Reducer::Append => Ok(value.clone()),
+        Reducer::Add => match value {
+            Value::Number(_) if spec.ty == FieldType::Integer => {
+                check_type(FieldType::Integer, value)
+            }
+            Value::Number(_) => Ok(value.clone()),
+            _ => Err(format!(
+                "`add` needs a number, got {} ({})",
+                type_name(value),
+                excerpt(value)
+            )),
+        },
+        Reducer::Merge => match value {
+            Value::Object(_) => Ok(value.clone()),
+            _ => Err(format!(
+                "`merge` needs an object, got {} ({})",
+                type_name(value),
+                excerpt(value)
+            )),
+        },
+    }
+}
+
+#[derive(Debug, Clone)]
+enum Slot {
+    Value {
+        value: Arc<Value>,
+        bytes: usize,
+    },
+    /// An `append` field: `bytes` is the serialized size of the items alone.
+    List {
+        items: imbl::Vector<Value>,
+        bytes: usize,
+    },
+}
+
+impl Slot {
+    fn new(spec: &FieldSpec, value: Value) -> Slot {
+        match (spec.reducer, value) {
+            (Reducer::Append, Value::Array(items)) => {
+                let bytes = items.iter().map(json_len).sum();
+                Slot::List {
+                    items: items.into_iter().collect(),
+                    bytes,
+                }
+            }
+            (Reducer::Append, Value::Null) => Slot::List {
+                items: imbl::Vector::new(),
+                bytes: 0,
+            },
+            (_, value) => Slot::Value {
+                bytes: json_len(&value),
+                value: Arc::new(value),
+            },
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        match self {
+            Slot::Value { value, .. } => (**value).clone(),
+            Slot::List { items, .. } => Value::Array(items.iter().cloned().collect()),
+        }
+    }
+
+    fn to_dynamic(&self) -> Dynamic {
+        match self {
+            Slot::Value { value, .. } => to_dynamic(value),
+            Slot::List { items, .. } => Dynamic::from_array(items.iter().map(to_dynamic).collect()),
+        }
+    }
+
+    fn serialized_len(&self) -> usize {
+        match self {
+            Slot::Value { bytes, .. } => *bytes,
+            Slot::List { items, bytes } => 2 + bytes + items.len().saturating_sub(1),
+        }
+    }
+}
+
+/// The run's state: field name → value.
+#[derive(Debug, Clone, Default)]
+pub struct State {
+    fields: BTreeMap<Arc<str>, Slot>,
+}
+
+impl State {
+    /// Every declared field at its default.
+    pub fn initial(schema: &Schema) -> State {
+        let mut state = State::default();
+        for (name, spec) in schema.fields() {
+            state.fields.insert(
+                Arc::from(name.as_str()),
+                Slot::new(spec, spec.default.clone()),
+            );
+        }
+        state
+    }
+
+    /// Rebuilds a state from its JSON form (a saved run record).
+    pub fn from_json(schema: &Schema, map: &Map<String, Value>) -> State {
+        let mut state = State::default();
+        for (k, v) in map {
+            state
+                .fields
+                .insert(Arc::from(k.as_str()), Slot::new(schema.spec(k), v.clone()));
+        }
+        state
+    }
+
+    pub fn to_json(&self) -> Map<String, Value> {
+        self.fields
+            .iter()
+            .map(|(k, s)| (k.to_string(), s.to_json()))
+            .collect()
+    }
+
+    pub fn get(&self, key: &str) -> Option<Value> {
+        self.fields.get(key).map(Slot::to_json)
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.fields.keys().map(|k| &**k)
+    }
+
+    /// Size of the state serialized as compact JSON, kept up to date without serializing.
+    pub fn serialized_len(&self) -> usize {
+        let inner: usize = self
+            .fields
+            .iter()
+            .map(|(k, s)| str_len(k) + 1 + s.serialized_len())
+            .sum();
+        2 + inner + self.fields.len().saturating_sub(1)
+    }
+
+    /// Applies one node's (already checked) update through the reducers, appending the
+    /// RFC 6902 operations that describe the change to `patch`.
+    pub fn apply(
+        &mut self,
+        schema: &Schema,
+        update: &Map<String, Value>,
+        patch: &mut Vec<PatchOperation>,
+    ) {
+        for (key, value) in update {
+            let spec = schema.spec(key);
+            self.apply_field(spec, key, value.clone(), patch);
+        }
+    }
+
+    fn apply_field(
+        &mut self,
+        spec: &FieldSpec,
+        key: &str,
+        value: Value,
+        patch: &mut Vec<PatchOperation>,
+    ) {
+        match spec.reducer {
+            Reducer::Replace => self.replace(spec, key, value, patch),
+            Reducer::Append => self.append(spec, key, value, patch),
+            Reducer::Add => {
+                let current = self.get(key).unwrap_or(Value::Null);
+                let sum = add_numbers(&current, &value);
+                self.replace(spec, key, sum, patch);
+            }
+            Reducer::Merge => {
+                let Value::Object(update) = value else { return };
+                let slot = self
+                    .fields
+                    .entry(Arc::from(key))
+                    .or_insert_with(|| Slot::Value {
+                        value: Arc::new(Value::Object(Map::new())),
+                        bytes: 2,
+                    });
+                let Slot::Value {
+                    value: current,
+                    bytes,
+                } = slot
+                else {
+                    return;
+                };
+                let obj = Arc::make_mut(current);
+                if !obj.is_object() {
+                    *obj = Value::Object(Map::new());
+                }
+                let Value::Object(map) = obj else { return };
+                for (k, v) in update {
+                    if map.get(&k) == Some(&v) {
+                        continue;
+                    }
+                    patch.push(PatchOperation::Add(AddOperation {
+                        path: pointer(&[key, &k]),
+                        value: v.clone(),
+                    }));
+                    map.insert(k, v);
+                }
+                *bytes = json_len(obj);
+            }
+        }
+    }
+
+    fn replace(
+        &mut self,
+        spec: &FieldSpec,
+        key: &str,
+        value: Value,
+        patch: &mut Vec<PatchOperation>,
+    ) {
+        match self.fields.get(key) {
+            Some(old) if old.to_json_eq(&value) => {}
+            Some(_) => {
+                patch.push(PatchOperation::Replace(ReplaceOperation {
+                    path: pointer(&[key]),
+                    value: value.clone(),
+                }));
+                self.fields.insert(Arc::from(key), Slot::new(spec, value));
+            }
+            None => {
+                patch.push(PatchOperation::Add(AddOperation {
+                    path: pointer(&[key]),
+                    value: value.clone(),
+                }));
+                self.fields.insert(Arc::from(key), Slot::new(spec, value));
+            }
+        }
+    }
+
+    fn append(
+        &mut self,
+        spec: &FieldSpec,
+        key: &str,
+        value: Value,
+        patch: &mut Vec<PatchOperation>,
+    ) {
+        let new_items = match value {
+            Value::Array(items) => items,
+            other => vec![other],
+        };
+        if !self.fields.contains_key(key) {
+            patch.push(PatchOperation::Add(AddOperation {
+                path: pointer(&[key]),
+                value: Value::Array(vec![]),
+            }));
+        }
+        let slot = self
+            .fields
+            .entry(Arc::from(key))
+            .or_insert_with(|| Slot::List {
+                items: imbl::Vector::new(),
+                bytes: 0,
+            });
+        if let Slot::Value { value, .. } = slot {
+            // A list stored before its field became an `append` field (an edited graph).
+            let old = match &**value {
+                Value::Array(items) => items.clone(),
+                Value::Null => vec![],
+                other => vec![other.clone()],
+            };
+            *slot = Slot::List {
+                bytes: old.iter().map(json_len).sum(),
+                items: old.into_iter().collect(),
+            };
+        }
+        let Slot::List { items, bytes } = slot else {
+            return;
+        };
+        for item in new_items {
+            *bytes += json_len(&item);
+            patch.push(PatchOperation::Add(AddOperation {
+                path: pointer(&[key, "-"]),
+                value: item.clone(),
+            }));
+            items.push_back(item);
+        }
+        let Some(max) = spec.max_items else { return };
+        while items.len() > max {
+            let index = match &spec.evict {
+                Evict::Oldest => 0,
+                Evict::Lowest(k) => lowest_index(items, k),
+            };
+            let removed = items.remove(index);
+            *bytes -= json_len(&removed);
+            patch.push(PatchOperation::Remove(RemoveOperation {
+                path: pointer(&[key, &index.to_string()]),
+            }));
+        }
+    }
+}
+
+impl Slot {
+    fn to_json_eq(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Slot::Value { value, .. }, o) => **value == *o,
+            (Slot::List { items, .. }, Value::Array(o)) => {
+                items.len() == o.len() && items.iter().zip(o).all(|(a, b)| a == b)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The index of the item whose `key` is lowest; the first (oldest) among equals. Items
+/// without a numeric `key` count as lowest of all.
+fn lowest_index(items: &imbl::Vector<Value>, key: &str) -> usize {
+    let mut best = 0;
+    let mut best_score = f64::INFINITY;
+    for (i, item) in items.iter().enumerate() {
+        let score = item
+            .get(key)
+            .and_then(Value::as_f64)
+            .unwrap_or(f64::NEG_INFINITY);
+        if score < best_score {
+            best = i;
+            best_score = score;
+        }
+    }
+    best
+}
+
+fn add_numbers(a: &Value, b: &Value) -> Value {
+    match (a.as_i64(), b.as_i64()) {
+        (Some(x), Some(y)) => match x.checked_add(y) {
+            Some(s) => Value::from(s),
+            None => Value::from(x as f64 + y as f64),
+        },
+        _ => {
+            let s = a.as_f64().unwrap_or(0.0) + b.as_f64().unwrap_or(0.0);
+            Number::from_f64(s).map_or(Value::Null, Value::Number)
+        }
+    }
+}
+
+/// A JSON Pointer from unescaped tokens.
+pub fn pointer(tokens: &[&str]) -> PointerBuf {
+    PointerBuf::from_tokens(tokens.iter().copied())
+}
+
+struct Counter(usize);
+
+impl io::Write for Counter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Length of `v` serialized as compact JSON.
+pub fn json_len(v: &Value) -> usize {
+    let mut c = Counter(0);
+    // Writing into a counter cannot fail.
+    let _ = serde_json::to_writer(&mut c, v);
+    c.0
+}
+
+fn str_len(s: &str) -> usize {
+    let mut c = Counter(0);
+    let _ = serde_json::to_writer(&mut c, s);
+    c.0
+}
+
+/// The state as scripts see it.
+pub struct StateView(pub State);
+
+impl ViewSource for StateView {
+    fn get(&self, key: &str) -> Option<Dynamic> {
+        self.0.fields.get(key).map(Slot::to_dynamic)
+    }
+    fn keys(&self) -> Vec<String> {
+        self.0.keys().map(str::to_string).collect()
+    }
+    fn to_json(&self) -> Value {
+        Value::Object(self.0.to_json())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse_graph;
+    use serde_json::json;
+
+    fn schema() -> Schema {
+        let g = parse_graph(
+            r#"{"format":"switchyard/graph@1","nodes":[],"state":{
+              "count":{"type":"integer","reducer":"add"},
+              "notes":{"type":"list","reducer":"append"},
+              "window":{"type":"list","reducer":"append","max_items":3},
+              "memory":{"type":"list","reducer":"append","max_items":2,"evict":"lowest:importance"},
+              "meta":{"type":"object","reducer":"merge"},
+              "status":{"type":"string"}}}"#,
+        )
+        .unwrap();
+        Schema::from_graph(&g)
+    }
+
+    fn obj(v: Value) -> Map<String, Value> {
+        v.as_object().cloned().unwrap()
+    }
+
+    /// Applying the produced patch to the old state gives the new one, and the tracked size
+    /// matches real serialization.
+    fn apply_checked(state: &mut State, schema: &Schema, update: Value) -> Vec<PatchOperation> {
+        let before = Value::Object(state.to_json());
+        let mut patch = vec![];
+        state.apply(schema, &obj(update), &mut patch);
+        let mut replayed = before;
+        json_patch::patch(&mut replayed, &patch).unwrap();
+        assert_eq!(replayed, Value::Object(state.to_json()));
+        assert_eq!(
+            state.serialized_len(),
+            serde_json::to_string(&state.to_json()).unwrap().len()
+        );
+        patch
+    }
+
+    #[test]
+    fn reducers_behave_as_specified() {
+        let s = schema();
+        let mut st = State::initial(&s);
+        apply_checked(
+            &mut st,
+            &s,
+            json!({"count": 2, "notes": ["a", "b"], "meta": {"x": 1}}),
+        );
+        apply_checked(
+            &mut st,
+            &s,
+            json!({"count": 3, "notes": "c", "meta": {"y": 2}, "status": "ok"}),
+        );
+        assert_eq!(st.get("count"), Some(json!(5)));
+        assert_eq!(st.get("notes"), Some(json!(["a", "b", "c"])));
+        assert_eq!(st.get("meta"), Some(json!({"x": 1, "y": 2})));
+        assert_eq!(st.get("status"), Some(json!("ok")));
+    }
+
+    #[test]
+    fn rolling_window_drops_oldest() {
+        let s = schema();
+        let mut st = State::initial(&s);
+        for i in 0..5 {
+            apply_checked(&mut st, &s, json!({ "window": i }));
+        }
+        assert_eq!(st.get("window"), Some(json!([2, 3, 4])));
+    }
+
+    #[test]
+    fn lowest_importance_is_evicted_oldest_first_among_ties() {
+        let s = schema();
+        let mut st = State::initial(&s);
+        apply_checked(
+            &mut st,
+            &s,
+            json!({"memory": [{"n": 1, "importance": 0.5}, {"n": 2, "importance": 0.9}]}),
+        );
+        apply_checked(&mut st, &s, json!({"memory": {"n": 3, "importance": 0.5}}));
+        assert_eq!(
+            st.get("memory"),
+            Some(json!([{"n": 2, "importance": 0.9}, {"n": 3, "importance": 0.5}]))
+        );
+    }
+
+    #[test]
+    fn unchanged_values_produce_no_patch() {
+        let s = schema();
+        let mut st = State::initial(&s);
+        assert!(apply_checked(&mut st, &s, json!({"status": ""})).is_empty());
+    }
+
+    #[test]
+    fn type_checks_name_expected_and_actual() {
+        let s = schema();
+        let err = check_update(s.spec("status"), &json!(3)).unwrap_err();
+        assert!(err.contains("expected string, got integer"), "{err}");
+        assert!(check_update(s.spec("count"), &json!("x")).is_err());
+        assert_eq!(
+            check_type(FieldType::Integer, &json!(2.0)).unwrap(),
+            json!(2)
+        );
+        assert!(check_type(FieldType::Integer, &json!(2.5)).is_err());
+    }
+
+    #[test]
+    fn keys_with_slashes_are_escaped_in_patches() {
+        let s = Schema::default();
+        let mut st = State::default();
+        let patch = apply_checked(&mut st, &s, json!({"a/b~c": 1}));
+        assert_eq!(patch[0].path().as_str(), "/a~1b~0c");
+    }
+}
