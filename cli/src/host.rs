@@ -12,10 +12,7 @@ pub struct NativeHost {
 
 impl NativeHost {
     pub fn new() -> NativeHost {
-        NativeHost {
-            origin: Instant::now(),
-            counter: Cell::new(0),
-        }
+        NativeHost { origin: Instant::now(), counter: Cell::new(0) }
     }
 }
 
@@ -25,26 +22,16 @@ impl Host for NativeHost {
     }
 
     fn new_run_id(&self) -> String {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or_default();
+        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or_default();
         let n = self.counter.get();
         self.counter.set(n + 1);
-        format!(
-            "{:012x}-{:04x}-{n}",
-            nanos & 0xffff_ffff_ffff,
-            std::process::id() & 0xffff
-        )
+        format!("{:012x}-{:04x}-{n}", nanos & 0xffff_ffff_ffff, std::process::id() & 0xffff)
     }
 
     fn http(&self, request: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, HttpFailure>> {
         Box::pin(async move {
             Err(HttpFailure {
-                message: format!(
-                    "HTTP is not available yet ({} {})",
-                    request.method, request.url
-                ),
+                message: format!("HTTP is not available yet ({} {})", request.method, request.url),
                 timed_out: false,
             })
         })

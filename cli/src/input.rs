@@ -23,14 +23,9 @@ impl fmt::Display for BadInput {
 }
 
 pub fn read_text(path: &str) -> Result<String, BadInput> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| BadInput(format!("{path}: cannot read: {}", io_reason(&e))))?;
-    String::from_utf8(bytes).map_err(|e| {
-        BadInput(format!(
-            "{path}: not UTF-8 text (byte {})",
-            e.utf8_error().valid_up_to()
-        ))
-    })
+    let bytes = std::fs::read(path).map_err(|e| BadInput(format!("{path}: cannot read: {}", io_reason(&e))))?;
+    String::from_utf8(bytes)
+        .map_err(|e| BadInput(format!("{path}: not UTF-8 text (byte {})", e.utf8_error().valid_up_to())))
 }
 
 fn io_reason(e: &std::io::Error) -> String {
@@ -53,15 +48,8 @@ pub fn plan_or_bad_input(path: &str, graph: &Graph) -> Result<Plan, BadInput> {
     if let Some(plan) = compiled.plan {
         return Ok(plan);
     }
-    let errors: Vec<_> = compiled
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .collect();
-    let first = errors
-        .first()
-        .map(|d| format!("{}: {}", d.path, d.message))
-        .unwrap_or_default();
+    let errors: Vec<_> = compiled.diagnostics.iter().filter(|d| d.is_error()).collect();
+    let first = errors.first().map(|d| format!("{}: {}", d.path, d.message)).unwrap_or_default();
     let more = match errors.len() {
         0 | 1 => String::new(),
         n => format!(" (and {} more; see `switchyard validate {path}`)", n - 1),
@@ -72,10 +60,7 @@ pub fn plan_or_bad_input(path: &str, graph: &Graph) -> Result<Plan, BadInput> {
 /// A JSON argument given inline or as @FILE.
 pub fn parse_json_arg(flag: &str, arg: &str) -> Result<Value, BadInput> {
     let (text, origin) = match arg.strip_prefix('@') {
-        Some(path) => (
-            read_text(path).map_err(|e| BadInput(format!("{flag}: {e}")))?,
-            format!("{flag} {path}"),
-        ),
+        Some(path) => (read_text(path).map_err(|e| BadInput(format!("{flag}: {e}")))?, format!("{flag} {path}")),
         None => (arg.to_string(), flag.to_string()),
     };
     engine::parse::parse_value(&text).map_err(|e| BadInput(format!("{origin}: {e}")))

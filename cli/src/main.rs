@@ -16,11 +16,7 @@ use crate::host::NativeHost;
 use crate::input::{BadInput, load_graph, parse_json_arg, read_text};
 
 #[derive(Parser)]
-#[command(
-    name = "switchyard",
-    version,
-    about = "Run, resume, validate and draw Switchyard workflow graphs"
-)]
+#[command(name = "switchyard", version, about = "Run, resume, validate and draw Switchyard workflow graphs")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -82,11 +78,37 @@ fn main() -> ExitCode {
             .unwrap_or_else(|| "unknown".into());
         eprintln!("switchyard: internal error: {msg} (this is a bug; please report it)");
     }));
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(&e),
+    };
     match dispatch(cli.command) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             eprintln!("switchyard: {e}");
+            ExitCode::from(EXIT_BAD_INPUT)
+        }
+    }
+}
+
+/// Help and version go to stdout as clap renders them; a usage mistake gets one line, like
+/// every other bad input.
+fn usage_error(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = e.print();
+            ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            ExitCode::from(EXIT_BAD_INPUT)
+        }
+        _ => {
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments");
+            let first = first.trim_start_matches("error: ");
+            eprintln!("switchyard: {first} (see `switchyard --help`)");
             ExitCode::from(EXIT_BAD_INPUT)
         }
     }
@@ -105,11 +127,7 @@ fn exit_code(status: Status) -> u8 {
 
 fn dispatch(command: Command) -> Result<u8, BadInput> {
     match command {
-        Command::Run {
-            graph,
-            input,
-            summary,
-        } => {
+        Command::Run { graph, input, summary } => {
             let doc = load_graph(&graph)?;
             let plan = Rc::new(input::plan_or_bad_input(&graph, &doc)?);
             let input = match input {
@@ -117,48 +135,43 @@ fn dispatch(command: Command) -> Result<u8, BadInput> {
                 None => serde_json::json!({}),
             };
             let host = NativeHost::new();
-            let mut run = Run::start(plan, input, &host)
-                .map_err(|e| BadInput::new(format!("--input: {e}")))?;
+            let mut run = Run::start(plan, input, &host).map_err(|e| BadInput::new(format!("--input: {e}")))?;
             pollster::block_on(run.run(&host));
             println!("{}", run.record_json(!summary));
             Ok(exit_code(run.status()))
         }
-        Command::Resume {
-            run: run_path,
-            graph,
-            answer,
-            from_step,
-            set,
-            summary,
-        } => {
+        Command::Resume { run: run_path, graph, answer, from_step, set, summary } => {
             let doc = load_graph(&graph)?;
             let plan = Rc::new(input::plan_or_bad_input(&graph, &doc)?);
             let text = read_text(&run_path)?;
-            let record: RunRecord = engine::parse::parse_json_as(&text)
-                .map_err(|e| BadInput::new(format!("{run_path}: {e}")))?;
+            let record: RunRecord =
+                engine::parse::parse_json_as(&text).map_err(|e| BadInput::new(format!("{run_path}: {e}")))?;
+            let graph_name = plan.graph.display_name();
+            if record.graph != graph_name {
+                return Err(BadInput::new(format!(
+                    "{run_path}: this run belongs to the graph \"{}\", but {graph} is \"{graph_name}\"",
+                    record.graph
+                )));
+            }
             let host = NativeHost::new();
-            let original = Run::from_record(plan, &record, &host)
-                .map_err(|e| BadInput::new(format!("{run_path}: {e}")))?;
+            let original =
+                Run::from_record(plan, &record, &host).map_err(|e| BadInput::new(format!("{run_path}: {e}")))?;
             let set = match set {
                 Some(arg) => match parse_json_arg("--set", &arg)? {
                     serde_json::Value::Object(m) => Some(m),
                     other => {
-                        return Err(BadInput::new(format!(
-                            "--set: must be a JSON object, got {other}"
-                        )));
+                        return Err(BadInput::new(format!("--set: must be a JSON object, got {other}")));
                     }
                 },
                 None => None,
             };
             let mut run = match from_step {
-                Some(n) => original
-                    .fork(n, set, &host)
-                    .map_err(|e| BadInput::new(format!("--from-step/--set: {e}")))?,
+                Some(n) => {
+                    original.fork(n, set, &host).map_err(|e| BadInput::new(format!("--from-step/--set: {e}")))?
+                }
                 None => {
                     if set.is_some() {
-                        return Err(BadInput::new(
-                            "--set: needs --from-step (a fork point)".into(),
-                        ));
+                        return Err(BadInput::new("--set: needs --from-step (a fork point)".into()));
                     }
                     let mut run = original;
                     run.resume();
@@ -167,20 +180,17 @@ fn dispatch(command: Command) -> Result<u8, BadInput> {
             };
             if let Some(arg) = answer {
                 let serde_json::Value::Object(answers) = parse_json_arg("--answer", &arg)? else {
-                    return Err(BadInput::new(
-                        "--answer: must be a JSON object {\"node\": answer}".into(),
-                    ));
+                    return Err(BadInput::new("--answer: must be a JSON object {\"node\": answer}".into()));
                 };
                 for (node, value) in answers {
-                    run.answer(&node, value)
-                        .map_err(|e| BadInput::new(format!("--answer: {e}")))?;
+                    run.answer(&node, value).map_err(|e| BadInput::new(format!("--answer: {e}")))?;
                 }
             } else if run.status() == Status::Interrupted && from_step.is_none() {
-                let waiting: Vec<&str> = run.waiting().iter().map(|w| w.node.as_str()).collect();
+                let waiting: Vec<String> = run.waiting_for();
                 return Err(BadInput::new(format!(
                     "the run waits for an answer from {}; give it with --answer '{{\"{}\": …}}'",
                     waiting.join(", "),
-                    waiting.first().copied().unwrap_or("node")
+                    waiting.first().map_or("node", String::as_str)
                 )));
             }
             pollster::block_on(run.run(&host));
@@ -191,20 +201,13 @@ fn dispatch(command: Command) -> Result<u8, BadInput> {
             let doc = load_graph(&graph)?;
             let diags = validate(&doc);
             if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&diags).unwrap_or_default()
-                );
+                println!("{}", serde_json::to_string_pretty(&diags).unwrap_or_default());
             } else {
                 for d in &diags {
                     println!("{d}");
                 }
             }
-            Ok(if diags.iter().any(engine::Diagnostic::is_error) {
-                EXIT_BAD_INPUT
-            } else {
-                0
-            })
+            Ok(if diags.iter().any(engine::Diagnostic::is_error) { EXIT_BAD_INPUT } else { 0 })
         }
         Command::Mermaid { graph } => {
             let doc = load_graph(&graph)?;

@@ -1,1 +1,203 @@
-fn main() {}
+//! Executor benchmark: the workloads a LangGraph user would compare with, each recorded in
+//! full (a checkpoint and a patch every step). Prints microseconds per node execution, and
+//! whether the cost of a step grows as the run gets longer.
+//!
+//! Run: `cargo bench -p engine --bench executor` (add `-- quick` for fewer repetitions).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::hint::black_box;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use engine::host::{Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture};
+use engine::{Plan, Run, Status, compile, parse_graph};
+use serde_json::{Value, json};
+
+/// Counts heap allocations, to report them per node execution.
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+// SAFETY: forwards every call to the system allocator unchanged.
+#[allow(unsafe_code, reason = "a global allocator wrapper is unsafe by definition")]
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// A host with a real clock and no network.
+struct BenchHost {
+    origin: Instant,
+    ids: Cell<u64>,
+}
+
+impl Host for BenchHost {
+    fn now_ms(&self) -> f64 {
+        self.origin.elapsed().as_secs_f64() * 1000.0
+    }
+    fn new_run_id(&self) -> String {
+        self.ids.set(self.ids.get() + 1);
+        format!("bench-{}", self.ids.get())
+    }
+    fn http(&self, _: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, HttpFailure>> {
+        Box::pin(async { Err(HttpFailure { message: "no network".into(), timed_out: false }) })
+    }
+    fn sleep(&self, _: u64) -> LocalBoxFuture<'_, ()> {
+        Box::pin(async {})
+    }
+}
+
+fn plan(doc: Value) -> Rc<Plan> {
+    let graph = parse_graph(&doc.to_string()).expect("bench graph parses");
+    let compiled = compile(&graph);
+    Rc::new(compiled.plan.unwrap_or_else(|| panic!("bench graph invalid: {:?}", compiled.diagnostics)))
+}
+
+fn state_decl() -> Value {
+    json!({
+        "count": { "type": "integer" },
+        "items": { "type": "list", "reducer": "append" }
+    })
+}
+
+/// `n` set nodes in a row, each adding 1 to a counter and appending to a list.
+fn chain(n: usize) -> Rc<Plan> {
+    let mut nodes = vec![json!({"id": "start", "kind": "start"})];
+    let mut edges = vec![];
+    for i in 0..n {
+        nodes.push(
+            json!({"id": format!("n{i:05}"), "kind": "set", "set": {"count": "state.count + 1", "items": "step"}}),
+        );
+        let from = if i == 0 { "start".to_string() } else { format!("n{:05}", i - 1) };
+        edges.push(json!({"from": from, "to": format!("n{i:05}")}));
+    }
+    nodes.push(json!({"id": "end", "kind": "end"}));
+    edges.push(json!({"from": format!("n{:05}", n - 1), "to": "end"}));
+    plan(json!({
+        "format": "switchyard/graph@1", "state": state_decl(), "nodes": nodes, "edges": edges,
+        "limits": {"max_steps": n + 10}
+    }))
+}
+
+/// Two nodes in a loop closed by a conditional edge, for `iterations` rounds.
+fn two_node_loop(iterations: usize) -> Rc<Plan> {
+    plan(json!({
+        "format": "switchyard/graph@1", "state": state_decl(),
+        "nodes": [
+            {"id": "start", "kind": "start"},
+            {"id": "a", "kind": "set", "set": {"count": "state.count + 1"}},
+            {"id": "b", "kind": "set", "set": {"items": "step"}},
+            {"id": "end", "kind": "end"}
+        ],
+        "edges": [
+            {"from": "start", "to": "a"}, {"from": "a", "to": "b"},
+            {"from": "b", "to": "a", "when": format!("state.count < {iterations}")},
+            {"from": "b", "to": "end", "when": format!("state.count >= {iterations}")}
+        ],
+        "limits": {"max_steps": 2 * iterations + 10}
+    }))
+}
+
+/// One node fanning out to `width` workers, joined by a `join: all` node.
+fn fan_out(width: usize) -> Rc<Plan> {
+    let mut nodes = vec![
+        json!({"id": "start", "kind": "start"}),
+        json!({"id": "fan", "kind": "set", "set": {"count": "0"}}),
+        json!({"id": "join", "kind": "set", "join": "all", "set": {"count": "state.items.len()"}}),
+        json!({"id": "end", "kind": "end"}),
+    ];
+    let mut edges = vec![json!({"from": "start", "to": "fan"}), json!({"from": "join", "to": "end"})];
+    for i in 0..width {
+        let id = format!("w{i:03}");
+        nodes.push(json!({"id": id, "kind": "set", "set": {"items": format!("{i}")}}));
+        edges.push(json!({"from": "fan", "to": id}));
+        edges.push(json!({"from": id, "to": "join"}));
+    }
+    plan(json!({"format": "switchyard/graph@1", "state": state_decl(), "nodes": nodes, "edges": edges}))
+}
+
+struct Measured {
+    best_ms: f64,
+    allocations: u64,
+    node_runs: u64,
+    steps: u64,
+    run: Run,
+}
+
+fn measure(plan: &Rc<Plan>, reps: usize, host: &BenchHost) -> Measured {
+    let mut best = f64::INFINITY;
+    let mut last = None;
+    let mut allocations = 0;
+    for _ in 0..reps {
+        let a0 = ALLOCATIONS.load(Ordering::Relaxed);
+        let t = Instant::now();
+        let mut run = Run::start(plan.clone(), json!({}), host).expect("input accepted");
+        pollster::block_on(run.run(host));
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        allocations = ALLOCATIONS.load(Ordering::Relaxed) - a0;
+        assert_eq!(run.status(), Status::Completed, "{:?}", run.error());
+        best = best.min(ms);
+        last = Some(black_box(run));
+    }
+    let run = last.expect("at least one repetition");
+    let node_runs = run.steps().iter().map(|s| s.ran.len() as u64).sum();
+    Measured { best_ms: best, allocations, node_runs, steps: run.step_count(), run }
+}
+
+/// Mean step duration over the first and the last tenth of the run.
+fn drift(run: &Run) -> (f64, f64) {
+    let d: Vec<f64> = run.steps().iter().map(|s| s.duration_ms).collect();
+    let k = (d.len() / 10).max(1);
+    let mean = |s: &[f64]| s.iter().sum::<f64>() / s.len() as f64 * 1000.0;
+    (mean(&d[..k]), mean(&d[d.len() - k..]))
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "quick");
+    let host = BenchHost { origin: Instant::now(), ids: Cell::new(0) };
+    let reps = |n: usize| if quick { 1 } else { n };
+    let cases: Vec<(&str, Rc<Plan>, usize)> = vec![
+        ("chain of 100 set nodes", chain(100), reps(50)),
+        ("chain of 1,000 set nodes", chain(1000), reps(10)),
+        ("2-node loop, 1,000 iterations", two_node_loop(1000), reps(10)),
+        ("2-node loop, 10,000 iterations", two_node_loop(10_000), reps(3)),
+        ("fan-out 100 + join: all", fan_out(100), reps(50)),
+    ];
+    println!("Switchyard executor benchmark (best of N runs, full run record kept)");
+    println!(
+        "{:<34} {:>7} {:>7} {:>9} {:>12} {:>12} {:>24}",
+        "workload", "steps", "nodes", "run ms", "µs per node", "allocs/node", "µs per step, first→last 10%"
+    );
+    for (name, plan, n) in cases {
+        let m = measure(&plan, n, &host);
+        let (first, last) = drift(&m.run);
+        println!(
+            "{:<34} {:>7} {:>7} {:>9.2} {:>12.2} {:>12.1} {:>13.2} → {:<9.2}",
+            name,
+            m.steps,
+            m.node_runs,
+            m.best_ms,
+            m.best_ms * 1000.0 / m.node_runs as f64,
+            m.allocations as f64 / m.node_runs as f64,
+            first,
+            last
+        );
+    }
+}

@@ -38,15 +38,6 @@ impl fmt::Display for Diagnostic {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        write!(
-            f,
-            "{sev} {}: {}",
-            if self.path.is_empty() {
-                "(document)"
-            } else {
-                &self.path
-            },
-            self.message
-        )
+        write!(f, "{sev} {}: {}", if self.path.is_empty() { "(document)" } else { &self.path }, self.message)
     }
 }

@@ -41,10 +41,7 @@ impl Graph {
             name: Some(name.to_string()),
             description: None,
             state: None,
-            nodes: vec![
-                Node::new("start", NodeKind::Start),
-                Node::new("end", NodeKind::End),
-            ],
+            nodes: vec![Node::new("start", NodeKind::Start), Node::new("end", NodeKind::End)],
             edges: vec![Edge::new("start", "end")],
             limits: None,
             layout: None,
@@ -53,10 +50,7 @@ impl Graph {
 
     /// The graph's display name (`Untitled` when it has none).
     pub fn display_name(&self) -> &str {
-        self.name
-            .as_deref()
-            .filter(|n| !n.is_empty())
-            .unwrap_or("Untitled")
+        self.name.as_deref().filter(|n| !n.is_empty()).unwrap_or("Untitled")
     }
 
     pub fn node(&self, id: &str) -> Option<&Node> {
@@ -66,10 +60,7 @@ impl Graph {
     /// The document without its layout: two graphs with equal semantics mean the same thing
     /// whatever their positions on the canvas.
     pub fn semantics(&self) -> Graph {
-        Graph {
-            layout: None,
-            ..self.clone()
-        }
+        Graph { layout: None, ..self.clone() }
     }
 
     /// The limits with every default filled in.
@@ -99,11 +90,7 @@ pub struct StateField {
     pub ty: FieldType,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reducer: Option<Reducer>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "present"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
     pub default: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_items: Option<u64>,
@@ -350,11 +337,7 @@ pub struct Node {
     pub url: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub headers: Option<IndexMap<String, String>>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "present"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
     pub body: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub graph: Option<Box<Graph>>,
@@ -403,10 +386,7 @@ impl Node {
 
     /// The label shown for the node: its `label`, else its id.
     pub fn title(&self) -> &str {
-        self.label
-            .as_deref()
-            .filter(|l| !l.is_empty())
-            .unwrap_or(&self.id)
+        self.label.as_deref().filter(|l| !l.is_empty()).unwrap_or(&self.id)
     }
 
     pub fn is_disabled(&self) -> bool {
@@ -435,11 +415,7 @@ impl Node {
             ("outputs", self.outputs.is_some()),
             ("text", self.text.is_some()),
         ];
-        checks
-            .iter()
-            .filter(|(_, present)| *present)
-            .map(|(name, _)| *name)
-            .collect()
+        checks.iter().filter(|(_, present)| *present).map(|(name, _)| *name).collect()
     }
 }
 
@@ -459,13 +435,7 @@ pub struct Edge {
 
 impl Edge {
     pub fn new(from: &str, to: &str) -> Edge {
-        Edge {
-            id: None,
-            from: from.to_string(),
-            to: to.to_string(),
-            label: None,
-            when: None,
-        }
+        Edge { id: None, from: from.to_string(), to: to.to_string(), label: None, when: None }
     }
 }
 
@@ -535,9 +505,7 @@ pub const VIEWPORT_KEY: &str = "viewport";
 impl Serialize for Layout {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
-        let mut m = s.serialize_map(Some(
-            self.nodes.len() + usize::from(self.viewport.is_some()),
-        ))?;
+        let mut m = s.serialize_map(Some(self.nodes.len() + usize::from(self.viewport.is_some())))?;
         for (id, pos) in &self.nodes {
             m.serialize_entry(id, pos)?;
         }
@@ -554,12 +522,10 @@ impl<'de> Deserialize<'de> for Layout {
         let mut layout = Layout::default();
         for (key, value) in raw {
             if key == VIEWPORT_KEY {
-                let v = Viewport::deserialize(value)
-                    .map_err(|e| D::Error::custom(format!("viewport: {e}")))?;
+                let v = Viewport::deserialize(value).map_err(|e| D::Error::custom(format!("viewport: {e}")))?;
                 layout.viewport = Some(v);
             } else {
-                let p = Position::deserialize(value)
-                    .map_err(|e| D::Error::custom(format!("{key}: {e}")))?;
+                let p = Position::deserialize(value).map_err(|e| D::Error::custom(format!("{key}: {e}")))?;
                 layout.nodes.insert(key, p);
             }
         }

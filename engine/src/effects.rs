@@ -9,11 +9,7 @@ pub(crate) async fn exec(run: &Run, ix: usize, _ctx: &Ctx, _host: &dyn Host) -> 
     Outcome::Failed {
         error: NodeError {
             kind: ErrorKind::Llm,
-            message: format!(
-                "node `{}`: `{}` nodes are not supported yet",
-                node.id,
-                node.kind.name()
-            ),
+            message: format!("node `{}`: `{}` nodes are not supported yet", node.id, node.kind.name()),
         },
         detail: None,
     }

@@ -68,19 +68,12 @@ pub struct OfflineHost {
 
 impl OfflineHost {
     pub fn new() -> OfflineHost {
-        OfflineHost {
-            clock: Cell::new(0.0),
-            tick_ms: 0.0,
-            ids: Cell::new(0),
-        }
+        OfflineHost { clock: Cell::new(0.0), tick_ms: 0.0, ids: Cell::new(0) }
     }
 
     /// A host whose clock advances by `tick_ms` at each reading.
     pub fn with_tick(tick_ms: f64) -> OfflineHost {
-        OfflineHost {
-            tick_ms,
-            ..OfflineHost::new()
-        }
+        OfflineHost { tick_ms, ..OfflineHost::new() }
     }
 }
 
@@ -106,10 +99,7 @@ impl Host for OfflineHost {
     fn http(&self, request: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, HttpFailure>> {
         Box::pin(async move {
             Err(HttpFailure {
-                message: format!(
-                    "no network in this host ({} {})",
-                    request.method, request.url
-                ),
+                message: format!("no network in this host ({} {})", request.method, request.url),
                 timed_out: false,
             })
         })

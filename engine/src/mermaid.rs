@@ -63,8 +63,7 @@ mod tests {
     #[test]
     fn draws_shapes_labels_and_conditions() {
         let mut g = Graph::new("t");
-        g.nodes
-            .push(crate::document::Node::new("route", NodeKind::Router));
+        g.nodes.push(crate::document::Node::new("route", NodeKind::Router));
         g.edges.push(crate::document::Edge {
             label: Some("yes".into()),
             when: Some("state.x > 1".into()),

@@ -56,12 +56,7 @@ pub fn graph_from_value(value: serde_json::Value) -> Result<Graph, DocError> {
     let graph: Graph = serde_path_to_error::deserialize(value).map_err(|e| {
         let path = path_string(e.path());
         let message = tidy_message(&e.inner().to_string());
-        DocError {
-            path,
-            line: None,
-            column: None,
-            message,
-        }
+        DocError { path, line: None, column: None, message }
     })?;
     check_format(&graph)?;
     Ok(graph)
@@ -97,27 +92,26 @@ pub fn parse_value(text: &str) -> Result<serde_json::Value, DocError> {
 }
 
 fn doc_error(path: String, e: &serde_json::Error) -> DocError {
-    let (line, column) = if e.line() > 0 {
-        (Some(e.line()), Some(e.column()))
-    } else {
-        (None, None)
-    };
-    let message = if e.is_eof() {
-        "the document ends too early (truncated JSON?)".to_string()
-    } else {
-        tidy_message(&strip_position(&e.to_string()))
-    };
-    DocError {
-        path,
-        line,
-        column,
-        message,
+    let (line, column) = if e.line() > 0 { (Some(e.line()), Some(e.column().max(1))) } else { (None, None) };
+    if e.is_eof() {
+        let empty = e.line() <= 1 && e.column() == 0;
+        let message = if empty { "the document is empty" } else { "the document ends too early (truncated JSON?)" };
+        // Where the text stopped says more than a half-built path.
+        return DocError { path: String::new(), line, column, message: message.into() };
     }
+    let message = tidy_message(&strip_position(&e.to_string()));
+    DocError { path, line, column, message }
 }
 
+/// The path as `nodes[2].kind`. serde_path_to_error marks a place it could not name with
+/// `?`; such a tail is dropped rather than shown.
 fn path_string(path: &serde_path_to_error::Path) -> String {
     let s = path.to_string();
-    if s == "." { String::new() } else { s }
+    let mut s = if s == "." { String::new() } else { s };
+    while let Some(cut) = s.strip_suffix(".?").or_else(|| s.strip_suffix("?")) {
+        s = cut.to_string();
+    }
+    s
 }
 
 /// serde_json appends " at line L column C"; the position is reported separately.
@@ -128,9 +122,36 @@ fn strip_position(message: &str) -> String {
     }
 }
 
-/// Shortens serde's "unknown field `lable`, expected one of `id`, `kind`, …" into a
-/// suggestion of the closest known name.
+/// Rewrites serde's messages in plain words: "unknown field `lable`, expected one of …"
+/// becomes a suggestion of the closest known name, "invalid type: string \"ten\", expected
+/// u64" becomes "expected a whole number ≥ 0, found the string \"ten\"".
 fn tidy_message(message: &str) -> String {
+    if let Some(rest) = message.strip_prefix("invalid type: ").or_else(|| message.strip_prefix("invalid value: "))
+        && let Some((found, expected)) = rest.split_once(", expected ")
+    {
+        return format!("expected {}, found {}", plain_expected(expected), plain_found(found));
+    }
+    if let Some(rest) = message.strip_prefix("unknown variant `")
+        && let Some((found, allowed)) = rest.split_once("`, expected ")
+    {
+        let allowed = allowed.trim_start_matches("one of ").replace('`', "");
+        return format!("`{found}` is not allowed here (use one of: {allowed})");
+    }
+    let plain = match message {
+        "expected ident" | "expected value" => {
+            "this is not valid JSON here (expected a value such as a string in quotes, a number, an object or a list)"
+        }
+        "trailing characters" => "unexpected text after the end of the document",
+        "key must be a string" => "object keys must be strings in double quotes",
+        "expected `:`" => "expected `:` after an object key",
+        "expected `,` or `}`" => "expected `,` or `}` (a missing comma?)",
+        "expected `,` or `]`" => "expected `,` or `]` (a missing comma?)",
+        "recursion limit exceeded" => "the document nests too deeply",
+        _ => "",
+    };
+    if !plain.is_empty() {
+        return plain.to_string();
+    }
     let Some(rest) = message.strip_prefix("unknown field `") else {
         return message.to_string();
     };
@@ -147,10 +168,37 @@ fn tidy_message(message: &str) -> String {
     match best {
         Some((_, cand)) => format!("unknown field `{field}` (did you mean `{cand}`?)"),
         None if expected.is_empty() => format!("unknown field `{field}`"),
-        None => format!(
-            "unknown field `{field}` (allowed here: {})",
-            expected.join(", ")
-        ),
+        None => format!("unknown field `{field}` (allowed here: {})", expected.join(", ")),
+    }
+}
+
+fn plain_expected(expected: &str) -> String {
+    match expected.trim() {
+        "u64" | "u32" | "usize" | "u16" | "u8" => "a whole number ≥ 0".into(),
+        "i64" | "i32" => "a whole number".into(),
+        "f64" | "f32" => "a number".into(),
+        "a boolean" | "bool" => "true or false".into(),
+        "a map" | "a JSON object" => "an object".into(),
+        "a sequence" => "a list".into(),
+        other if other.starts_with("struct ") => "an object".into(),
+        other if other.starts_with("enum ") || other.starts_with("variant ") => "one of the allowed names".into(),
+        other => other.trim_matches('`').to_string(),
+    }
+}
+
+fn plain_found(found: &str) -> String {
+    let f = found.trim();
+    if let Some(s) = f.strip_prefix("string ") {
+        return format!("the string {s}");
+    }
+    match f {
+        "map" => "an object".into(),
+        "sequence" => "a list".into(),
+        "null" | "unit value" => "null".into(),
+        other => other
+            .replace("integer `", "the number `")
+            .replace("floating point `", "the number `")
+            .replace("boolean `", "`"),
     }
 }
 
@@ -163,18 +211,13 @@ mod tests {
         let text = r#"{"format":"switchyard/graph@1","nodes":[{"id":"s","kind":"start"},{"id":"a","kind":"set","lable":"x"}]}"#;
         let err = parse_graph(text).unwrap_err();
         assert_eq!(err.path, "nodes[1].lable");
-        assert!(
-            err.message.contains("did you mean `label`"),
-            "{}",
-            err.message
-        );
+        assert!(err.message.contains("did you mean `label`"), "{}", err.message);
         assert_eq!(err.line, Some(1));
     }
 
     #[test]
     fn truncated_json_gives_line_and_column() {
-        let err =
-            parse_graph("{\n  \"format\": \"switchyard/graph@1\",\n  \"nodes\": [").unwrap_err();
+        let err = parse_graph("{\n  \"format\": \"switchyard/graph@1\",\n  \"nodes\": [").unwrap_err();
         assert_eq!(err.line, Some(3));
         assert!(err.message.contains("truncated"), "{}", err.message);
     }
@@ -190,5 +233,22 @@ mod tests {
         let text = r#"{"format":"switchyard/graph@1","nodes":[],"limits":{"max_steps":"ten"}}"#;
         let err = parse_graph(text).unwrap_err();
         assert_eq!(err.path, "limits.max_steps");
+        assert_eq!(err.message, "expected a whole number ≥ 0, found the string \"ten\"");
+    }
+
+    #[test]
+    fn empty_and_cut_documents_have_no_half_paths() {
+        let err = parse_graph("").unwrap_err();
+        assert_eq!((err.line, err.column, err.message.as_str()), (Some(1), Some(1), "the document is empty"));
+        let err = parse_graph("{\"format\": \"switchyard/graph@1\", \"nodes\": [{\"id\": \"s\"").unwrap_err();
+        assert_eq!(err.path, "");
+        assert!(err.message.contains("truncated"), "{err}");
+    }
+
+    #[test]
+    fn unknown_kind_lists_the_kinds() {
+        let err = parse_graph(r#"{"format":"switchyard/graph@1","nodes":[{"id":"a","kind":"rooter"}]}"#).unwrap_err();
+        assert_eq!(err.path, "nodes[0].kind");
+        assert!(err.message.contains("`rooter` is not allowed here (use one of: start, end"), "{}", err.message);
     }
 }

@@ -12,8 +12,7 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::document::{
-    EffectiveLimits, FieldType, Graph, Join, ModelConfig, Node, NodeKind, OnError, Parse, Reducer,
-    Retry,
+    EffectiveLimits, FieldType, Graph, Join, ModelConfig, Node, NodeKind, OnError, Parse, Reducer, Retry,
 };
 use crate::script::{CompileError, Expr, Scripting, Template};
 use crate::state::{Evict, Schema, check_type};
@@ -86,19 +85,13 @@ impl PlanEdge {
 
 #[derive(Debug)]
 pub enum Op {
-    Start {
-        required: Vec<String>,
-    },
+    Start { required: Vec<String> },
     End,
     Note,
     Set(Vec<(String, Expr)>),
     Script(Expr),
     Router(Expr),
-    Human {
-        prompt: Option<Template>,
-        writes: String,
-        options: Option<Vec<String>>,
-    },
+    Human { prompt: Option<Template>, writes: String, options: Option<Vec<String>> },
     Llm(LlmOp),
     Http(HttpOp),
     Subgraph(SubgraphOp),
@@ -176,10 +169,7 @@ fn compile_at(graph: &Graph, depth: usize) -> Compiled {
         if !valid_id(&n.id) {
             c.error(
                 format!("nodes[{i}].id"),
-                format!(
-                    "`{}` is not a valid id: use 1 to 64 letters, digits, `_` or `-`",
-                    n.id
-                ),
+                format!("`{}` is not a valid id: use 1 to 64 letters, digits, `_` or `-`", n.id),
                 Some(&n.id),
                 None,
             );
@@ -194,20 +184,10 @@ fn compile_at(graph: &Graph, depth: usize) -> Compiled {
             first_seen.insert(&n.id, prev);
         }
     }
-    let starts: Vec<usize> = graph
-        .nodes
-        .iter()
-        .enumerate()
-        .filter(|(_, n)| n.kind == NodeKind::Start)
-        .map(|(i, _)| i)
-        .collect();
+    let starts: Vec<usize> =
+        graph.nodes.iter().enumerate().filter(|(_, n)| n.kind == NodeKind::Start).map(|(i, _)| i).collect();
     match starts.len() {
-        0 => c.error(
-            "nodes".into(),
-            "the graph needs exactly one `start` node; it has none".into(),
-            None,
-            None,
-        ),
+        0 => c.error("nodes".into(), "the graph needs exactly one `start` node; it has none".into(), None, None),
         1 => {}
         k => {
             for &i in &starts[1..] {
@@ -228,20 +208,10 @@ fn compile_at(graph: &Graph, depth: usize) -> Compiled {
         if let Some(id) = &e.id
             && let Some(prev) = edge_ids.insert(id, j)
         {
-            c.error(
-                format!("edges[{j}].id"),
-                format!("duplicate edge id `{id}` (also edges[{prev}])"),
-                None,
-                Some(j),
-            );
+            c.error(format!("edges[{j}].id"), format!("duplicate edge id `{id}` (also edges[{prev}])"), None, Some(j));
         }
         match kind_of(&e.from) {
-            None => c.error(
-                format!("edges[{j}].from"),
-                format!("no node has the id `{}`", e.from),
-                None,
-                Some(j),
-            ),
+            None => c.error(format!("edges[{j}].from"), format!("no node has the id `{}`", e.from), None, Some(j)),
             Some(NodeKind::End) => c.error(
                 format!("edges[{j}].from"),
                 format!("`{}` is an end node; nothing can follow it", e.from),
@@ -257,12 +227,7 @@ fn compile_at(graph: &Graph, depth: usize) -> Compiled {
             _ => {}
         }
         match kind_of(&e.to) {
-            None => c.error(
-                format!("edges[{j}].to"),
-                format!("no node has the id `{}`", e.to),
-                None,
-                Some(j),
-            ),
+            None => c.error(format!("edges[{j}].to"), format!("no node has the id `{}`", e.to), None, Some(j)),
             Some(NodeKind::Start) => c.error(
                 format!("edges[{j}].to"),
                 format!("`{}` is the start node; no edge may lead into it", e.to),
@@ -296,16 +261,7 @@ fn compile_at(graph: &Graph, depth: usize) -> Compiled {
     // Edge expressions and label rules.
     let mut whens: Vec<Option<Expr>> = Vec::with_capacity(graph.edges.len());
     for (j, e) in graph.edges.iter().enumerate() {
-        whens.push(e.when.as_ref().and_then(|w| {
-            c.expr(
-                &scripting,
-                w,
-                format!("edges[{j}].when"),
-                None,
-                Some(j),
-                &[],
-            )
-        }));
+        whens.push(e.when.as_ref().and_then(|w| c.expr(&scripting, w, format!("edges[{j}].when"), None, Some(j), &[])));
     }
     for (i, n) in graph.nodes.iter().enumerate() {
         c.labels(graph, i, n, &out_by_node[i]);
@@ -316,10 +272,7 @@ fn compile_at(graph: &Graph, depth: usize) -> Compiled {
     let mut diagnostics = c.diags;
     diagnostics.sort_by_key(|d| d.severity);
     if diagnostics.iter().any(Diagnostic::is_error) {
-        return Compiled {
-            plan: None,
-            diagnostics,
-        };
+        return Compiled { plan: None, diagnostics };
     }
 
     // Build the plan, nodes sorted by id.
@@ -335,10 +288,7 @@ fn compile_at(graph: &Graph, depth: usize) -> Compiled {
         let n = &graph.nodes[d];
         let Some(op) = ops[d].take() else {
             // Unreachable: an op is only missing when an error was reported.
-            return Compiled {
-                plan: None,
-                diagnostics,
-            };
+            return Compiled { plan: None, diagnostics };
         };
         let out = out_by_node[d]
             .iter()
@@ -383,31 +333,13 @@ fn compile_at(graph: &Graph, depth: usize) -> Compiled {
             }
         }
     }
-    let by_id = nodes
-        .iter()
-        .enumerate()
-        .map(|(p, n)| (n.id.to_string(), p))
-        .collect();
+    let by_id = nodes.iter().enumerate().map(|(p, n)| (n.id.to_string(), p)).collect();
     let start = doc_to_plan[starts[0]];
-    Compiled {
-        plan: Some(Plan {
-            graph: graph.clone(),
-            nodes,
-            by_id,
-            start,
-            schema,
-            limits,
-            scripting,
-        }),
-        diagnostics,
-    }
+    Compiled { plan: Some(Plan { graph: graph.clone(), nodes, by_id, start, schema, limits, scripting }), diagnostics }
 }
 
 pub fn valid_id(id: &str) -> bool {
-    (1..=64).contains(&id.len())
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    (1..=64).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
 struct Checker {
@@ -415,21 +347,8 @@ struct Checker {
 }
 
 impl Checker {
-    fn push(
-        &mut self,
-        severity: Severity,
-        path: String,
-        message: String,
-        node: Option<&str>,
-        edge: Option<usize>,
-    ) {
-        self.diags.push(Diagnostic {
-            severity,
-            path,
-            message,
-            node: node.map(str::to_string),
-            edge,
-        });
+    fn push(&mut self, severity: Severity, path: String, message: String, node: Option<&str>, edge: Option<usize>) {
+        self.diags.push(Diagnostic { severity, path, message, node: node.map(str::to_string), edge });
     }
 
     fn error(&mut self, path: String, message: String, node: Option<&str>, edge: Option<usize>) {
@@ -440,13 +359,7 @@ impl Checker {
         self.push(Severity::Warning, path, message, node, edge);
     }
 
-    fn compile_error(
-        &mut self,
-        path: String,
-        e: CompileError,
-        node: Option<&str>,
-        edge: Option<usize>,
-    ) {
+    fn compile_error(&mut self, path: String, e: CompileError, node: Option<&str>, edge: Option<usize>) {
         self.error(path, format!("does not compile: {e}"), node, edge);
     }
 
@@ -468,13 +381,7 @@ impl Checker {
         }
     }
 
-    fn template(
-        &mut self,
-        s: &Scripting,
-        src: &str,
-        path: String,
-        node: Option<&str>,
-    ) -> Option<Template> {
+    fn template(&mut self, s: &Scripting, src: &str, path: String, node: Option<&str>) -> Option<Template> {
         match s.compile_template(src, &[]) {
             Ok(t) => Some(t),
             Err(e) => {
@@ -494,12 +401,7 @@ impl Checker {
             ("max_ops", l.max_ops),
         ] {
             if value == Some(0) {
-                self.error(
-                    format!("limits.{name}"),
-                    "must be at least 1".into(),
-                    None,
-                    None,
-                );
+                self.error(format!("limits.{name}"), "must be at least 1".into(), None, None);
             }
         }
     }
@@ -511,20 +413,13 @@ impl Checker {
             let fits = match reducer {
                 Reducer::Replace => true,
                 Reducer::Append => matches!(f.ty, FieldType::List | FieldType::Any),
-                Reducer::Add => matches!(
-                    f.ty,
-                    FieldType::Number | FieldType::Integer | FieldType::Any
-                ),
+                Reducer::Add => matches!(f.ty, FieldType::Number | FieldType::Integer | FieldType::Any),
                 Reducer::Merge => matches!(f.ty, FieldType::Object | FieldType::Any),
             };
             if !fits {
                 self.error(
                     format!("{path}.reducer"),
-                    format!(
-                        "`{}` does not work on a field of type {}",
-                        reducer.name(),
-                        f.ty.name()
-                    ),
+                    format!("`{}` does not work on a field of type {}", reducer.name(), f.ty.name()),
                     None,
                     None,
                 );
@@ -543,12 +438,7 @@ impl Checker {
                         None,
                     );
                 } else if m == 0 {
-                    self.error(
-                        format!("{path}.max_items"),
-                        "must be at least 1".into(),
-                        None,
-                        None,
-                    );
+                    self.error(format!("{path}.max_items"), "must be at least 1".into(), None, None);
                 }
             }
             if let Some(ev) = &f.evict {
@@ -560,22 +450,14 @@ impl Checker {
                         None,
                     );
                 } else if f.max_items.is_none() {
-                    self.warn(
-                        format!("{path}.evict"),
-                        "has no effect without max_items".into(),
-                        None,
-                        None,
-                    );
+                    self.warn(format!("{path}.evict"), "has no effect without max_items".into(), None, None);
                 }
             }
         }
     }
 
     /// Checks one node and compiles its operation.
-    #[allow(
-        clippy::too_many_arguments,
-        reason = "one call site; a struct would only rename these"
-    )]
+    #[allow(clippy::too_many_arguments, reason = "one call site; a struct would only rename these")]
     fn node(
         &mut self,
         graph: &Graph,
@@ -591,12 +473,7 @@ impl Checker {
         let allowed = n.kind.fields();
         for field in n.present_fields() {
             if !allowed.contains(&field) {
-                self.error(
-                    at(field),
-                    format!("`{field}` does not apply to a `{}` node", n.kind.name()),
-                    id,
-                    None,
-                );
+                self.error(at(field), format!("`{field}` does not apply to a `{}` node", n.kind.name()), id, None);
             }
         }
         let effectful = n.kind.is_effectful();
@@ -604,21 +481,13 @@ impl Checker {
             if n.retry.is_some() {
                 self.warn(
                     at("retry"),
-                    format!(
-                        "has no effect on a `{}` node (only llm, http and subgraph retry)",
-                        n.kind.name()
-                    ),
+                    format!("has no effect on a `{}` node (only llm, http and subgraph retry)", n.kind.name()),
                     id,
                     None,
                 );
             }
             if n.timeout_ms.is_some() {
-                self.warn(
-                    at("timeout_ms"),
-                    format!("has no effect on a `{}` node", n.kind.name()),
-                    id,
-                    None,
-                );
+                self.warn(at("timeout_ms"), format!("has no effect on a `{}` node", n.kind.name()), id, None);
             }
         }
         if let Some(r) = &n.retry
@@ -635,50 +504,29 @@ impl Checker {
                 ("disabled", n.is_disabled()),
             ] {
                 if present {
-                    self.warn(
-                        at(field),
-                        format!("has no effect on a `{}` node", n.kind.name()),
-                        id,
-                        None,
-                    );
+                    self.warn(at(field), format!("has no effect on a `{}` node", n.kind.name()), id, None);
                 }
             }
         }
         if n.kind == NodeKind::Router && n.pinned.is_some() {
-            self.warn(at("pinned"), "a router writes nothing; the pinned update is applied but routing still evaluates `route`".into(), id, None);
-        }
-        if n.on_error == Some(OnError::Route)
-            && !out
-                .iter()
-                .any(|&j| graph.edges[j].label.as_deref() == Some("error"))
-        {
-            self.error(
-                at("on_error"),
-                format!("`route` needs an edge labelled `error` out of `{}`", n.id),
+            self.warn(
+                at("pinned"),
+                "a router writes nothing; the pinned update is applied but routing still evaluates `route`".into(),
                 id,
                 None,
             );
         }
-        if let Some(p) = &n.pinned {
-            self.undeclared_writes(
-                graph,
-                schema,
-                p.keys().map(String::as_str),
-                &at("pinned"),
-                id,
-            );
-        }
-        if n.kind != NodeKind::Start
-            && n.kind != NodeKind::Note
-            && n.kind != NodeKind::End
-            && out.is_empty()
+        if n.on_error == Some(OnError::Route) && !out.iter().any(|&j| graph.edges[j].label.as_deref() == Some("error"))
         {
+            self.error(at("on_error"), format!("`route` needs an edge labelled `error` out of `{}`", n.id), id, None);
+        }
+        if let Some(p) = &n.pinned {
+            self.undeclared_writes(graph, schema, p.keys().map(String::as_str), &at("pinned"), id);
+        }
+        if n.kind != NodeKind::Start && n.kind != NodeKind::Note && n.kind != NodeKind::End && out.is_empty() {
             self.warn(
                 format!("nodes[{i}]"),
-                format!(
-                    "dead end: `{}` has no outgoing edge, so its branch stops there",
-                    n.id
-                ),
+                format!("dead end: `{}` has no outgoing edge, so its branch stops there", n.id),
                 id,
                 None,
             );
@@ -705,24 +553,13 @@ impl Checker {
             NodeKind::Note => Some(Op::Note),
             NodeKind::Set => {
                 let Some(set) = &n.set else {
-                    self.error(
-                        at("set"),
-                        "a `set` node needs `set`: {field: expression}".into(),
-                        id,
-                        None,
-                    );
+                    self.error(at("set"), "a `set` node needs `set`: {field: expression}".into(), id, None);
                     return None;
                 };
                 if set.is_empty() {
                     self.warn(at("set"), "writes nothing".into(), id, None);
                 }
-                self.undeclared_writes(
-                    graph,
-                    schema,
-                    set.keys().map(String::as_str),
-                    &at("set"),
-                    id,
-                );
+                self.undeclared_writes(graph, schema, set.keys().map(String::as_str), &at("set"), id);
                 let mut exprs = Vec::new();
                 let mut ok = true;
                 for (field, src) in set {
@@ -735,16 +572,10 @@ impl Checker {
             }
             NodeKind::Script => {
                 let Some(src) = &n.script else {
-                    self.error(
-                        at("script"),
-                        "a `script` node needs `script`".into(),
-                        id,
-                        None,
-                    );
+                    self.error(at("script"), "a `script` node needs `script`".into(), id, None);
                     return None;
                 };
-                self.expr(s, src, at("script"), id, None, &[])
-                    .map(Op::Script)
+                self.expr(s, src, at("script"), id, None, &[]).map(Op::Script)
             }
             NodeKind::Router => {
                 let Some(src) = &n.route else {
@@ -756,8 +587,7 @@ impl Checker {
                     );
                     return None;
                 };
-                self.expr(s, src, at("route"), id, None, &[])
-                    .map(Op::Router)
+                self.expr(s, src, at("route"), id, None, &[]).map(Op::Router)
             }
             NodeKind::Human => {
                 let Some(writes) = &n.writes else {
@@ -769,19 +599,12 @@ impl Checker {
                     );
                     return None;
                 };
-                self.undeclared_writes(
-                    graph,
-                    schema,
-                    [writes.as_str()].into_iter(),
-                    &at("writes"),
-                    id,
-                );
+                self.undeclared_writes(graph, schema, [writes.as_str()].into_iter(), &at("writes"), id);
                 if let Some(opts) = &n.options {
                     if opts.is_empty() {
                         self.error(
                             at("options"),
-                            "give at least one option, or leave `options` out for a free answer"
-                                .into(),
+                            "give at least one option, or leave `options` out for a free answer".into(),
                             id,
                             None,
                         );
@@ -789,12 +612,7 @@ impl Checker {
                     let mut seen = BTreeSet::new();
                     for o in opts {
                         if !seen.insert(o) {
-                            self.error(
-                                at("options"),
-                                format!("option `{o}` is listed twice"),
-                                id,
-                                None,
-                            );
+                            self.error(at("options"), format!("option `{o}` is listed twice"), id, None);
                         }
                     }
                 }
@@ -802,21 +620,12 @@ impl Checker {
                     Some(p) => Some(self.template(s, p, at("prompt"), id)?),
                     None => None,
                 };
-                Some(Op::Human {
-                    prompt,
-                    writes: writes.clone(),
-                    options: n.options.clone(),
-                })
+                Some(Op::Human { prompt, writes: writes.clone(), options: n.options.clone() })
             }
             NodeKind::Llm => {
                 let writes = self.require_writes(n, i, graph, schema);
                 let Some(model) = &n.model else {
-                    self.error(
-                        at("model"),
-                        "an `llm` node needs `model`: {provider, …}".into(),
-                        id,
-                        None,
-                    );
+                    self.error(at("model"), "an `llm` node needs `model`: {provider, …}".into(), id, None);
                     return None;
                 };
                 if model.provider == crate::document::Provider::Mock
@@ -830,19 +639,11 @@ impl Checker {
                     );
                 }
                 let Some(prompt_src) = &n.prompt else {
-                    self.error(
-                        at("prompt"),
-                        "an `llm` node needs `prompt`".into(),
-                        id,
-                        None,
-                    );
+                    self.error(at("prompt"), "an `llm` node needs `prompt`".into(), id, None);
                     return None;
                 };
                 let prompt = self.template(s, prompt_src, at("prompt"), id);
-                let system = n
-                    .system
-                    .as_ref()
-                    .map(|t| self.template(s, t, at("system"), id));
+                let system = n.system.as_ref().map(|t| self.template(s, t, at("system"), id));
                 let (Some(prompt), Some(writes)) = (prompt, writes) else {
                     return None;
                 };
@@ -861,20 +662,9 @@ impl Checker {
             }
             NodeKind::Http => {
                 let writes = self.require_writes(n, i, graph, schema);
-                let method = n
-                    .method
-                    .clone()
-                    .unwrap_or_else(|| "GET".into())
-                    .to_ascii_uppercase();
-                if !["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
-                    .contains(&method.as_str())
-                {
-                    self.error(
-                        at("method"),
-                        format!("`{method}` is not an HTTP method"),
-                        id,
-                        None,
-                    );
+                let method = n.method.clone().unwrap_or_else(|| "GET".into()).to_ascii_uppercase();
+                if !["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"].contains(&method.as_str()) {
+                    self.error(at("method"), format!("`{method}` is not an HTTP method"), id, None);
                 }
                 let Some(url_src) = &n.url else {
                     self.error(at("url"), "an `http` node needs `url`".into(), id, None);
@@ -891,13 +681,10 @@ impl Checker {
                 }
                 let body = match &n.body {
                     None => None,
-                    Some(Value::String(t)) => self
-                        .template(s, t, at("body"), id)
-                        .map(Body::Text)
-                        .or_else(|| {
-                            ok = false;
-                            None
-                        }),
+                    Some(Value::String(t)) => self.template(s, t, at("body"), id).map(Body::Text).or_else(|| {
+                        ok = false;
+                        None
+                    }),
                     Some(v) => match self.json_template(s, v, at("body"), id) {
                         Some(t) => Some(Body::Json(t)),
                         None => {
@@ -909,14 +696,7 @@ impl Checker {
                 let (Some(url), Some(writes), true) = (url, writes, ok) else {
                     return None;
                 };
-                Some(Op::Http(HttpOp {
-                    method,
-                    url,
-                    headers,
-                    body,
-                    writes,
-                    parse: n.parse.unwrap_or(Parse::Json),
-                }))
+                Some(Op::Http(HttpOp { method, url, headers, body, writes, parse: n.parse.unwrap_or(Parse::Json) }))
             }
             NodeKind::Subgraph => {
                 let Some(inner) = &n.graph else {
@@ -929,29 +709,15 @@ impl Checker {
                     return None;
                 };
                 if depth >= MAX_SUBGRAPH_DEPTH {
-                    self.error(
-                        at("graph"),
-                        format!("subgraphs nest more than {MAX_SUBGRAPH_DEPTH} deep"),
-                        id,
-                        None,
-                    );
+                    self.error(at("graph"), format!("subgraphs nest more than {MAX_SUBGRAPH_DEPTH} deep"), id, None);
                     return None;
                 }
                 if inner.format != crate::document::GRAPH_FORMAT {
-                    self.error(
-                        at("graph.format"),
-                        format!("expected \"{}\"", crate::document::GRAPH_FORMAT),
-                        id,
-                        None,
-                    );
+                    self.error(at("graph.format"), format!("expected \"{}\"", crate::document::GRAPH_FORMAT), id, None);
                 }
                 let compiled = compile_at(inner, depth + 1);
                 for d in compiled.diagnostics {
-                    let path = if d.path.is_empty() {
-                        at("graph")
-                    } else {
-                        format!("nodes[{i}].graph.{}", d.path)
-                    };
+                    let path = if d.path.is_empty() { at("graph") } else { format!("nodes[{i}].graph.{}", d.path) };
                     let message = format!("in subgraph `{}`: {}", n.id, d.message);
                     self.push(d.severity, path, message, id, None);
                 }
@@ -972,37 +738,18 @@ impl Checker {
                     id,
                 );
                 for (field, src) in n.outputs.iter().flatten() {
-                    match self.expr(
-                        s,
-                        src,
-                        format!("nodes[{i}].outputs.{field}"),
-                        id,
-                        None,
-                        &["result"],
-                    ) {
+                    match self.expr(s, src, format!("nodes[{i}].outputs.{field}"), id, None, &["result"]) {
                         Some(e) => outputs.push((field.clone(), e)),
                         None => ok = false,
                     }
                 }
                 let plan = compiled.plan?;
-                ok.then(|| {
-                    Op::Subgraph(SubgraphOp {
-                        plan: Rc::new(plan),
-                        inputs,
-                        outputs,
-                    })
-                })
+                ok.then(|| Op::Subgraph(SubgraphOp { plan: Rc::new(plan), inputs, outputs }))
             }
         }
     }
 
-    fn require_writes(
-        &mut self,
-        n: &Node,
-        i: usize,
-        graph: &Graph,
-        schema: &Schema,
-    ) -> Option<String> {
+    fn require_writes(&mut self, n: &Node, i: usize, graph: &Graph, schema: &Schema) -> Option<String> {
         match &n.writes {
             Some(w) => {
                 self.undeclared_writes(
@@ -1017,10 +764,7 @@ impl Checker {
             None => {
                 self.error(
                     format!("nodes[{i}].writes"),
-                    format!(
-                        "an `{}` node needs `writes`: the field its result goes to",
-                        n.kind.name()
-                    ),
+                    format!("an `{}` node needs `writes`: the field its result goes to", n.kind.name()),
                     Some(&n.id),
                     None,
                 );
@@ -1029,17 +773,9 @@ impl Checker {
         }
     }
 
-    fn json_template(
-        &mut self,
-        s: &Scripting,
-        v: &Value,
-        path: String,
-        node: Option<&str>,
-    ) -> Option<JsonTemplate> {
+    fn json_template(&mut self, s: &Scripting, v: &Value, path: String, node: Option<&str>) -> Option<JsonTemplate> {
         Some(match v {
-            Value::String(t) if t.contains("{{") => {
-                JsonTemplate::Text(self.template(s, t, path, node)?)
-            }
+            Value::String(t) if t.contains("{{") => JsonTemplate::Text(self.template(s, t, path, node)?),
             Value::Array(items) => {
                 let mut out = Vec::new();
                 for (k, item) in items.iter().enumerate() {
@@ -1050,10 +786,7 @@ impl Checker {
             Value::Object(map) => {
                 let mut out = Vec::new();
                 for (k, item) in map {
-                    out.push((
-                        k.clone(),
-                        self.json_template(s, item, format!("{path}.{k}"), node)?,
-                    ));
+                    out.push((k.clone(), self.json_template(s, item, format!("{path}.{k}"), node)?));
                 }
                 JsonTemplate::Object(out)
             }
@@ -1074,7 +807,12 @@ impl Checker {
         }
         for key in keys {
             if !schema.is_declared(key) {
-                self.warn(path.to_string(), format!("writes `{key}`, which is not a declared state field (it will use `replace`)"), node, None);
+                self.warn(
+                    path.to_string(),
+                    format!("writes `{key}`, which is not a declared state field (it will use `replace`)"),
+                    node,
+                    None,
+                );
             }
         }
     }
@@ -1082,8 +820,7 @@ impl Checker {
     /// Label rules for the edges leaving node `i`.
     fn labels(&mut self, graph: &Graph, i: usize, n: &Node, out: &[usize]) {
         let id = Some(n.id.as_str());
-        let selects =
-            n.kind == NodeKind::Router || (n.kind == NodeKind::Human && n.options.is_some());
+        let selects = n.kind == NodeKind::Router || (n.kind == NodeKind::Human && n.options.is_some());
         let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
         for &j in out {
             let e = &graph.edges[j];
@@ -1094,11 +831,7 @@ impl Checker {
                         format!("edges[{j}].label"),
                         format!(
                             "edges out of {} `{}` need a label: it chooses edges by label",
-                            if n.kind == NodeKind::Router {
-                                "router"
-                            } else {
-                                "human node"
-                            },
+                            if n.kind == NodeKind::Router { "router" } else { "human node" },
                             n.id
                         ),
                         id,
@@ -1108,10 +841,7 @@ impl Checker {
                         if let Some(prev) = seen.insert(l, j) {
                             self.error(
                                 format!("edges[{j}].label"),
-                                format!(
-                                    "`{}` has two edges labelled `{l}` (also edges[{prev}])",
-                                    n.id
-                                ),
+                                format!("`{}` has two edges labelled `{l}` (also edges[{prev}])", n.id),
                                 id,
                                 Some(j),
                             );
@@ -1121,7 +851,12 @@ impl Checker {
                             && l != "default"
                             && l != "error"
                         {
-                            self.warn(format!("edges[{j}].label"), format!("`{l}` is not one of `{}`'s options, so this edge is never taken", n.id), id, Some(j));
+                            self.warn(
+                                format!("edges[{j}].label"),
+                                format!("`{l}` is not one of `{}`'s options, so this edge is never taken", n.id),
+                                id,
+                                Some(j),
+                            );
                         }
                     }
                 }
@@ -1129,10 +864,7 @@ impl Checker {
             if label == Some("error") && n.on_error != Some(OnError::Route) {
                 self.warn(
                     format!("edges[{j}].label"),
-                    format!(
-                        "an `error` edge is followed only when `{}` has on_error: route",
-                        n.id
-                    ),
+                    format!("an `error` edge is followed only when `{}` has on_error: route", n.id),
                     id,
                     Some(j),
                 );
@@ -1160,12 +892,7 @@ impl Checker {
         }
         for (i, n) in graph.nodes.iter().enumerate() {
             if !seen[i] && n.kind != NodeKind::Note && ids.get(n.id.as_str()) == Some(&i) {
-                self.warn(
-                    format!("nodes[{i}]"),
-                    format!("`{}` is unreachable from start", n.id),
-                    Some(&n.id),
-                    None,
-                );
+                self.warn(format!("nodes[{i}]"), format!("`{}` is unreachable from start", n.id), Some(&n.id), None);
             }
         }
     }
@@ -1177,10 +904,7 @@ mod tests {
     use crate::parse::parse_graph;
 
     fn diags(text: &str) -> Vec<String> {
-        validate(&parse_graph(text).unwrap())
-            .iter()
-            .map(ToString::to_string)
-            .collect()
+        validate(&parse_graph(text).unwrap()).iter().map(ToString::to_string).collect()
     }
 
     #[test]

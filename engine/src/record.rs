@@ -65,6 +65,9 @@ pub struct StepDoc {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub details: BTreeMap<String, Value>,
     pub duration_ms: f64,
+    /// Set on a step that failed the run: nothing it did was applied.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub failed: bool,
 }
 
 impl Run {
@@ -73,19 +76,18 @@ impl Run {
         let plan = &self.plan;
         let id = |i: usize| plan.node(i).id.to_string();
         let outputs = self
+            .live
             .outputs
+            .borrow()
             .iter()
             .enumerate()
             .filter(|(_, h)| !h.is_empty())
-            .map(|(i, h)| {
-                (
-                    id(i),
-                    h.iter().map(|u| Value::Object((**u).clone())).collect(),
-                )
-            })
+            .map(|(i, h)| (id(i), h.iter().map(|u| Value::Object((**u).clone())).collect()))
             .collect();
         let errors = self
+            .live
             .errors
+            .borrow()
             .iter()
             .enumerate()
             .filter_map(|(i, e)| e.as_ref().map(|e| (id(i), e.clone())))
@@ -98,16 +100,8 @@ impl Run {
             input: (*self.input).clone(),
             state: self.state.to_json(),
             step: self.step_count(),
-            next: if matches!(self.status, Status::Completed) {
-                Vec::new()
-            } else {
-                self.next_ids()
-            },
-            waiting: if self.status == Status::Interrupted {
-                self.waiting.clone()
-            } else {
-                Vec::new()
-            },
+            next: if matches!(self.status, Status::Completed) { Vec::new() } else { self.next_ids() },
+            waiting: if self.status == Status::Interrupted { self.waiting.clone() } else { Vec::new() },
             error: self.error.clone(),
             outputs,
             errors,
@@ -122,17 +116,10 @@ impl Run {
     }
 
     /// Rebuilds a run from its record, to resume or fork it. The record must hold its steps.
-    pub fn from_record(
-        plan: Rc<Plan>,
-        record: &RunRecord,
-        host: &dyn Host,
-    ) -> Result<Run, InputError> {
+    pub fn from_record(plan: Rc<Plan>, record: &RunRecord, host: &dyn Host) -> Result<Run, InputError> {
         let bad = |path: String, message: String| InputError { path, message };
         if record.format != RUN_FORMAT {
-            return Err(bad(
-                "format".into(),
-                format!("expected \"{RUN_FORMAT}\", found \"{}\"", record.format),
-            ));
+            return Err(bad("format".into(), format!("expected \"{RUN_FORMAT}\", found \"{}\"", record.format)));
         }
         let Some(steps) = &record.steps else {
             return Err(bad(
@@ -140,30 +127,18 @@ impl Run {
                 "this is a summary (made with --summary); resuming needs the full record".into(),
             ));
         };
-        let mut run =
-            Run::start(plan.clone(), Value::Object(record.input.clone()), host).map_err(|e| {
-                bad(
-                    e.path.clone(),
-                    format!("the run's input no longer fits the graph: {}", e.message),
-                )
-            })?;
+        let mut run = Run::start(plan.clone(), Value::Object(record.input.clone()), host)
+            .map_err(|e| bad(e.path.clone(), format!("the run's input no longer fits the graph: {}", e.message)))?;
         run.run_id = record.run_id.clone();
         run.forked_from = record.forked_from.clone();
         let index = |path: String, id: &str| -> Result<usize, InputError> {
-            plan.index(id).ok_or_else(|| {
-                bad(
-                    path,
-                    format!("the run mentions node `{id}`, which the graph does not have"),
-                )
-            })
+            plan.index(id)
+                .ok_or_else(|| bad(path, format!("the run mentions node `{id}`, which the graph does not have")))
         };
         for (k, s) in steps.iter().enumerate() {
             let at = |field: &str| format!("steps[{k}].{field}");
             let ids = |field: &str, list: &[String]| -> Result<Vec<usize>, InputError> {
-                list.iter()
-                    .enumerate()
-                    .map(|(n, id)| index(format!("{}[{n}]", at(field)), id))
-                    .collect()
+                list.iter().enumerate().map(|(n, id)| index(format!("{}[{n}]", at(field)), id)).collect()
             };
             let mut updates = Vec::new();
             for (id, u) in &s.updates {
@@ -179,10 +154,7 @@ impl Run {
                 details.push((index(at("details"), id)?, d.clone()));
             }
             if s.step != k as u64 + 1 {
-                return Err(bad(
-                    at("step"),
-                    format!("expected step {}, found {}", k + 1, s.step),
-                ));
+                return Err(bad(at("step"), format!("expected step {}, found {}", k + 1, s.step)));
             }
             run.replay(StepRecord {
                 step: s.step,
@@ -198,11 +170,24 @@ impl Run {
                 taken: s.taken.clone(),
                 details,
                 duration_ms: s.duration_ms,
+                failed: s.failed,
             });
+        }
+        for (k, id) in record.next.iter().enumerate() {
+            index(format!("next[{k}]"), id)?;
+        }
+        for (k, w) in record.waiting.iter().enumerate() {
+            index(format!("waiting[{k}].node"), &w.node)?;
         }
         run.status = record.status;
         run.error = record.error.clone();
         run.waiting = record.waiting.clone();
+        if run.status == Status::Interrupted && run.waiting_for().is_empty() {
+            return Err(bad(
+                "status".into(),
+                "the record says the run is interrupted, but no human node waits in `next`".into(),
+            ));
+        }
         if record.status == Status::Failed && run.steps.is_empty() {
             run.next.clear();
         }
@@ -216,11 +201,7 @@ fn step_doc(plan: &Plan, s: &StepRecord) -> StepDoc {
         step: s.step,
         ran: s.ran.iter().map(id).collect(),
         skipped: s.skipped.iter().map(id).collect(),
-        updates: s
-            .updates
-            .iter()
-            .map(|(i, u)| (id(i), (**u).clone()))
-            .collect(),
+        updates: s.updates.iter().map(|(i, u)| (id(i), (**u).clone())).collect(),
         errors: s.errors.iter().map(|(i, e)| (id(i), e.clone())).collect(),
         patch: json_patch::Patch(s.patch.clone()),
         state: s.state.to_json(),
@@ -230,5 +211,6 @@ fn step_doc(plan: &Plan, s: &StepRecord) -> StepDoc {
         taken: s.taken.clone(),
         details: s.details.iter().map(|(i, d)| (id(i), d.clone())).collect(),
         duration_ms: s.duration_ms,
+        failed: s.failed,
     }
 }

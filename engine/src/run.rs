@@ -5,6 +5,7 @@
 //! run stops. Every step is kept as a [`StepRecord`] holding the state after it (a cheap,
 //! structurally shared snapshot), which is the checkpoint forks start from.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt;
 use std::rc::Rc;
@@ -19,7 +20,13 @@ use crate::document::{NodeKind, OnError};
 use crate::host::Host;
 use crate::plan::{Op, Plan, PlanNode};
 use crate::script::{Ctx, ObjectView, View, ViewSource, from_dynamic, to_dynamic};
-use crate::state::{State, StateView, check_update, excerpt, type_name};
+use crate::state::{State, StateView, check_update, excerpt, normalize_update, type_name};
+
+/// What a node writes: field → value.
+pub type Update = Map<String, Value>;
+
+/// A node's recent updates, oldest first.
+type History = VecDeque<Arc<Update>>;
 
 /// How many past updates `outputs` keeps per node.
 pub const OUTPUT_HISTORY: usize = 5;
@@ -94,7 +101,7 @@ pub struct StepRecord {
     pub ran: Vec<usize>,
     /// Disabled nodes passed through in this step.
     pub skipped: Vec<usize>,
-    pub updates: Vec<(usize, Arc<Map<String, Value>>)>,
+    pub updates: Vec<(usize, Arc<Update>)>,
     pub errors: Vec<(usize, NodeError)>,
     pub patch: Vec<PatchOperation>,
     /// The state after the step.
@@ -110,6 +117,9 @@ pub struct StepRecord {
     /// What a node sent to the outside world, rendered (prompt, request), by node.
     pub details: Vec<(usize, Value)>,
     pub duration_ms: f64,
+    /// The step failed: nothing it did was applied, and `next` holds its own nodes so that
+    /// continuing the run retries it.
+    pub failed: bool,
 }
 
 /// Input or answers that cannot be used.
@@ -147,10 +157,11 @@ pub struct Run {
     pub(crate) initial_next: Vec<usize>,
     pub(crate) initial_taken: Vec<usize>,
     pub(crate) state: State,
-    pub(crate) outputs: Rc<Vec<VecDeque<Arc<Map<String, Value>>>>>,
-    pub(crate) errors: Rc<Vec<Option<String>>>,
+    /// What scripts see, and the scope they see it through (built once per run).
+    pub(crate) live: Rc<Live>,
+    pub(crate) ctx: Ctx,
     pub(crate) run_counts: Vec<u64>,
-    pub(crate) next: BTreeSet<usize>,
+    pub(crate) next: NodeSet,
     pub(crate) pending_joins: BTreeSet<usize>,
     pub(crate) join_seen: Vec<BTreeSet<usize>>,
     pub(crate) answers: BTreeMap<usize, Value>,
@@ -198,33 +209,32 @@ impl Run {
             if !input.contains_key(key) {
                 return Err(InputError {
                     path: format!("input.{key}"),
-                    message: format!(
-                        "required by the start node `{}` but missing",
-                        plan.node(plan.start).id
-                    ),
+                    message: format!("required by the start node `{}` but missing", plan.node(plan.start).id),
                 });
             }
         }
         let mut initial = State::initial(&plan.schema);
-        let checked = check_against_schema(&plan, &input, "input")?;
-        initial.apply(&plan.schema, &checked, &mut Vec::new());
+        let mut input = input;
+        check_against_schema(&plan, &mut input, "input")?;
+        initial.apply(&plan.schema, &input, &mut Vec::new());
 
-        let n = plan.nodes.len();
+        let input = Rc::new(input);
+        let (live, ctx) = Live::new(&plan, &input);
         let mut run = Run {
             plan: plan.clone(),
             run_id: host.new_run_id(),
-            input: Rc::new(input),
+            input,
             status: Status::Running,
             initial: initial.clone(),
             initial_next: Vec::new(),
             initial_taken: Vec::new(),
             state: initial,
-            outputs: Rc::new(vec![VecDeque::new(); n]),
-            errors: Rc::new(vec![None; n]),
-            run_counts: vec![0; n],
-            next: BTreeSet::new(),
+            live,
+            ctx,
+            run_counts: vec![0; plan.nodes.len()],
+            next: NodeSet::default(),
             pending_joins: BTreeSet::new(),
-            join_seen: vec![BTreeSet::new(); n],
+            join_seen: vec![BTreeSet::new(); plan.nodes.len()],
             answers: BTreeMap::new(),
             waiting: Vec::new(),
             error: None,
@@ -234,11 +244,11 @@ impl Run {
             pending_patch: Vec::new(),
         };
         run.mark_ran(plan.start);
-        let ctx = run.context(0);
-        let routed = run.route(plan.start, &Route::Normal, false, &ctx);
-        drop(ctx);
+        run.refresh_context(0);
+        let (mut targets, mut taken) = (Vec::new(), Vec::new());
+        let routed = run.route(plan.start, &Route::Normal, false, &run.ctx, &mut targets, &mut taken);
         match routed {
-            Ok((targets, taken)) => {
+            Ok(()) => {
                 run.initial_taken = taken;
                 run.activate(targets);
                 run.initial_next = run.next.iter().copied().collect();
@@ -290,21 +300,24 @@ impl Run {
 
     /// The state at checkpoint `step` (0: before step 1).
     pub fn state_at(&self, step: u64) -> Option<&State> {
-        if step == 0 {
-            Some(&self.initial)
-        } else {
-            self.steps
-                .get(usize::try_from(step - 1).ok()?)
-                .map(|s| &s.state)
-        }
+        if step == 0 { Some(&self.initial) } else { self.steps.get(usize::try_from(step - 1).ok()?).map(|s| &s.state) }
+    }
+
+    /// Ids of the human nodes the run waits for (those in `next` without an answer).
+    pub fn waiting_for(&self) -> Vec<String> {
+        self.next
+            .iter()
+            .filter(|&&i| {
+                let n = self.plan.node(i);
+                n.kind == NodeKind::Human && !n.disabled && n.pinned.is_none() && !self.answers.contains_key(&i)
+            })
+            .map(|&i| self.plan.node(i).id.to_string())
+            .collect()
     }
 
     /// Ids of the nodes that run next.
     pub fn next_ids(&self) -> Vec<String> {
-        self.next
-            .iter()
-            .map(|&i| self.plan.node(i).id.to_string())
-            .collect()
+        self.next.iter().map(|&i| self.plan.node(i).id.to_string()).collect()
     }
 
     /// Steps until the run stops.
@@ -318,61 +331,36 @@ impl Run {
     pub fn answer(&mut self, node: &str, answer: Value) -> Result<(), InputError> {
         let path = format!("answer.{node}");
         let Some(ix) = self.plan.index(node) else {
-            return Err(InputError {
-                path,
-                message: "no node has this id".into(),
-            });
+            return Err(InputError { path, message: "no node has this id".into() });
         };
         let asking = |i: &usize| {
             let n = self.plan.node(*i);
             n.kind == NodeKind::Human && !n.disabled && n.pinned.is_none()
         };
         if !self.next.contains(&ix) || !asking(&ix) {
-            let waiting: Vec<&str> = self
-                .next
-                .iter()
-                .filter(|i| asking(i))
-                .map(|&i| &*self.plan.node(i).id)
-                .collect();
+            let waiting: Vec<&str> = self.next.iter().filter(|i| asking(i)).map(|&i| &*self.plan.node(i).id).collect();
             let message = if waiting.is_empty() {
                 "the run is not waiting for any answer".to_string()
             } else {
-                format!(
-                    "`{node}` is not waiting for an answer (waiting: {})",
-                    waiting.join(", ")
-                )
+                format!("`{node}` is not waiting for an answer (waiting: {})", waiting.join(", "))
             };
             return Err(InputError { path, message });
         }
-        let Op::Human {
-            writes, options, ..
-        } = &self.plan.node(ix).op
-        else {
-            return Err(InputError {
-                path,
-                message: "not a human node".into(),
-            });
+        let Op::Human { writes, options, .. } = &self.plan.node(ix).op else {
+            return Err(InputError { path, message: "not a human node".into() });
         };
         if let Some(options) = options {
-            let ok = answer
-                .as_str()
-                .is_some_and(|a| options.iter().any(|o| o == a));
+            let ok = answer.as_str().is_some_and(|a| options.iter().any(|o| o == a));
             if !ok {
                 return Err(InputError {
                     path,
-                    message: format!(
-                        "must be one of {}, got {}",
-                        options.join(", "),
-                        excerpt(&answer)
-                    ),
+                    message: format!("must be one of {}, got {}", options.join(", "), excerpt(&answer)),
                 });
             }
         }
         let spec = self.plan.schema.spec(writes);
-        let answer = check_update(spec, &answer).map_err(|m| InputError {
-            path: path.clone(),
-            message: format!("`{writes}`: {m}"),
-        })?;
+        let answer = check_update(spec, &answer)
+            .map_err(|m| InputError { path: path.clone(), message: format!("`{writes}`: {m}") })?;
         self.answers.insert(ix, answer);
         if self.status == Status::Interrupted {
             self.status = Status::Running;
@@ -381,21 +369,10 @@ impl Run {
     }
 
     /// The context expressions see during step `step`.
-    pub(crate) fn context(&self, step: u64) -> Ctx {
-        Ctx {
-            state: View::dynamic(Rc::new(StateView(self.state.clone()))),
-            input: View::dynamic(Rc::new(ObjectView(self.input.clone()))),
-            outputs: View::dynamic(Rc::new(OutputsView {
-                plan: self.plan.clone(),
-                outputs: self.outputs.clone(),
-            })),
-            errors: View::dynamic(Rc::new(ErrorsView {
-                plan: self.plan.clone(),
-                errors: self.errors.clone(),
-            })),
-            step: INT::try_from(step).unwrap_or(INT::MAX),
-            extra: Vec::new(),
-        }
+    /// Points the context expressions see at the current state and step `step`.
+    pub(crate) fn refresh_context(&self, step: u64) {
+        *self.live.state.borrow_mut() = self.state.clone();
+        self.ctx.set_step(INT::try_from(step).unwrap_or(INT::MAX));
     }
 
     /// Runs one superstep.
@@ -410,10 +387,7 @@ impl Run {
             self.error = Some(RunError {
                 node: None,
                 kind: ErrorKind::Timeout,
-                message: format!(
-                    "the run took longer than run_timeout_ms ({} ms)",
-                    limits.run_timeout_ms
-                ),
+                message: format!("the run took longer than run_timeout_ms ({} ms)", limits.run_timeout_ms),
             });
             return;
         }
@@ -436,12 +410,12 @@ impl Run {
             }
         }
 
-        let ctx = self.context(step_no);
+        self.refresh_context(step_no);
+        let ctx = &self.ctx;
         if !waiting.is_empty() {
-            match self.render_waiting(&waiting, &ctx) {
+            match self.render_waiting(&waiting, ctx) {
                 Ok(w) => self.waiting = w,
                 Err((ix, error)) => {
-                    drop(ctx);
                     self.fail_without_step(ix, error);
                     return;
                 }
@@ -454,11 +428,12 @@ impl Run {
             self.waiting.clear();
         }
 
-        let outcomes = {
-            let futures = runnable.iter().map(|&ix| self.exec(ix, &ctx, host));
+        let outcomes = if let [only] = runnable[..] {
+            vec![self.exec(only, ctx, host).await]
+        } else {
+            let futures = runnable.iter().map(|&ix| self.exec(ix, ctx, host));
             futures_util::future::join_all(futures).await
         };
-        drop(ctx);
         let mut results: Vec<(usize, Outcome)> = runnable.iter().copied().zip(outcomes).collect();
         for &ix in &runnable {
             self.answers.remove(&ix);
@@ -468,7 +443,7 @@ impl Run {
         for (ix, outcome) in &mut results {
             if let Outcome::Update { update, detail, .. } = outcome {
                 match check_against_schema(&plan, update, "") {
-                    Ok(checked) => *update = checked,
+                    Ok(()) => {}
                     Err(e) => {
                         let error = NodeError {
                             kind: ErrorKind::Type,
@@ -479,10 +454,7 @@ impl Run {
                                 e.message
                             ),
                         };
-                        *outcome = Outcome::Failed {
-                            error,
-                            detail: detail.take(),
-                        };
+                        *outcome = Outcome::Failed { error, detail: detail.take() };
                     }
                 }
             }
@@ -502,13 +474,14 @@ impl Run {
             taken: Vec::new(),
             details: Vec::new(),
             duration_ms: 0.0,
+            failed: false,
         };
         for (ix, outcome) in &mut results {
             match outcome {
                 Outcome::Bypass => record.skipped.push(*ix),
                 Outcome::Update { update, detail, .. } => {
                     record.ran.push(*ix);
-                    record.updates.push((*ix, Arc::new(update.clone())));
+                    record.updates.push((*ix, Arc::new(std::mem::take(update))));
                     if let Some(d) = detail.take() {
                         record.details.push((*ix, d));
                     }
@@ -525,9 +498,7 @@ impl Run {
 
         // A failure with on_error: fail stops the run; the step's updates are not applied.
         let fatal = results.iter().find_map(|(ix, o)| match o {
-            Outcome::Failed { error, .. } if plan.node(*ix).on_error == OnError::Fail => {
-                Some((*ix, error.clone()))
-            }
+            Outcome::Failed { error, .. } if plan.node(*ix).on_error == OnError::Fail => Some((*ix, error.clone())),
             _ => None,
         });
         if let Some((ix, error)) = fatal {
@@ -537,10 +508,7 @@ impl Run {
 
         // Two writers of one `replace` field in a step conflict.
         let mut writers: BTreeMap<&str, usize> = BTreeMap::new();
-        for (ix, o) in &results {
-            let Outcome::Update { update, .. } = o else {
-                continue;
-            };
+        for (ix, update) in &record.updates {
             for key in update.keys() {
                 if plan.schema.spec(key).reducer != crate::document::Reducer::Replace {
                     continue;
@@ -554,19 +522,20 @@ impl Run {
                             plan.node(*ix).id
                         ),
                     };
-                    self.fail_step(record, Some(*ix), error, t0, host);
+                    let culprit = *ix;
+                    drop(writers);
+                    self.fail_step(record, Some(culprit), error, t0, host);
                     return;
                 }
             }
         }
+        drop(writers);
 
         // Apply the updates in node id order.
         let before = self.state.clone();
         let mut patch = std::mem::take(&mut self.pending_patch);
-        for (_, o) in &results {
-            if let Outcome::Update { update, .. } = o {
-                self.state.apply(&plan.schema, update, &mut patch);
-            }
+        for (_, update) in &record.updates {
+            self.state.apply(&plan.schema, update, &mut patch);
         }
         let size = self.state.serialized_len();
         if size as u64 > limits.max_state_bytes {
@@ -583,21 +552,42 @@ impl Run {
             return;
         }
 
-        // Bookkeeping: outputs history, last errors, join progress.
-        {
-            let outputs = Rc::make_mut(&mut self.outputs);
-            for (ix, update) in &record.updates {
-                let h = &mut outputs[*ix];
-                h.push_back(update.clone());
-                while h.len() > OUTPUT_HISTORY {
-                    h.pop_front();
+        // Routing, on the state after the step. This step's updates and errors are shown to
+        // `when` expressions as pending, and committed only if routing succeeds.
+        self.refresh_context(step_no);
+        std::mem::swap(&mut record.updates, &mut *self.live.pending_updates.borrow_mut());
+        std::mem::swap(&mut record.errors, &mut *self.live.pending_errors.borrow_mut());
+        let ctx = &self.ctx;
+        let mut targets = Vec::new();
+        let mut route_error = None;
+        for (ix, o) in &results {
+            let routed = match o {
+                Outcome::Update { route, .. } => self.route(*ix, route, false, ctx, &mut targets, &mut record.taken),
+                Outcome::Bypass => {
+                    self.bypass_route(*ix, &mut targets, &mut record.taken);
+                    Ok(())
                 }
-            }
-            let errors = Rc::make_mut(&mut self.errors);
-            for (ix, e) in &record.errors {
-                errors[*ix] = Some(e.message.clone());
+                Outcome::Failed { .. } if plan.node(*ix).on_error == OnError::Route => {
+                    self.route(*ix, &Route::Normal, true, ctx, &mut targets, &mut record.taken)
+                }
+                Outcome::Failed { .. } => Ok(()),
+            };
+            if let Err(e) = routed {
+                route_error.get_or_insert(e);
             }
         }
+        std::mem::swap(&mut record.updates, &mut *self.live.pending_updates.borrow_mut());
+        std::mem::swap(&mut record.errors, &mut *self.live.pending_errors.borrow_mut());
+        if let Some(e) = route_error {
+            self.state = before;
+            let culprit = e.node.as_deref().and_then(|n| plan.index(n));
+            record.taken.clear();
+            self.fail_step(record, culprit, NodeError { kind: e.kind, message: e.message }, t0, host);
+            return;
+        }
+
+        // Commit: outputs history, last errors, join progress, the next active set.
+        self.live.remember(&record);
         for &ix in record.ran.iter().chain(&record.skipped) {
             self.run_counts[ix] += 1;
             if plan.node(ix).join_all {
@@ -607,31 +597,6 @@ impl Run {
         for &ix in record.ran.iter().chain(&record.skipped) {
             self.mark_ran(ix);
         }
-
-        // Routing, on the state after the step.
-        let ctx = self.context(step_no);
-        let mut targets = BTreeSet::new();
-        let mut route_error = None;
-        for (ix, o) in &results {
-            let routed = match o {
-                Outcome::Update { route, .. } => self.route(*ix, route, false, &ctx),
-                Outcome::Bypass => Ok(self.bypass_route(*ix)),
-                Outcome::Failed { .. } if plan.node(*ix).on_error == OnError::Route => {
-                    self.route(*ix, &Route::Normal, true, &ctx)
-                }
-                Outcome::Failed { .. } => Ok((Vec::new(), Vec::new())),
-            };
-            match routed {
-                Ok((t, taken)) => {
-                    targets.extend(t);
-                    record.taken.extend(taken);
-                }
-                Err(e) => {
-                    route_error.get_or_insert(e);
-                }
-            }
-        }
-        drop(ctx);
         record.patch = patch;
         record.state = self.state.clone();
         self.activate(targets);
@@ -641,25 +606,6 @@ impl Run {
         record.taken.sort_unstable();
         record.duration_ms = (host.now_ms() - t0).max(0.0);
         self.active_ms += record.duration_ms;
-
-        if let Some(e) = route_error {
-            if let Some(node) = &e.node
-                && let Some(ix) = plan.index(node)
-            {
-                record.errors.push((
-                    ix,
-                    NodeError {
-                        kind: e.kind,
-                        message: e.message.clone(),
-                    },
-                ));
-            }
-            record.next.clear();
-            self.steps.push(record);
-            self.status = Status::Failed;
-            self.error = Some(e);
-            return;
-        }
         self.steps.push(record);
 
         if self.next.is_empty() {
@@ -682,21 +628,14 @@ impl Run {
         self.error = Some(RunError {
             node: None,
             kind: ErrorKind::Limit,
-            message: format!(
-                "stopped after max_steps ({limit}) steps; {} would run next",
-                self.next_ids().join(", ")
-            ),
+            message: format!("stopped after max_steps ({limit}) steps; {} would run next", self.next_ids().join(", ")),
         });
     }
 
     fn join_error(&self, j: usize) -> RunError {
         let node = self.plan.node(j);
-        let missing: Vec<&str> = node
-            .preds
-            .iter()
-            .filter(|p| !self.join_seen[j].contains(p))
-            .map(|&p| &*self.plan.node(p).id)
-            .collect();
+        let missing: Vec<&str> =
+            node.preds.iter().filter(|p| !self.join_seen[j].contains(p)).map(|&p| &*self.plan.node(p).id).collect();
         RunError {
             node: Some(node.id.to_string()),
             kind: ErrorKind::Join,
@@ -710,23 +649,13 @@ impl Run {
 
     fn fail_without_step(&mut self, ix: usize, error: NodeError) {
         self.status = Status::Failed;
-        self.error = Some(RunError {
-            node: Some(self.plan.node(ix).id.to_string()),
-            kind: error.kind,
-            message: error.message,
-        });
+        self.error =
+            Some(RunError { node: Some(self.plan.node(ix).id.to_string()), kind: error.kind, message: error.message });
     }
 
     /// Ends the run with a failed step: the state stays as it was before the step, and `next`
     /// keeps the step's nodes so that continuing retries it.
-    fn fail_step(
-        &mut self,
-        mut record: StepRecord,
-        node: Option<usize>,
-        error: NodeError,
-        t0: f64,
-        host: &dyn Host,
-    ) {
+    fn fail_step(&mut self, mut record: StepRecord, node: Option<usize>, error: NodeError, t0: f64, host: &dyn Host) {
         if let Some(ix) = node
             && !record.errors.iter().any(|(i, _)| *i == ix)
         {
@@ -736,6 +665,9 @@ impl Run {
         self.active_ms += record.duration_ms;
         record.state = self.state.clone();
         record.patch.clear();
+        record.failed = true;
+        record.next = self.next.iter().copied().collect();
+        self.live.remember_errors(&record);
         self.steps.push(record);
         self.status = Status::Failed;
         self.error = Some(RunError {
@@ -765,17 +697,14 @@ impl Run {
                 self.next.insert(t);
             }
         }
+        if self.pending_joins.is_empty() {
+            return;
+        }
         let ready: Vec<usize> = self
             .pending_joins
             .iter()
             .copied()
-            .filter(|&j| {
-                self.plan
-                    .node(j)
-                    .preds
-                    .iter()
-                    .all(|p| self.join_seen[j].contains(p))
-            })
+            .filter(|&j| self.plan.node(j).preds.iter().all(|p| self.join_seen[j].contains(p)))
             .collect();
         for j in ready {
             self.pending_joins.remove(&j);
@@ -790,26 +719,17 @@ impl Run {
         route: &Route,
         failed: bool,
         ctx: &Ctx,
-    ) -> Result<(Vec<usize>, Vec<usize>), RunError> {
+        targets: &mut Vec<usize>,
+        taken: &mut Vec<usize>,
+    ) -> Result<(), RunError> {
         let node = self.plan.node(ix);
-        let mut targets = Vec::new();
-        let mut taken = Vec::new();
         let holds = |e: &crate::plan::PlanEdge| -> Result<bool, RunError> {
             let Some(when) = &e.when else { return Ok(true) };
-            let v = self
-                .plan
-                .scripting
-                .eval(when, ctx)
-                .map_err(|err| RunError {
-                    node: Some(node.id.to_string()),
-                    kind: ErrorKind::Expression,
-                    message: format!(
-                        "edge {} → {} (edges[{}].when): {err}",
-                        node.id,
-                        self.plan.node(e.to).id,
-                        e.index
-                    ),
-                })?;
+            let v = self.plan.scripting.eval(when, ctx).map_err(|err| RunError {
+                node: Some(node.id.to_string()),
+                kind: ErrorKind::Expression,
+                message: format!("edge {} → {} (edges[{}].when): {err}", node.id, self.plan.node(e.to).id, e.index),
+            })?;
             v.as_bool().map_err(|_| RunError {
                 node: Some(node.id.to_string()),
                 kind: ErrorKind::Expression,
@@ -818,9 +738,7 @@ impl Run {
                     node.id,
                     self.plan.node(e.to).id,
                     e.index,
-                    from_dynamic(&v)
-                        .map(|j| excerpt(&j))
-                        .unwrap_or_else(|_| v.type_name().to_string())
+                    from_dynamic(&v).map(|j| excerpt(&j)).unwrap_or_else(|_| v.type_name().to_string())
                 ),
             })
         };
@@ -831,7 +749,7 @@ impl Run {
                     taken.push(e.index);
                 }
             }
-            return Ok((targets, taken));
+            return Ok(());
         }
         match route {
             Route::Normal => {
@@ -846,11 +764,7 @@ impl Run {
                 let mut chosen = BTreeSet::new();
                 for label in labels {
                     let mut matched = false;
-                    for e in node
-                        .out
-                        .iter()
-                        .filter(|e| e.label.as_deref() == Some(label.as_str()))
-                    {
+                    for e in node.out.iter().filter(|e| e.label.as_deref() == Some(label.as_str())) {
                         matched = true;
                         if holds(e)? {
                             chosen.insert(e.index);
@@ -859,14 +773,9 @@ impl Run {
                     if matched {
                         continue;
                     }
-                    let defaults: Vec<_> = node
-                        .out
-                        .iter()
-                        .filter(|e| e.label.as_deref() == Some("default"))
-                        .collect();
+                    let defaults: Vec<_> = node.out.iter().filter(|e| e.label.as_deref() == Some("default")).collect();
                     if defaults.is_empty() {
-                        let labels: Vec<&str> =
-                            node.out.iter().filter_map(|e| e.label.as_deref()).collect();
+                        let labels: Vec<&str> = node.out.iter().filter_map(|e| e.label.as_deref()).collect();
                         return Err(RunError {
                             node: Some(node.id.to_string()),
                             kind: ErrorKind::Expression,
@@ -891,41 +800,27 @@ impl Run {
                 }
             }
         }
-        Ok((targets, taken))
+        Ok(())
     }
 
     /// A disabled node follows its unconditional edges; one that chooses by label follows
     /// its `default` edges.
-    fn bypass_route(&self, ix: usize) -> (Vec<usize>, Vec<usize>) {
+    fn bypass_route(&self, ix: usize, targets: &mut Vec<usize>, taken: &mut Vec<usize>) {
         let node = self.plan.node(ix);
-        let by_label = matches!(node.op, Op::Router(_))
-            || matches!(
-                &node.op,
-                Op::Human {
-                    options: Some(_),
-                    ..
-                }
-            );
-        node.out
-            .iter()
-            .filter(|e| e.when.is_none() && !e.is_error_edge())
-            .filter(|e| !by_label || e.label.as_deref() == Some("default"))
-            .map(|e| (e.to, e.index))
-            .unzip()
+        let by_label = matches!(node.op, Op::Router(_)) || matches!(&node.op, Op::Human { options: Some(_), .. });
+        for e in node.out.iter().filter(|e| e.when.is_none() && !e.is_error_edge()) {
+            if !by_label || e.label.as_deref() == Some("default") {
+                targets.push(e.to);
+                taken.push(e.index);
+            }
+        }
     }
 
-    fn render_waiting(
-        &self,
-        waiting: &[usize],
-        ctx: &Ctx,
-    ) -> Result<Vec<Waiting>, (usize, NodeError)> {
+    fn render_waiting(&self, waiting: &[usize], ctx: &Ctx) -> Result<Vec<Waiting>, (usize, NodeError)> {
         let mut out = Vec::new();
         for &ix in waiting {
             let node = self.plan.node(ix);
-            let Op::Human {
-                prompt, options, ..
-            } = &node.op
-            else {
+            let Op::Human { prompt, options, .. } = &node.op else {
                 continue;
             };
             let prompt = match prompt {
@@ -940,11 +835,7 @@ impl Run {
                 })?,
                 None => String::new(),
             };
-            out.push(Waiting {
-                node: node.id.to_string(),
-                prompt,
-                options: options.clone(),
-            });
+            out.push(Waiting { node: node.id.to_string(), prompt, options: options.clone() });
         }
         Ok(out)
     }
@@ -960,31 +851,15 @@ impl Run {
                 Op::Router(e) => match self.router_labels(node, e, ctx) {
                     Ok(r) => r,
                     Err(error) => {
-                        return Outcome::Failed {
-                            error,
-                            detail: None,
-                        };
+                        return Outcome::Failed { error, detail: None };
                     }
                 },
-                Op::Human {
-                    writes,
-                    options: Some(_),
-                    ..
-                } => Route::Labels(
-                    pinned
-                        .get(writes)
-                        .and_then(Value::as_str)
-                        .map(str::to_string)
-                        .into_iter()
-                        .collect(),
-                ),
+                Op::Human { writes, options: Some(_), .. } => {
+                    Route::Labels(pinned.get(writes).and_then(Value::as_str).map(str::to_string).into_iter().collect())
+                }
                 _ => Route::Normal,
             };
-            return Outcome::Update {
-                update: (**pinned).clone(),
-                route,
-                detail: Some(Value::from("pinned")),
-            };
+            return Outcome::Update { update: (**pinned).clone(), route, detail: Some(Value::from("pinned")) };
         }
         let scripting = &self.plan.scripting;
         let expr_error = |field: &str, e: &dyn fmt::Display| NodeError {
@@ -1000,42 +875,24 @@ impl Run {
                             update.insert(field.clone(), v);
                         }
                         Err(e) => {
-                            return Outcome::Failed {
-                                error: expr_error(&format!("set.{field}"), &e),
-                                detail: None,
-                            };
+                            return Outcome::Failed { error: expr_error(&format!("set.{field}"), &e), detail: None };
                         }
                     }
                 }
-                Outcome::Update {
-                    update,
-                    route: Route::Normal,
-                    detail: None,
-                }
+                Outcome::Update { update, route: Route::Normal, detail: None }
             }
             Op::Script(expr) => {
                 let value = match scripting.eval(expr, ctx) {
                     Ok(v) => v,
                     Err(e) => {
-                        return Outcome::Failed {
-                            error: expr_error("script", &e),
-                            detail: None,
-                        };
+                        return Outcome::Failed { error: expr_error("script", &e), detail: None };
                     }
                 };
                 if value.is_unit() {
-                    return Outcome::Update {
-                        update: Map::new(),
-                        route: Route::Normal,
-                        detail: None,
-                    };
+                    return Outcome::Update { update: Map::new(), route: Route::Normal, detail: None };
                 }
                 match from_dynamic(&value) {
-                    Ok(Value::Object(update)) => Outcome::Update {
-                        update,
-                        route: Route::Normal,
-                        detail: None,
-                    },
+                    Ok(Value::Object(update)) => Outcome::Update { update, route: Route::Normal, detail: None },
                     Ok(other) => Outcome::Failed {
                         error: NodeError {
                             kind: ErrorKind::Type,
@@ -1048,26 +905,14 @@ impl Run {
                         },
                         detail: None,
                     },
-                    Err(e) => Outcome::Failed {
-                        error: expr_error("script", &e),
-                        detail: None,
-                    },
+                    Err(e) => Outcome::Failed { error: expr_error("script", &e), detail: None },
                 }
             }
             Op::Router(expr) => match self.router_labels(node, expr, ctx) {
-                Ok(route) => Outcome::Update {
-                    update: Map::new(),
-                    route,
-                    detail: None,
-                },
-                Err(error) => Outcome::Failed {
-                    error,
-                    detail: None,
-                },
+                Ok(route) => Outcome::Update { update: Map::new(), route, detail: None },
+                Err(error) => Outcome::Failed { error, detail: None },
             },
-            Op::Human {
-                writes, options, ..
-            } => {
+            Op::Human { writes, options, .. } => {
                 let answer = self.answers.get(&ix).cloned().unwrap_or(Value::Null);
                 let route = match (options, answer.as_str()) {
                     (Some(_), Some(a)) => Route::Labels(vec![a.to_string()]),
@@ -1075,44 +920,25 @@ impl Run {
                 };
                 let mut update = Map::new();
                 update.insert(writes.clone(), answer);
-                Outcome::Update {
-                    update,
-                    route,
-                    detail: None,
-                }
+                Outcome::Update { update, route, detail: None }
             }
-            Op::Llm(_) | Op::Http(_) | Op::Subgraph(_) => {
-                crate::effects::exec(self, ix, ctx, host).await
+            Op::Llm(_) | Op::Http(_) | Op::Subgraph(_) => crate::effects::exec(self, ix, ctx, host).await,
+            Op::Start { .. } | Op::End | Op::Note => {
+                Outcome::Update { update: Map::new(), route: Route::Normal, detail: None }
             }
-            Op::Start { .. } | Op::End | Op::Note => Outcome::Update {
-                update: Map::new(),
-                route: Route::Normal,
-                detail: None,
-            },
         }
     }
 
-    fn router_labels(
-        &self,
-        node: &PlanNode,
-        expr: &crate::script::Expr,
-        ctx: &Ctx,
-    ) -> Result<Route, NodeError> {
-        let v = self
-            .plan
-            .scripting
-            .eval_json(expr, ctx)
-            .map_err(|e| NodeError {
-                kind: ErrorKind::Expression,
-                message: format!("node `{}`, field `route`: {e}", node.id),
-            })?;
+    fn router_labels(&self, node: &PlanNode, expr: &crate::script::Expr, ctx: &Ctx) -> Result<Route, NodeError> {
+        let v = self.plan.scripting.eval_json(expr, ctx).map_err(|e| NodeError {
+            kind: ErrorKind::Expression,
+            message: format!("node `{}`, field `route`: {e}", node.id),
+        })?;
         let labels = match &v {
             Value::String(s) => vec![s.clone()],
-            Value::Array(items) if items.iter().all(Value::is_string) => items
-                .iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect(),
+            Value::Array(items) if items.iter().all(Value::is_string) => {
+                items.iter().filter_map(Value::as_str).map(str::to_string).collect()
+            }
             other => {
                 return Err(NodeError {
                     kind: ErrorKind::Expression,
@@ -1130,23 +956,15 @@ impl Run {
 
     /// A new run that starts from checkpoint `step` of this one (0: before step 1), with
     /// `set` applied there through the reducers. This run is not touched.
-    pub fn fork(
-        &self,
-        step: u64,
-        set: Option<Map<String, Value>>,
-        host: &dyn Host,
-    ) -> Result<Run, InputError> {
+    pub fn fork(&self, step: u64, set: Option<Map<String, Value>>, host: &dyn Host) -> Result<Run, InputError> {
         let mut run = self.rewind(step)?;
         run.run_id = host.new_run_id();
-        run.forked_from = Some(ForkInfo {
-            run_id: self.run_id.clone(),
-            step,
-            set: set.clone(),
-        });
+        run.forked_from = Some(ForkInfo { run_id: self.run_id.clone(), step, set: set.clone() });
         if let Some(set) = set {
-            let checked = check_against_schema(&run.plan, &set, "set")?;
+            let mut set = set;
+            check_against_schema(&run.plan, &mut set, "set")?;
             let mut patch = Vec::new();
-            run.state.apply(&run.plan.schema, &checked, &mut patch);
+            run.state.apply(&run.plan.schema, &set, &mut patch);
             run.pending_patch = patch;
         }
         Ok(run)
@@ -1176,16 +994,7 @@ impl Run {
 
     /// The checkpoint before the failed step (the last one whose state is good).
     fn last_good_step(&self) -> u64 {
-        let failed_step = self.status == Status::Failed
-            && self
-                .steps
-                .last()
-                .is_some_and(|s| s.patch.is_empty() && !s.errors.is_empty() && s.next.is_empty());
-        if failed_step {
-            self.step_count() - 1
-        } else {
-            self.step_count()
-        }
+        if self.steps.last().is_some_and(|s| s.failed) { self.step_count() - 1 } else { self.step_count() }
     }
 
     /// A copy of this run as it was at checkpoint `step`.
@@ -1194,18 +1003,11 @@ impl Run {
         if step > self.step_count() {
             return Err(InputError {
                 path,
-                message: format!(
-                    "the run has {} steps; cannot start from step {step}",
-                    self.step_count()
-                ),
+                message: format!("the run has {} steps; cannot start from step {step}", self.step_count()),
             });
         }
         let keep = usize::try_from(step).unwrap_or(usize::MAX);
-        if keep > 0
-            && keep == self.steps.len()
-            && self.status == Status::Failed
-            && self.last_good_step() < step
-        {
+        if keep > 0 && keep == self.steps.len() && self.status == Status::Failed && self.last_good_step() < step {
             return Err(InputError {
                 path,
                 message: format!(
@@ -1215,6 +1017,7 @@ impl Run {
             });
         }
         let n = self.plan.nodes.len();
+        let (live, ctx) = Live::new(&self.plan, &self.input);
         let mut run = Run {
             plan: self.plan.clone(),
             run_id: self.run_id.clone(),
@@ -1224,8 +1027,8 @@ impl Run {
             initial_next: self.initial_next.clone(),
             initial_taken: self.initial_taken.clone(),
             state: self.initial.clone(),
-            outputs: Rc::new(vec![VecDeque::new(); n]),
-            errors: Rc::new(vec![None; n]),
+            live,
+            ctx,
             run_counts: vec![0; n],
             next: self.initial_next.iter().copied().collect(),
             pending_joins: BTreeSet::new(),
@@ -1243,11 +1046,7 @@ impl Run {
             run.replay(s.clone());
         }
         if run.next.is_empty() {
-            run.status = if run.pending_joins.is_empty() {
-                Status::Completed
-            } else {
-                Status::Failed
-            };
+            run.status = if run.pending_joins.is_empty() { Status::Completed } else { Status::Failed };
             if let Some(&j) = run.pending_joins.iter().next() {
                 run.error = Some(run.join_error(j));
             }
@@ -1257,20 +1056,14 @@ impl Run {
 
     /// Brings the bookkeeping up to date with a recorded step.
     pub(crate) fn replay(&mut self, s: StepRecord) {
-        {
-            let outputs = Rc::make_mut(&mut self.outputs);
-            for (ix, update) in &s.updates {
-                let h = &mut outputs[*ix];
-                h.push_back(update.clone());
-                while h.len() > OUTPUT_HISTORY {
-                    h.pop_front();
-                }
-            }
-            let errors = Rc::make_mut(&mut self.errors);
-            for (ix, e) in &s.errors {
-                errors[*ix] = Some(e.message.clone());
-            }
+        if s.failed {
+            self.live.remember_errors(&s);
+            self.active_ms += s.duration_ms;
+            self.next = s.next.iter().copied().collect();
+            self.steps.push(s);
+            return;
         }
+        self.live.remember(&s);
         for &ix in s.ran.iter().chain(&s.skipped) {
             self.run_counts[ix] += 1;
             if self.plan.node(ix).join_all {
@@ -1288,60 +1081,169 @@ impl Run {
     }
 }
 
-/// Checks every key of an update against the schema; the path names the first bad key.
+/// Checks every key of an update against the schema, normalising values in place (`2.0`
+/// becomes `2` for an integer field); the error's path names the first bad key.
 pub(crate) fn check_against_schema(
     plan: &Plan,
-    update: &Map<String, Value>,
+    update: &mut Map<String, Value>,
     prefix: &str,
-) -> Result<Map<String, Value>, InputError> {
-    let mut out = Map::new();
-    for (k, v) in update {
+) -> Result<(), InputError> {
+    for (k, v) in update.iter_mut() {
         let spec = plan.schema.spec(k);
-        match check_update(spec, v) {
-            Ok(v) => {
-                out.insert(k.clone(), v);
-            }
-            Err(message) => {
-                return Err(InputError {
-                    path: format!("{prefix}.{k}"),
-                    message,
-                });
-            }
+        match normalize_update(spec, v) {
+            Ok(()) => {}
+            Err(message) => return Err(InputError { path: format!("{prefix}.{k}"), message }),
         }
     }
-    Ok(out)
+    Ok(())
+}
+
+/// A small sorted set of node indices (the active set). Clearing it keeps its memory, so
+/// a step allocates nothing for it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct NodeSet(Vec<usize>);
+
+impl NodeSet {
+    pub(crate) fn insert(&mut self, ix: usize) {
+        if let Err(at) = self.0.binary_search(&ix) {
+            self.0.insert(at, ix);
+        }
+    }
+    pub(crate) fn contains(&self, ix: &usize) -> bool {
+        self.0.binary_search(ix).is_ok()
+    }
+    pub(crate) fn iter(&self) -> std::slice::Iter<'_, usize> {
+        self.0.iter()
+    }
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    pub(crate) fn clear(&mut self) {
+        self.0.clear();
+    }
+    pub(crate) fn extend(&mut self, items: impl IntoIterator<Item = usize>) {
+        for i in items {
+            self.insert(i);
+        }
+    }
+}
+
+impl FromIterator<usize> for NodeSet {
+    fn from_iter<I: IntoIterator<Item = usize>>(iter: I) -> Self {
+        let mut v: Vec<usize> = iter.into_iter().collect();
+        v.sort_unstable();
+        v.dedup();
+        NodeSet(v)
+    }
+}
+
+impl<'a> IntoIterator for &'a NodeSet {
+    type Item = &'a usize;
+    type IntoIter = std::slice::Iter<'a, usize>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+/// The run's data as scripts see it, shared with the views in the run's scope. The run
+/// writes here only between evaluations.
+pub(crate) struct Live {
+    plan: Rc<Plan>,
+    state: RefCell<State>,
+    pub(crate) outputs: RefCell<Vec<History>>,
+    pub(crate) errors: RefCell<Vec<Option<String>>>,
+    /// The current step's updates and errors while its edges are evaluated.
+    pending_updates: RefCell<Vec<(usize, Arc<Update>)>>,
+    pending_errors: RefCell<Vec<(usize, NodeError)>>,
+}
+
+impl Live {
+    fn new(plan: &Rc<Plan>, input: &Rc<Map<String, Value>>) -> (Rc<Live>, Ctx) {
+        let n = plan.nodes.len();
+        let live = Rc::new(Live {
+            plan: plan.clone(),
+            state: RefCell::new(State::default()),
+            outputs: RefCell::new(vec![VecDeque::new(); n]),
+            errors: RefCell::new(vec![None; n]),
+            pending_updates: RefCell::new(Vec::new()),
+            pending_errors: RefCell::new(Vec::new()),
+        });
+        let ctx = Ctx::new(
+            View::dynamic(Rc::new(LiveState(live.clone()))),
+            View::dynamic(Rc::new(ObjectView(input.clone()))),
+            View::dynamic(Rc::new(LiveOutputs(live.clone()))),
+            View::dynamic(Rc::new(LiveErrors(live.clone()))),
+            0,
+        );
+        (live, ctx)
+    }
+
+    /// Adds a step's updates to the output history and its errors to the last errors.
+    fn remember(&self, s: &StepRecord) {
+        let mut outputs = self.outputs.borrow_mut();
+        for (ix, update) in &s.updates {
+            let h = &mut outputs[*ix];
+            h.push_back(update.clone());
+            while h.len() > OUTPUT_HISTORY {
+                h.pop_front();
+            }
+        }
+        drop(outputs);
+        self.remember_errors(s);
+    }
+
+    fn remember_errors(&self, s: &StepRecord) {
+        let mut errors = self.errors.borrow_mut();
+        for (ix, e) in &s.errors {
+            errors[*ix] = Some(e.message.clone());
+        }
+    }
+}
+
+/// `state` as scripts see it.
+struct LiveState(Rc<Live>);
+
+impl ViewSource for LiveState {
+    fn get(&self, key: &str) -> Option<Dynamic> {
+        StateView(self.0.state.borrow().clone()).get(key)
+    }
+    fn keys(&self) -> Vec<String> {
+        self.0.state.borrow().keys().map(str::to_string).collect()
+    }
+    fn to_json(&self) -> Value {
+        Value::Object(self.0.state.borrow().to_json())
+    }
 }
 
 /// `outputs` as scripts see it: node id → its last updates, newest last.
-struct OutputsView {
-    plan: Rc<Plan>,
-    outputs: Rc<Vec<VecDeque<Arc<Map<String, Value>>>>>,
-}
+struct LiveOutputs(Rc<Live>);
 
-impl ViewSource for OutputsView {
+impl ViewSource for LiveOutputs {
     fn get(&self, key: &str) -> Option<Dynamic> {
-        let ix = self.plan.index(key)?;
-        Some(Dynamic::from_array(
-            self.outputs[ix]
-                .iter()
-                .map(|u| to_dynamic(&Value::Object((**u).clone())))
-                .collect(),
-        ))
+        let ix = self.0.plan.index(key)?;
+        let outputs = self.0.outputs.borrow();
+        let pending = self.0.pending_updates.borrow();
+        let fresh = pending.iter().filter(|(i, _)| *i == ix).map(|(_, u)| u);
+        let all: Vec<&Arc<Map<String, Value>>> = outputs[ix].iter().chain(fresh).collect();
+        let recent = &all[all.len().saturating_sub(OUTPUT_HISTORY)..];
+        Some(Dynamic::from_array(recent.iter().map(|u| to_dynamic(&Value::Object((***u).clone()))).collect()))
     }
     fn keys(&self) -> Vec<String> {
-        self.outputs
+        let outputs = self.0.outputs.borrow();
+        outputs
             .iter()
             .enumerate()
             .filter(|(_, h)| !h.is_empty())
-            .map(|(i, _)| self.plan.node(i).id.to_string())
+            .map(|(i, _)| self.0.plan.node(i).id.to_string())
             .collect()
     }
     fn to_json(&self) -> Value {
+        let outputs = self.0.outputs.borrow();
         let mut m = Map::new();
-        for (i, h) in self.outputs.iter().enumerate() {
+        for (i, h) in outputs.iter().enumerate() {
             if !h.is_empty() {
                 m.insert(
-                    self.plan.node(i).id.to_string(),
+                    self.0.plan.node(i).id.to_string(),
                     Value::Array(h.iter().map(|u| Value::Object((**u).clone())).collect()),
                 );
             }
@@ -1351,29 +1253,31 @@ impl ViewSource for OutputsView {
 }
 
 /// `errors` as scripts see it: node id → its last error message.
-struct ErrorsView {
-    plan: Rc<Plan>,
-    errors: Rc<Vec<Option<String>>>,
-}
+struct LiveErrors(Rc<Live>);
 
-impl ViewSource for ErrorsView {
+impl ViewSource for LiveErrors {
     fn get(&self, key: &str) -> Option<Dynamic> {
-        let ix = self.plan.index(key)?;
-        self.errors[ix].as_ref().map(|m| Dynamic::from(m.clone()))
+        let ix = self.0.plan.index(key)?;
+        if let Some((_, e)) = self.0.pending_errors.borrow().iter().find(|(i, _)| *i == ix) {
+            return Some(Dynamic::from(e.message.clone()));
+        }
+        self.0.errors.borrow()[ix].as_ref().map(|m| Dynamic::from(m.clone()))
     }
     fn keys(&self) -> Vec<String> {
-        self.errors
+        let errors = self.0.errors.borrow();
+        errors
             .iter()
             .enumerate()
             .filter(|(_, e)| e.is_some())
-            .map(|(i, _)| self.plan.node(i).id.to_string())
+            .map(|(i, _)| self.0.plan.node(i).id.to_string())
             .collect()
     }
     fn to_json(&self) -> Value {
+        let errors = self.0.errors.borrow();
         let mut m = Map::new();
-        for (i, e) in self.errors.iter().enumerate() {
+        for (i, e) in errors.iter().enumerate() {
             if let Some(e) = e {
-                m.insert(self.plan.node(i).id.to_string(), Value::String(e.clone()));
+                m.insert(self.0.plan.node(i).id.to_string(), Value::String(e.clone()));
             }
         }
         Value::Object(m)

@@ -8,6 +8,7 @@
 //! evaluation independent of how large the state has grown (a 10,000-item list costs nothing
 //! until a script touches it).
 
+use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
 
@@ -49,11 +50,7 @@ pub struct CompileError {
 
 impl fmt::Display for CompileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} (line {}, position {})",
-            self.message, self.line, self.column
-        )
+        write!(f, "{} (line {}, position {})", self.message, self.line, self.column)
     }
 }
 
@@ -67,16 +64,36 @@ impl fmt::Display for EvalError {
     }
 }
 
-/// What an expression sees.
-#[derive(Clone)]
+/// What an expression sees: one Rhai scope, built once per step and shared by every
+/// evaluation in it (whatever a script declares is dropped again after it ends).
 pub struct Ctx {
-    pub state: Dynamic,
-    pub input: Dynamic,
-    pub outputs: Dynamic,
-    pub errors: Dynamic,
-    pub step: INT,
-    /// Extra names for particular places (`result` in a subgraph's `outputs`).
-    pub extra: Vec<(&'static str, Dynamic)>,
+    scope: RefCell<Scope<'static>>,
+}
+
+impl Ctx {
+    pub fn new(state: Dynamic, input: Dynamic, outputs: Dynamic, errors: Dynamic, step: INT) -> Ctx {
+        let mut scope = Scope::with_capacity(8);
+        scope.push_constant_dynamic("state", state);
+        scope.push_constant_dynamic("input", input);
+        scope.push_constant_dynamic("outputs", outputs);
+        scope.push_constant_dynamic("errors", errors);
+        scope.push_constant("step", step);
+        Ctx { scope: RefCell::new(scope) }
+    }
+
+    /// Sets `step`.
+    pub fn set_step(&self, step: INT) {
+        if let Some(v) = self.scope.borrow_mut().get_value_mut::<INT>("step") {
+            *v = step;
+        }
+    }
+
+    /// A copy with one more name (`result` in a subgraph's `outputs`).
+    pub fn with(&self, name: &'static str, value: Dynamic) -> Ctx {
+        let mut scope = self.scope.borrow().clone();
+        scope.push_constant_dynamic(name, value);
+        Ctx { scope: RefCell::new(scope) }
+    }
 }
 
 /// A read-only, lazily converted object given to scripts.
@@ -119,18 +136,14 @@ pub struct Scripting {
 
 impl fmt::Debug for Scripting {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Scripting")
-            .field("max_ops", &self.max_ops)
-            .finish()
+        f.debug_struct("Scripting").field("max_ops", &self.max_ops).finish()
     }
 }
 
 impl Scripting {
     pub fn new(limits: &EffectiveLimits) -> Scripting {
         let mut engine = Engine::new();
-        let max_string = usize::try_from(limits.max_state_bytes)
-            .unwrap_or(usize::MAX)
-            .max(1024);
+        let max_string = usize::try_from(limits.max_state_bytes).unwrap_or(usize::MAX).max(1024);
         engine
             .set_max_operations(limits.max_ops)
             .set_max_string_size(max_string)
@@ -149,35 +162,22 @@ impl Scripting {
         });
         engine.register_fn("len", |v: &mut View| v.0.keys().len() as INT);
         engine.register_fn("is_empty", |v: &mut View| v.0.keys().is_empty());
-        engine.register_fn("keys", |v: &mut View| -> Array {
-            v.0.keys().into_iter().map(Dynamic::from).collect()
-        });
-        engine.register_fn("contains", |v: &mut View, key: ImmutableString| {
-            v.0.get(&key).is_some()
-        });
+        engine.register_fn("keys", |v: &mut View| -> Array { v.0.keys().into_iter().map(Dynamic::from).collect() });
+        engine.register_fn("contains", |v: &mut View, key: ImmutableString| v.0.get(&key).is_some());
         engine.register_fn("to_string", |v: &mut View| v.0.to_json().to_string());
         engine.register_fn("to_debug", |v: &mut View| v.0.to_json().to_string());
         engine.register_fn("to_map", |v: &mut View| to_dynamic(&v.0.to_json()));
 
         // JSON helpers: model replies and HTTP bodies are often JSON text.
-        engine.register_fn(
-            "to_json",
-            |d: Dynamic| -> Result<ImmutableString, Box<rhai::EvalAltResult>> {
-                let v = from_dynamic(&d).map_err(|e| e.to_string())?;
-                Ok(v.to_string().into())
-            },
-        );
-        engine.register_fn(
-            "parse_json",
-            |s: &str| -> Result<Dynamic, Box<rhai::EvalAltResult>> {
-                let v: Value = serde_json::from_str(s).map_err(|e| format!("parse_json: {e}"))?;
-                Ok(to_dynamic(&v))
-            },
-        );
-        Scripting {
-            engine,
-            max_ops: limits.max_ops,
-        }
+        engine.register_fn("to_json", |d: Dynamic| -> Result<ImmutableString, Box<rhai::EvalAltResult>> {
+            let v = from_dynamic(&d).map_err(|e| e.to_string())?;
+            Ok(v.to_string().into())
+        });
+        engine.register_fn("parse_json", |s: &str| -> Result<Dynamic, Box<rhai::EvalAltResult>> {
+            let v: Value = serde_json::from_str(s).map_err(|e| format!("parse_json: {e}"))?;
+            Ok(to_dynamic(&v))
+        });
+        Scripting { engine, max_ops: limits.max_ops }
     }
 
     /// Compiles an expression or script that sees the standard names plus `extra`.
@@ -189,17 +189,10 @@ impl Scripting {
             scope.push_dynamic(*name, Dynamic::UNIT);
         }
         if source.trim().is_empty() {
-            return Err(CompileError {
-                line: 1,
-                column: 1,
-                message: "the expression is empty".into(),
-            });
+            return Err(CompileError { line: 1, column: 1, message: "the expression is empty".into() });
         }
         match self.engine.compile_with_scope(&scope, source) {
-            Ok(ast) => Ok(Expr {
-                source: source.to_string(),
-                ast,
-            }),
+            Ok(ast) => Ok(Expr { source: source.to_string(), ast }),
             Err(e) => Err(CompileError {
                 line: e.1.line().unwrap_or(1),
                 column: e.1.position().unwrap_or(1),
@@ -220,11 +213,7 @@ impl Scripting {
             let after = &rest[open + 2..];
             let Some(close) = after.find("}}") else {
                 let (line, column) = line_col(source, offset + open);
-                return Err(CompileError {
-                    line,
-                    column,
-                    message: "`{{` is never closed by `}}`".into(),
-                });
+                return Err(CompileError { line, column, message: "`{{` is never closed by `}}`".into() });
             };
             let hole = &after[..close];
             let expr = self.compile(hole, extra).map_err(|e| {
@@ -236,11 +225,7 @@ impl Scripting {
                     let (l, _) = line_col(source, hole_start);
                     (l + e.line - 1, e.column)
                 };
-                CompileError {
-                    line,
-                    column,
-                    message: e.message,
-                }
+                CompileError { line, column, message: e.message }
             })?;
             parts.push(Part::Hole(expr));
             let consumed = open + 2 + close + 2;
@@ -250,25 +235,21 @@ impl Scripting {
         if !rest.is_empty() {
             parts.push(Part::Text(rest.to_string()));
         }
-        Ok(Template {
-            source: source.to_string(),
-            parts,
-        })
+        Ok(Template { source: source.to_string(), parts })
     }
 
     pub fn eval(&self, expr: &Expr, ctx: &Ctx) -> Result<Dynamic, EvalError> {
-        let mut scope = Scope::new();
-        scope.push_constant_dynamic("state", ctx.state.clone());
-        scope.push_constant_dynamic("input", ctx.input.clone());
-        scope.push_constant_dynamic("outputs", ctx.outputs.clone());
-        scope.push_constant_dynamic("errors", ctx.errors.clone());
-        scope.push_constant("step", ctx.step);
-        for (name, value) in &ctx.extra {
-            scope.push_constant_dynamic(*name, value.clone());
-        }
-        self.engine
-            .eval_ast_with_scope::<Dynamic>(&mut scope, &expr.ast)
-            .map_err(|e| self.describe(*e))
+        let result = match ctx.scope.try_borrow_mut() {
+            Ok(mut scope) => {
+                let base = scope.len();
+                let r = self.engine.eval_ast_with_scope::<Dynamic>(&mut scope, &expr.ast);
+                scope.rewind(base);
+                r
+            }
+            // Only reachable if an evaluation is nested inside another: use a copy.
+            Err(_) => self.engine.eval_ast_with_scope::<Dynamic>(&mut ctx.scope.borrow().clone(), &expr.ast),
+        };
+        result.map_err(|e| self.describe(*e))
     }
 
     /// Evaluates an expression to a JSON value.
@@ -306,10 +287,8 @@ impl Scripting {
             )),
             rhai::EvalAltResult::ErrorRuntime(value, pos) => {
                 // `throw "..."` in a script: show the thrown text itself.
-                let text = value
-                    .read_lock::<ImmutableString>()
-                    .map(|s| s.to_string())
-                    .unwrap_or_else(|| value.to_string());
+                let text =
+                    value.read_lock::<ImmutableString>().map(|s| s.to_string()).unwrap_or_else(|| value.to_string());
                 EvalError(format!("{text} ({})", position_text(pos)))
             }
             other => EvalError(other.to_string()),
@@ -375,9 +354,7 @@ pub fn from_dynamic(d: &Dynamic) -> Result<Value, NotJson> {
         return Ok(Value::from(i));
     }
     if let Ok(f) = d.as_float() {
-        return Number::from_f64(f)
-            .map(Value::Number)
-            .ok_or_else(|| NotJson(format!("{f} is not a finite number")));
+        return Number::from_f64(f).map(Value::Number).ok_or_else(|| NotJson(format!("{f} is not a finite number")));
     }
     if let Some(s) = d.read_lock::<ImmutableString>() {
         return Ok(Value::String(s.to_string()));
@@ -386,11 +363,7 @@ pub fn from_dynamic(d: &Dynamic) -> Result<Value, NotJson> {
         return Ok(Value::String(c.to_string()));
     }
     if let Some(items) = d.read_lock::<Array>() {
-        return items
-            .iter()
-            .map(from_dynamic)
-            .collect::<Result<Vec<_>, _>>()
-            .map(Value::Array);
+        return items.iter().map(from_dynamic).collect::<Result<Vec<_>, _>>().map(Value::Array);
     }
     if let Some(map) = d.read_lock::<RhaiMap>() {
         let mut out = Map::new();
@@ -405,10 +378,7 @@ pub fn from_dynamic(d: &Dynamic) -> Result<Value, NotJson> {
     if let Some(blob) = d.read_lock::<rhai::Blob>() {
         return Ok(Value::Array(blob.iter().map(|b| Value::from(*b)).collect()));
     }
-    Err(NotJson(format!(
-        "a value of type `{}` cannot be stored as JSON",
-        d.type_name()
-    )))
+    Err(NotJson(format!("a value of type `{}` cannot be stored as JSON", d.type_name())))
 }
 
 #[cfg(test)]
@@ -421,58 +391,36 @@ mod tests {
     }
 
     fn ctx(state: Value) -> Ctx {
-        let Value::Object(map) = state else {
-            panic!("object")
-        };
-        Ctx {
-            state: View::dynamic(Rc::new(ObjectView(Rc::new(map)))),
-            input: Dynamic::from_map(RhaiMap::new()),
-            outputs: Dynamic::from_map(RhaiMap::new()),
-            errors: Dynamic::from_map(RhaiMap::new()),
-            step: 3,
-            extra: vec![],
-        }
+        let Value::Object(map) = state else { panic!("object") };
+        Ctx::new(
+            View::dynamic(Rc::new(ObjectView(Rc::new(map)))),
+            Dynamic::from_map(RhaiMap::new()),
+            Dynamic::from_map(RhaiMap::new()),
+            Dynamic::from_map(RhaiMap::new()),
+            3,
+        )
     }
 
     #[test]
     fn reads_state_through_the_view() {
         let s = scripting();
-        let e = s
-            .compile(
-                "if state.request.len() > 5 { \"complex\" } else { \"simple\" }",
-                &[],
-            )
-            .unwrap();
-        let v = s
-            .eval_json(&e, &ctx(serde_json::json!({"request": "a long request"})))
-            .unwrap();
+        let e = s.compile("if state.request.len() > 5 { \"complex\" } else { \"simple\" }", &[]).unwrap();
+        let v = s.eval_json(&e, &ctx(serde_json::json!({"request": "a long request"}))).unwrap();
         assert_eq!(v, Value::from("complex"));
     }
 
     #[test]
     fn missing_values_fall_back() {
         let s = scripting();
-        let t = s
-            .compile_template(
-                "summary: {{ state.summary ?? \"none\" }}, step {{ step }}",
-                &[],
-            )
-            .unwrap();
-        assert_eq!(
-            s.render(&t, &ctx(serde_json::json!({}))).unwrap(),
-            "summary: none, step 3"
-        );
+        let t = s.compile_template("summary: {{ state.summary ?? \"none\" }}, step {{ step }}", &[]).unwrap();
+        assert_eq!(s.render(&t, &ctx(serde_json::json!({}))).unwrap(), "summary: none, step 3");
     }
 
     #[test]
     fn templates_render_non_strings_as_json() {
         let s = scripting();
         let t = s.compile_template("{{ state.list }}", &[]).unwrap();
-        assert_eq!(
-            s.render(&t, &ctx(serde_json::json!({"list": [1, "a"]})))
-                .unwrap(),
-            "[1,\"a\"]"
-        );
+        assert_eq!(s.render(&t, &ctx(serde_json::json!({"list": [1, "a"]}))).unwrap(), "[1,\"a\"]");
     }
 
     #[test]
@@ -499,14 +447,10 @@ mod tests {
 
     #[test]
     fn template_errors_point_into_the_template() {
-        let err = scripting()
-            .compile_template("ab {{ state. }}", &[])
-            .unwrap_err();
+        let err = scripting().compile_template("ab {{ state. }}", &[]).unwrap_err();
         assert_eq!(err.line, 1);
         assert!(err.column > 3, "{err}");
-        let err = scripting()
-            .compile_template("ab {{ state", &[])
-            .unwrap_err();
+        let err = scripting().compile_template("ab {{ state", &[]).unwrap_err();
         assert!(err.message.contains("never closed"));
     }
 }

@@ -1,13 +1,15 @@
 //! The shared state: declared fields, reducers, type checks, and per-step patches
 //! (spec 2.1 and 3).
 //!
-//! A [`State`] is cheap to clone: values sit behind `Arc`s and `append` lists are persistent
-//! vectors, so taking a checkpoint after every step costs the same whether the run is at step 3
-//! or step 30,000. Patches are produced by the reducers themselves (an `append` is an
+//! A [`State`] is cheap to clone: values sit behind reference counts and `append` lists are
+//! windows onto shared append-only logs, so taking a checkpoint after every step costs the same
+//! whether the run is at step 3 or step 30,000. Patches are produced by the reducers themselves (an `append` is an
 //! `add …/-`), never by diffing the whole state.
 
+use std::cell::{Ref, RefCell};
 use std::collections::BTreeMap;
 use std::io;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use indexmap::IndexMap;
@@ -92,18 +94,11 @@ impl Schema {
                     reducer: f.reducer.unwrap_or_default(),
                     default,
                     max_items: f.max_items.and_then(|n| usize::try_from(n).ok()),
-                    evict: f
-                        .evict
-                        .as_deref()
-                        .and_then(Evict::parse)
-                        .unwrap_or(Evict::Oldest),
+                    evict: f.evict.as_deref().and_then(Evict::parse).unwrap_or(Evict::Oldest),
                 },
             );
         }
-        Schema {
-            fields,
-            free: FieldSpecHolder::default(),
-        }
+        Schema { fields, free: FieldSpecHolder::default() }
     }
 
     pub fn spec(&self, key: &str) -> &FieldSpec {
@@ -149,163 +144,183 @@ fn integral(n: &Number) -> Option<Value> {
 
 /// Checks `value` against `ty`, returning it normalised (`2.0` becomes `2` for integers).
 pub fn check_type(ty: FieldType, value: &Value) -> Result<Value, String> {
-    let ok = match (ty, value) {
+    let mut v = value.clone();
+    normalize_type(ty, &mut v)?;
+    Ok(v)
+}
+
+/// Checks `value` against `ty` in place, normalising integers.
+pub fn normalize_type(ty: FieldType, value: &mut Value) -> Result<(), String> {
+    let ok = match (ty, &*value) {
         (FieldType::Any, _) => true,
         (FieldType::String, Value::String(_)) => true,
         (FieldType::Number, Value::Number(_)) => true,
         (FieldType::Integer, Value::Number(n)) => {
-            return integral(n).ok_or_else(|| mismatch(ty, value));
+            let Some(i) = integral(n) else { return Err(mismatch(ty, value)) };
+            *value = i;
+            true
         }
         (FieldType::Boolean, Value::Bool(_)) => true,
         (FieldType::List, Value::Array(_)) => true,
         (FieldType::Object, Value::Object(_)) => true,
         _ => false,
     };
-    if ok {
-        Ok(value.clone())
-    } else {
-        Err(mismatch(ty, value))
-    }
+    if ok { Ok(()) } else { Err(mismatch(ty, value)) }
 }
 
 fn mismatch(ty: FieldType, value: &Value) -> String {
-    format!(
-        "expected {}, got {} ({})",
-        ty.name(),
-        type_name(value),
-        excerpt(value)
-    )
+    format!("expected {}, got {} ({})", ty.name(), type_name(value), excerpt(value))
 }
 
 /// A short rendering of a value for error messages.
 pub fn excerpt(value: &Value) -> String {
     let s = value.to_string();
-    if s.chars().count() > 60 {
-        format!("{}…", s.chars().take(60).collect::<String>())
-    } else {
-        s
-    }
+    if s.chars().count() > 60 { format!("{}…", s.chars().take(60).collect::<String>()) } else { s }
 }
 
 /// The value a node may write to a field, normalised, or why it may not.
 pub fn check_update(spec: &FieldSpec, value: &Value) -> Result<Value, String> {
+    let mut v = value.clone();
+    normalize_update(spec, &mut v)?;
+    Ok(v)
+}
+
+/// Checks, in place, a value a node writes to a field.
+pub fn normalize_update(spec: &FieldSpec, value: &mut Value) -> Result<(), String> {
     match spec.reducer {
-        Reducer::Replace => check_type(spec.ty, value),
+        Reducer::Replace => normalize_type(spec.ty, value),
         // A list is concatenated, anything else appended as one item.
-        Reducer::Append => Ok(value.clone()),
+        Reducer::Append => Ok(()),
         Reducer::Add => match value {
-            Value::Number(_) if spec.ty == FieldType::Integer => {
-                check_type(FieldType::Integer, value)
-            }
-            Value::Number(_) => Ok(value.clone()),
-            _ => Err(format!(
-                "`add` needs a number, got {} ({})",
-                type_name(value),
-                excerpt(value)
-            )),
+            Value::Number(_) if spec.ty == FieldType::Integer => normalize_type(FieldType::Integer, value),
+            Value::Number(_) => Ok(()),
+            _ => Err(format!("`add` needs a number, got {} ({})", type_name(value), excerpt(value))),
         },
         Reducer::Merge => match value {
-            Value::Object(_) => Ok(value.clone()),
-            _ => Err(format!(
-                "`merge` needs an object, got {} ({})",
-                type_name(value),
-                excerpt(value)
-            )),
+            Value::Object(_) => Ok(()),
+            _ => Err(format!("`merge` needs an object, got {} ({})", type_name(value), excerpt(value))),
         },
+    }
+}
+
+/// An `append` list: a window onto an append-only log shared by every snapshot of the
+/// state. Appending to the newest snapshot pushes onto the log without copying anything, and
+/// dropping the oldest items just moves the window; older snapshots keep seeing their own
+/// window. Only a branch (a fork appending where the log has moved on) or a removal from the
+/// middle copies the window into a fresh log.
+#[derive(Debug, Clone)]
+struct List {
+    log: Rc<RefCell<Vec<Value>>>,
+    start: usize,
+    len: usize,
+    /// Serialized size of the items in the window.
+    bytes: usize,
+}
+
+impl List {
+    fn new(items: Vec<Value>) -> List {
+        let bytes = items.iter().map(json_len).sum();
+        List { len: items.len(), log: Rc::new(RefCell::new(items)), start: 0, bytes }
+    }
+
+    fn items(&self) -> Ref<'_, [Value]> {
+        Ref::map(self.log.borrow(), |v| &v[self.start..self.start + self.len])
+    }
+
+    fn push(&mut self, item: Value) {
+        let end = self.start + self.len;
+        if self.log.borrow().len() != end {
+            let own: Vec<Value> = self.items().to_vec();
+            *self = List { bytes: self.bytes, ..List::new(own) };
+        }
+        self.bytes += json_len(&item);
+        self.log.borrow_mut().push(item);
+        self.len += 1;
+    }
+
+    fn remove(&mut self, index: usize) {
+        if index == 0 {
+            let first = json_len(&self.items()[0]);
+            self.bytes -= first;
+            self.start += 1;
+            self.len -= 1;
+            return;
+        }
+        let mut own: Vec<Value> = self.items().to_vec();
+        own.remove(index);
+        *self = List::new(own);
     }
 }
 
 #[derive(Debug, Clone)]
 enum Slot {
-    Value {
-        value: Arc<Value>,
-        bytes: usize,
-    },
-    /// An `append` field: `bytes` is the serialized size of the items alone.
-    List {
-        items: imbl::Vector<Value>,
-        bytes: usize,
-    },
+    Value { value: Arc<Value>, bytes: usize },
+    List(List),
 }
 
 impl Slot {
     fn new(spec: &FieldSpec, value: Value) -> Slot {
         match (spec.reducer, value) {
-            (Reducer::Append, Value::Array(items)) => {
-                let bytes = items.iter().map(json_len).sum();
-                Slot::List {
-                    items: items.into_iter().collect(),
-                    bytes,
-                }
-            }
-            (Reducer::Append, Value::Null) => Slot::List {
-                items: imbl::Vector::new(),
-                bytes: 0,
-            },
-            (_, value) => Slot::Value {
-                bytes: json_len(&value),
-                value: Arc::new(value),
-            },
+            (Reducer::Append, Value::Array(items)) => Slot::List(List::new(items)),
+            (Reducer::Append, Value::Null) => Slot::List(List::new(Vec::new())),
+            (_, value) => Slot::Value { bytes: json_len(&value), value: Arc::new(value) },
         }
     }
 
     fn to_json(&self) -> Value {
         match self {
             Slot::Value { value, .. } => (**value).clone(),
-            Slot::List { items, .. } => Value::Array(items.iter().cloned().collect()),
+            Slot::List(list) => Value::Array(list.items().to_vec()),
         }
     }
 
     fn to_dynamic(&self) -> Dynamic {
         match self {
             Slot::Value { value, .. } => to_dynamic(value),
-            Slot::List { items, .. } => Dynamic::from_array(items.iter().map(to_dynamic).collect()),
+            Slot::List(list) => Dynamic::from_array(list.items().iter().map(to_dynamic).collect()),
         }
     }
 
     fn serialized_len(&self) -> usize {
         match self {
             Slot::Value { bytes, .. } => *bytes,
-            Slot::List { items, bytes } => 2 + bytes + items.len().saturating_sub(1),
+            Slot::List(list) => 2 + list.bytes + list.len.saturating_sub(1),
+        }
+    }
+
+    fn equals(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Slot::Value { value, .. }, o) => **value == *o,
+            (Slot::List(list), Value::Array(o)) => *list.items() == **o,
+            _ => false,
         }
     }
 }
 
-/// The run's state: field name → value.
+/// The run's state: field name → value. Cloning it (a checkpoint) is one reference count.
 #[derive(Debug, Clone, Default)]
 pub struct State {
-    fields: BTreeMap<Arc<str>, Slot>,
+    fields: Rc<BTreeMap<Arc<str>, Slot>>,
 }
 
 impl State {
     /// Every declared field at its default.
     pub fn initial(schema: &Schema) -> State {
-        let mut state = State::default();
+        let mut fields = BTreeMap::new();
         for (name, spec) in schema.fields() {
-            state.fields.insert(
-                Arc::from(name.as_str()),
-                Slot::new(spec, spec.default.clone()),
-            );
+            fields.insert(Arc::from(name.as_str()), Slot::new(spec, spec.default.clone()));
         }
-        state
+        State { fields: Rc::new(fields) }
     }
 
     /// Rebuilds a state from its JSON form (a saved run record).
     pub fn from_json(schema: &Schema, map: &Map<String, Value>) -> State {
-        let mut state = State::default();
-        for (k, v) in map {
-            state
-                .fields
-                .insert(Arc::from(k.as_str()), Slot::new(schema.spec(k), v.clone()));
-        }
-        state
+        let fields = map.iter().map(|(k, v)| (Arc::from(k.as_str()), Slot::new(schema.spec(k), v.clone()))).collect();
+        State { fields: Rc::new(fields) }
     }
 
     pub fn to_json(&self) -> Map<String, Value> {
-        self.fields
-            .iter()
-            .map(|(k, s)| (k.to_string(), s.to_json()))
-            .collect()
+        self.fields.iter().map(|(k, s)| (k.to_string(), s.to_json())).collect()
     }
 
     pub fn get(&self, key: &str) -> Option<Value> {
@@ -318,59 +333,38 @@ impl State {
 
     /// Size of the state serialized as compact JSON, kept up to date without serializing.
     pub fn serialized_len(&self) -> usize {
-        let inner: usize = self
-            .fields
-            .iter()
-            .map(|(k, s)| str_len(k) + 1 + s.serialized_len())
-            .sum();
+        let inner: usize = self.fields.iter().map(|(k, s)| str_len(k) + 1 + s.serialized_len()).sum();
         2 + inner + self.fields.len().saturating_sub(1)
     }
 
     /// Applies one node's (already checked) update through the reducers, appending the
     /// RFC 6902 operations that describe the change to `patch`.
-    pub fn apply(
-        &mut self,
-        schema: &Schema,
-        update: &Map<String, Value>,
-        patch: &mut Vec<PatchOperation>,
-    ) {
+    pub fn apply(&mut self, schema: &Schema, update: &Map<String, Value>, patch: &mut Vec<PatchOperation>) {
         for (key, value) in update {
             let spec = schema.spec(key);
             self.apply_field(spec, key, value.clone(), patch);
         }
     }
 
-    fn apply_field(
-        &mut self,
-        spec: &FieldSpec,
-        key: &str,
-        value: Value,
-        patch: &mut Vec<PatchOperation>,
-    ) {
+    fn apply_field(&mut self, spec: &FieldSpec, key: &str, value: Value, patch: &mut Vec<PatchOperation>) {
         match spec.reducer {
             Reducer::Replace => self.replace(spec, key, value, patch),
             Reducer::Append => self.append(spec, key, value, patch),
             Reducer::Add => {
-                let current = self.get(key).unwrap_or(Value::Null);
-                let sum = add_numbers(&current, &value);
+                let sum = match self.fields.get(key) {
+                    Some(Slot::Value { value: current, .. }) => add_numbers(current, &value),
+                    _ => add_numbers(&Value::Null, &value),
+                };
                 self.replace(spec, key, sum, patch);
             }
             Reducer::Merge => {
                 let Value::Object(update) = value else { return };
-                let slot = self
-                    .fields
-                    .entry(Arc::from(key))
-                    .or_insert_with(|| Slot::Value {
-                        value: Arc::new(Value::Object(Map::new())),
-                        bytes: 2,
-                    });
-                let Slot::Value {
-                    value: current,
-                    bytes,
-                } = slot
-                else {
-                    return;
-                };
+                let fields = Rc::make_mut(&mut self.fields);
+                if !fields.contains_key(key) {
+                    fields.insert(Arc::from(key), Slot::Value { value: Arc::new(Value::Object(Map::new())), bytes: 2 });
+                }
+                let Some(slot) = fields.get_mut(key) else { return };
+                let Slot::Value { value: current, bytes } = slot else { return };
                 let obj = Arc::make_mut(current);
                 if !obj.is_object() {
                     *obj = Value::Object(Map::new());
@@ -380,10 +374,7 @@ impl State {
                     if map.get(&k) == Some(&v) {
                         continue;
                     }
-                    patch.push(PatchOperation::Add(AddOperation {
-                        path: pointer(&[key, &k]),
-                        value: v.clone(),
-                    }));
+                    patch.push(PatchOperation::Add(AddOperation { path: pointer(&[key, &k]), value: v.clone() }));
                     map.insert(k, v);
                 }
                 *bytes = json_len(obj);
@@ -391,116 +382,69 @@ impl State {
         }
     }
 
-    fn replace(
-        &mut self,
-        spec: &FieldSpec,
-        key: &str,
-        value: Value,
-        patch: &mut Vec<PatchOperation>,
-    ) {
+    fn replace(&mut self, spec: &FieldSpec, key: &str, value: Value, patch: &mut Vec<PatchOperation>) {
         match self.fields.get(key) {
-            Some(old) if old.to_json_eq(&value) => {}
+            Some(old) if old.equals(&value) => return,
             Some(_) => {
-                patch.push(PatchOperation::Replace(ReplaceOperation {
-                    path: pointer(&[key]),
-                    value: value.clone(),
-                }));
-                self.fields.insert(Arc::from(key), Slot::new(spec, value));
+                patch.push(PatchOperation::Replace(ReplaceOperation { path: pointer(&[key]), value: value.clone() }))
             }
+            None => patch.push(PatchOperation::Add(AddOperation { path: pointer(&[key]), value: value.clone() })),
+        }
+        let fields = Rc::make_mut(&mut self.fields);
+        match fields.get_mut(key) {
+            Some(slot) => *slot = Slot::new(spec, value),
             None => {
-                patch.push(PatchOperation::Add(AddOperation {
-                    path: pointer(&[key]),
-                    value: value.clone(),
-                }));
-                self.fields.insert(Arc::from(key), Slot::new(spec, value));
+                fields.insert(Arc::from(key), Slot::new(spec, value));
             }
         }
     }
 
-    fn append(
-        &mut self,
-        spec: &FieldSpec,
-        key: &str,
-        value: Value,
-        patch: &mut Vec<PatchOperation>,
-    ) {
+    fn append(&mut self, spec: &FieldSpec, key: &str, value: Value, patch: &mut Vec<PatchOperation>) {
         let new_items = match value {
             Value::Array(items) => items,
             other => vec![other],
         };
         if !self.fields.contains_key(key) {
-            patch.push(PatchOperation::Add(AddOperation {
-                path: pointer(&[key]),
-                value: Value::Array(vec![]),
-            }));
+            patch.push(PatchOperation::Add(AddOperation { path: pointer(&[key]), value: Value::Array(vec![]) }));
         }
-        let slot = self
-            .fields
-            .entry(Arc::from(key))
-            .or_insert_with(|| Slot::List {
-                items: imbl::Vector::new(),
-                bytes: 0,
-            });
+        let fields = Rc::make_mut(&mut self.fields);
+        if !fields.contains_key(key) {
+            fields.insert(Arc::from(key), Slot::List(List::new(Vec::new())));
+        }
+        let Some(slot) = fields.get_mut(key) else { return };
         if let Slot::Value { value, .. } = slot {
-            // A list stored before its field became an `append` field (an edited graph).
+            // A value stored before its field became an `append` field (an edited graph).
             let old = match &**value {
                 Value::Array(items) => items.clone(),
                 Value::Null => vec![],
                 other => vec![other.clone()],
             };
-            *slot = Slot::List {
-                bytes: old.iter().map(json_len).sum(),
-                items: old.into_iter().collect(),
-            };
+            *slot = Slot::List(List::new(old));
         }
-        let Slot::List { items, bytes } = slot else {
-            return;
-        };
+        let Slot::List(list) = slot else { return };
         for item in new_items {
-            *bytes += json_len(&item);
-            patch.push(PatchOperation::Add(AddOperation {
-                path: pointer(&[key, "-"]),
-                value: item.clone(),
-            }));
-            items.push_back(item);
+            patch.push(PatchOperation::Add(AddOperation { path: pointer(&[key, "-"]), value: item.clone() }));
+            list.push(item);
         }
         let Some(max) = spec.max_items else { return };
-        while items.len() > max {
+        while list.len > max {
             let index = match &spec.evict {
                 Evict::Oldest => 0,
-                Evict::Lowest(k) => lowest_index(items, k),
+                Evict::Lowest(k) => lowest_index(&list.items(), k),
             };
-            let removed = items.remove(index);
-            *bytes -= json_len(&removed);
-            patch.push(PatchOperation::Remove(RemoveOperation {
-                path: pointer(&[key, &index.to_string()]),
-            }));
-        }
-    }
-}
-
-impl Slot {
-    fn to_json_eq(&self, other: &Value) -> bool {
-        match (self, other) {
-            (Slot::Value { value, .. }, o) => **value == *o,
-            (Slot::List { items, .. }, Value::Array(o)) => {
-                items.len() == o.len() && items.iter().zip(o).all(|(a, b)| a == b)
-            }
-            _ => false,
+            list.remove(index);
+            patch.push(PatchOperation::Remove(RemoveOperation { path: pointer(&[key, &index.to_string()]) }));
         }
     }
 }
 
 /// The index of the item whose `key` is lowest; the first (oldest) among equals. Items
 /// without a numeric `key` count as lowest of all.
-fn lowest_index(items: &imbl::Vector<Value>, key: &str) -> usize {
+fn lowest_index(items: &[Value], key: &str) -> usize {
     let mut best = 0;
     let mut best_score = f64::INFINITY;
     for (i, item) in items.iter().enumerate() {
-        let score = item
-            .get(key)
-            .and_then(Value::as_f64)
-            .unwrap_or(f64::NEG_INFINITY);
+        let score = item.get(key).and_then(Value::as_f64).unwrap_or(f64::NEG_INFINITY);
         if score < best_score {
             best = i;
             best_score = score;
@@ -601,10 +545,7 @@ mod tests {
         let mut replayed = before;
         json_patch::patch(&mut replayed, &patch).unwrap();
         assert_eq!(replayed, Value::Object(state.to_json()));
-        assert_eq!(
-            state.serialized_len(),
-            serde_json::to_string(&state.to_json()).unwrap().len()
-        );
+        assert_eq!(state.serialized_len(), serde_json::to_string(&state.to_json()).unwrap().len());
         patch
     }
 
@@ -612,16 +553,8 @@ mod tests {
     fn reducers_behave_as_specified() {
         let s = schema();
         let mut st = State::initial(&s);
-        apply_checked(
-            &mut st,
-            &s,
-            json!({"count": 2, "notes": ["a", "b"], "meta": {"x": 1}}),
-        );
-        apply_checked(
-            &mut st,
-            &s,
-            json!({"count": 3, "notes": "c", "meta": {"y": 2}, "status": "ok"}),
-        );
+        apply_checked(&mut st, &s, json!({"count": 2, "notes": ["a", "b"], "meta": {"x": 1}}));
+        apply_checked(&mut st, &s, json!({"count": 3, "notes": "c", "meta": {"y": 2}, "status": "ok"}));
         assert_eq!(st.get("count"), Some(json!(5)));
         assert_eq!(st.get("notes"), Some(json!(["a", "b", "c"])));
         assert_eq!(st.get("meta"), Some(json!({"x": 1, "y": 2})));
@@ -642,16 +575,9 @@ mod tests {
     fn lowest_importance_is_evicted_oldest_first_among_ties() {
         let s = schema();
         let mut st = State::initial(&s);
-        apply_checked(
-            &mut st,
-            &s,
-            json!({"memory": [{"n": 1, "importance": 0.5}, {"n": 2, "importance": 0.9}]}),
-        );
+        apply_checked(&mut st, &s, json!({"memory": [{"n": 1, "importance": 0.5}, {"n": 2, "importance": 0.9}]}));
         apply_checked(&mut st, &s, json!({"memory": {"n": 3, "importance": 0.5}}));
-        assert_eq!(
-            st.get("memory"),
-            Some(json!([{"n": 2, "importance": 0.9}, {"n": 3, "importance": 0.5}]))
-        );
+        assert_eq!(st.get("memory"), Some(json!([{"n": 2, "importance": 0.9}, {"n": 3, "importance": 0.5}])));
     }
 
     #[test]
@@ -667,10 +593,7 @@ mod tests {
         let err = check_update(s.spec("status"), &json!(3)).unwrap_err();
         assert!(err.contains("expected string, got integer"), "{err}");
         assert!(check_update(s.spec("count"), &json!("x")).is_err());
-        assert_eq!(
-            check_type(FieldType::Integer, &json!(2.0)).unwrap(),
-            json!(2)
-        );
+        assert_eq!(check_type(FieldType::Integer, &json!(2.0)).unwrap(), json!(2));
         assert!(check_type(FieldType::Integer, &json!(2.5)).is_err());
     }
 
