@@ -19,21 +19,26 @@ use serde_json::{Value, json};
 struct Counting;
 
 static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+static LIVE_BYTES: AtomicU64 = AtomicU64::new(0);
 
 // SAFETY: forwards every call to the system allocator unchanged.
 #[allow(unsafe_code, reason = "a global allocator wrapper is unsafe by definition")]
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        LIVE_BYTES.fetch_add(layout.size() as u64, Ordering::Relaxed);
         // SAFETY: same contract as the caller's.
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE_BYTES.fetch_sub(layout.size() as u64, Ordering::Relaxed);
         // SAFETY: same contract as the caller's.
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        LIVE_BYTES.fetch_add(new_size as u64, Ordering::Relaxed);
+        LIVE_BYTES.fetch_sub(layout.size() as u64, Ordering::Relaxed);
         // SAFETY: same contract as the caller's.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -136,6 +141,8 @@ fn fan_out(width: usize) -> Rc<Plan> {
 struct Measured {
     best_ms: f64,
     allocations: u64,
+    /// Heap bytes the finished run holds (its whole record).
+    retained: u64,
     node_runs: u64,
     steps: u64,
     run: Run,
@@ -145,20 +152,24 @@ fn measure(plan: &Rc<Plan>, reps: usize, host: &BenchHost) -> Measured {
     let mut best = f64::INFINITY;
     let mut last = None;
     let mut allocations = 0;
+    let mut retained = 0;
     for _ in 0..reps {
+        drop(last.take());
         let a0 = ALLOCATIONS.load(Ordering::Relaxed);
+        let b0 = LIVE_BYTES.load(Ordering::Relaxed);
         let t = Instant::now();
         let mut run = Run::start(plan.clone(), json!({}), host).expect("input accepted");
         pollster::block_on(run.run(host));
         let ms = t.elapsed().as_secs_f64() * 1000.0;
         allocations = ALLOCATIONS.load(Ordering::Relaxed) - a0;
+        retained = LIVE_BYTES.load(Ordering::Relaxed).saturating_sub(b0);
         assert_eq!(run.status(), Status::Completed, "{:?}", run.error());
         best = best.min(ms);
         last = Some(black_box(run));
     }
     let run = last.expect("at least one repetition");
     let node_runs = run.steps().iter().map(|s| s.ran.len() as u64).sum();
-    Measured { best_ms: best, allocations, node_runs, steps: run.step_count(), run }
+    Measured { best_ms: best, allocations, retained, node_runs, steps: run.step_count(), run }
 }
 
 /// Mean step duration over the first and the last tenth of the run.
@@ -174,28 +185,36 @@ fn main() {
     let host = BenchHost { origin: Instant::now(), ids: Cell::new(0) };
     let reps = |n: usize| if quick { 1 } else { n };
     let cases: Vec<(&str, Rc<Plan>, usize)> = vec![
-        ("chain of 100 set nodes", chain(100), reps(50)),
-        ("chain of 1,000 set nodes", chain(1000), reps(10)),
-        ("2-node loop, 1,000 iterations", two_node_loop(1000), reps(10)),
-        ("2-node loop, 10,000 iterations", two_node_loop(10_000), reps(3)),
-        ("fan-out 100 + join: all", fan_out(100), reps(50)),
+        ("chain of 100 set nodes", chain(100), reps(200)),
+        ("chain of 1,000 set nodes", chain(1000), reps(50)),
+        ("2-node loop, 1,000 iterations", two_node_loop(1000), reps(50)),
+        ("2-node loop, 10,000 iterations", two_node_loop(10_000), reps(15)),
+        ("fan-out 100 + join: all", fan_out(100), reps(200)),
     ];
-    println!("Switchyard executor benchmark (best of N runs, full run record kept)");
+    println!("Switchyard executor benchmark: best of 15-200 runs each, the full run record kept");
     println!(
-        "{:<34} {:>7} {:>7} {:>9} {:>12} {:>12} {:>24}",
-        "workload", "steps", "nodes", "run ms", "µs per node", "allocs/node", "µs per step, first→last 10%"
+        "{:<34} {:>7} {:>7} {:>9} {:>12} {:>12} {:>11} {:>24}",
+        "workload",
+        "steps",
+        "nodes",
+        "run ms",
+        "µs per node",
+        "allocs/node",
+        "B per step",
+        "µs per step, first→last 10%"
     );
     for (name, plan, n) in cases {
         let m = measure(&plan, n, &host);
         let (first, last) = drift(&m.run);
         println!(
-            "{:<34} {:>7} {:>7} {:>9.2} {:>12.2} {:>12.1} {:>13.2} → {:<9.2}",
+            "{:<34} {:>7} {:>7} {:>9.2} {:>12.2} {:>12.1} {:>11} {:>13.2} → {:<9.2}",
             name,
             m.steps,
             m.node_runs,
             m.best_ms,
             m.best_ms * 1000.0 / m.node_runs as f64,
             m.allocations as f64 / m.node_runs as f64,
+            m.retained / m.steps.max(1),
             first,
             last
         );

@@ -280,7 +280,7 @@ pub struct ModelConfig {
     pub model: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base_url: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", serialize_with = "opt_number")]
     pub temperature: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub responses: Option<Vec<Value>>,
@@ -465,15 +465,30 @@ pub struct EffectiveLimits {
     pub max_ops: u64,
 }
 
+/// Writes a whole number without a fraction (`120`, not `120.0`), so a document written by
+/// hand survives a round trip unchanged.
+fn number<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+    if v.fract() == 0.0 && v.abs() < 9.0e15 { s.serialize_i64(*v as i64) } else { s.serialize_f64(*v) }
+}
+
+fn opt_number<S: Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(v) => number(v, s),
+        None => s.serialize_none(),
+    }
+}
+
 /// Where a node sits on the canvas.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Position {
+    #[serde(serialize_with = "number")]
     pub x: f64,
+    #[serde(serialize_with = "number")]
     pub y: f64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", serialize_with = "opt_number")]
     pub w: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", serialize_with = "opt_number")]
     pub h: Option<f64>,
 }
 
@@ -481,9 +496,11 @@ pub struct Position {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Viewport {
+    #[serde(serialize_with = "number")]
     pub x: f64,
+    #[serde(serialize_with = "number")]
     pub y: f64,
-    #[serde(default = "one")]
+    #[serde(default = "one", serialize_with = "number")]
     pub zoom: f64,
 }
 

@@ -15,6 +15,7 @@
 //! | [`state`] | state fields, reducers, type checks, JSON patches |
 //! | [`run`] | the executor: steps, routing, joins, interrupts, resume and fork |
 //! | [`record`] | the run record, `switchyard/run@1` |
+//! | [`update`] | what a node writes in a step |
 //! | [`host`] | the [`Host`] trait through which every effect goes |
 //! | [`mermaid`] | Mermaid flowchart export |
 //!
@@ -51,6 +52,7 @@ pub mod record;
 pub mod run;
 pub mod script;
 pub mod state;
+pub mod update;
 
 pub use diagnostic::{Diagnostic, Severity};
 pub use document::{Edge, Graph, Node, NodeKind};

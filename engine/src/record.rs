@@ -12,6 +12,7 @@ use crate::host::Host;
 use crate::plan::Plan;
 use crate::run::{ForkInfo, InputError, NodeError, Run, RunError, Status, StepRecord, Waiting};
 use crate::state::State;
+use crate::update::Update;
 
 pub const RUN_FORMAT: &str = "switchyard/run@1";
 
@@ -49,7 +50,7 @@ pub struct StepDoc {
     pub ran: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<String>,
-    pub updates: BTreeMap<String, Map<String, Value>>,
+    pub updates: BTreeMap<String, Update>,
     pub errors: BTreeMap<String, NodeError>,
     pub patch: json_patch::Patch,
     pub state: Map<String, Value>,
@@ -82,7 +83,7 @@ impl Run {
             .iter()
             .enumerate()
             .filter(|(_, h)| !h.is_empty())
-            .map(|(i, h)| (id(i), h.iter().map(|u| Value::Object((**u).clone())).collect()))
+            .map(|(i, h)| (id(i), h.iter().map(|u| Value::Object(u.to_map())).collect()))
             .collect();
         let errors = self
             .live
@@ -158,17 +159,17 @@ impl Run {
             }
             run.replay(StepRecord {
                 step: s.step,
-                ran: ids("ran", &s.ran)?,
-                skipped: ids("skipped", &s.skipped)?,
-                updates,
-                errors,
+                ran: ids("ran", &s.ran)?.into(),
+                skipped: ids("skipped", &s.skipped)?.into(),
+                updates: updates.into(),
+                errors: errors.into(),
                 patch: s.patch.0.clone(),
                 state: State::from_json(&plan.schema, &s.state),
-                next: ids("next", &s.next)?,
-                waiting: ids("waiting", &s.waiting)?,
-                pending_joins: ids("pending_joins", &s.pending_joins)?,
-                taken: s.taken.clone(),
-                details,
+                next: ids("next", &s.next)?.into(),
+                waiting: ids("waiting", &s.waiting)?.into(),
+                pending_joins: ids("pending_joins", &s.pending_joins)?.into(),
+                taken: s.taken.clone().into(),
+                details: details.into(),
                 duration_ms: s.duration_ms,
                 failed: s.failed,
             });
@@ -203,12 +204,12 @@ fn step_doc(plan: &Plan, s: &StepRecord) -> StepDoc {
         skipped: s.skipped.iter().map(id).collect(),
         updates: s.updates.iter().map(|(i, u)| (id(i), (**u).clone())).collect(),
         errors: s.errors.iter().map(|(i, e)| (id(i), e.clone())).collect(),
-        patch: json_patch::Patch(s.patch.clone()),
+        patch: json_patch::Patch(s.patch.to_vec()),
         state: s.state.to_json(),
         next: s.next.iter().map(id).collect(),
         waiting: s.waiting.iter().map(id).collect(),
         pending_joins: s.pending_joins.iter().map(id).collect(),
-        taken: s.taken.clone(),
+        taken: s.taken.to_vec(),
         details: s.details.iter().map(|(i, d)| (id(i), d.clone())).collect(),
         duration_ms: s.duration_ms,
         failed: s.failed,

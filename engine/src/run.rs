@@ -15,15 +15,14 @@ use json_patch::PatchOperation;
 use rhai::{Dynamic, INT};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use thin_vec::ThinVec;
 
 use crate::document::{NodeKind, OnError};
 use crate::host::Host;
 use crate::plan::{Op, Plan, PlanNode};
 use crate::script::{Ctx, ObjectView, View, ViewSource, from_dynamic, to_dynamic};
 use crate::state::{State, StateView, check_update, excerpt, normalize_update, type_name};
-
-/// What a node writes: field → value.
-pub type Update = Map<String, Value>;
+use crate::update::Update;
 
 /// A node's recent updates, oldest first.
 type History = VecDeque<Arc<Update>>;
@@ -94,28 +93,30 @@ pub struct Waiting {
 }
 
 /// One superstep, kept whole: this is both the run record's step and the checkpoint.
+/// Its lists are thin vectors (one word each, nothing allocated when empty): every step of a
+/// long run stays in memory, and most of these lists are empty.
 #[derive(Debug, Clone)]
 pub struct StepRecord {
     pub step: u64,
     /// Nodes that ran (plan indices, in id order).
-    pub ran: Vec<usize>,
+    pub ran: ThinVec<usize>,
     /// Disabled nodes passed through in this step.
-    pub skipped: Vec<usize>,
-    pub updates: Vec<(usize, Arc<Update>)>,
-    pub errors: Vec<(usize, NodeError)>,
+    pub skipped: ThinVec<usize>,
+    pub updates: ThinVec<(usize, Arc<Update>)>,
+    pub errors: ThinVec<(usize, NodeError)>,
     pub patch: Vec<PatchOperation>,
     /// The state after the step.
     pub state: State,
     /// What runs next (waiting human nodes included).
-    pub next: Vec<usize>,
+    pub next: ThinVec<usize>,
     /// Human nodes that were reached and wait for an answer.
-    pub waiting: Vec<usize>,
+    pub waiting: ThinVec<usize>,
     /// `join: all` nodes activated but still waiting for predecessors.
-    pub pending_joins: Vec<usize>,
+    pub pending_joins: ThinVec<usize>,
     /// Indices (in the document's `edges`) of the edges followed after this step.
-    pub taken: Vec<usize>,
+    pub taken: ThinVec<usize>,
     /// What a node sent to the outside world, rendered (prompt, request), by node.
-    pub details: Vec<(usize, Value)>,
+    pub details: ThinVec<(usize, Value)>,
     pub duration_ms: f64,
     /// The step failed: nothing it did was applied, and `next` holds its own nodes so that
     /// continuing the run retries it.
@@ -177,7 +178,7 @@ pub struct Run {
 /// What one node did in a step.
 pub(crate) enum Outcome {
     Update {
-        update: Map<String, Value>,
+        update: Update,
         route: Route,
         detail: Option<Value>,
     },
@@ -215,7 +216,7 @@ impl Run {
         }
         let mut initial = State::initial(&plan.schema);
         let mut input = input;
-        check_against_schema(&plan, &mut input, "input")?;
+        check_against_schema(&plan, input.iter_mut(), "input")?;
         initial.apply(&plan.schema, &input, &mut Vec::new());
 
         let input = Rc::new(input);
@@ -245,11 +246,11 @@ impl Run {
         };
         run.mark_ran(plan.start);
         run.refresh_context(0);
-        let (mut targets, mut taken) = (Vec::new(), Vec::new());
+        let (mut targets, mut taken) = (Vec::new(), ThinVec::new());
         let routed = run.route(plan.start, &Route::Normal, false, &run.ctx, &mut targets, &mut taken);
         match routed {
             Ok(()) => {
-                run.initial_taken = taken;
+                run.initial_taken = taken.to_vec();
                 run.activate(targets);
                 run.initial_next = run.next.iter().copied().collect();
                 if run.next.is_empty() {
@@ -442,7 +443,7 @@ impl Run {
         // Type-check every update before anything is applied.
         for (ix, outcome) in &mut results {
             if let Outcome::Update { update, detail, .. } = outcome {
-                match check_against_schema(&plan, update, "") {
+                match check_against_schema(&plan, update.iter_mut(), "") {
                     Ok(()) => {}
                     Err(e) => {
                         let error = NodeError {
@@ -462,17 +463,17 @@ impl Run {
 
         let mut record = StepRecord {
             step: step_no,
-            ran: Vec::new(),
-            skipped: Vec::new(),
-            updates: Vec::new(),
-            errors: Vec::new(),
+            ran: ThinVec::new(),
+            skipped: ThinVec::new(),
+            updates: ThinVec::new(),
+            errors: ThinVec::new(),
             patch: Vec::new(),
             state: self.state.clone(),
-            next: Vec::new(),
-            waiting: waiting.clone(),
-            pending_joins: Vec::new(),
-            taken: Vec::new(),
-            details: Vec::new(),
+            next: ThinVec::new(),
+            waiting: waiting.iter().copied().collect(),
+            pending_joins: ThinVec::new(),
+            taken: ThinVec::new(),
+            details: ThinVec::new(),
             duration_ms: 0.0,
             failed: false,
         };
@@ -507,35 +508,16 @@ impl Run {
         }
 
         // Two writers of one `replace` field in a step conflict.
-        let mut writers: BTreeMap<&str, usize> = BTreeMap::new();
-        for (ix, update) in &record.updates {
-            for key in update.keys() {
-                if plan.schema.spec(key).reducer != crate::document::Reducer::Replace {
-                    continue;
-                }
-                if let Some(prev) = writers.insert(key, *ix) {
-                    let error = NodeError {
-                        kind: ErrorKind::Conflict,
-                        message: format!(
-                            "`{}` and `{}` both wrote `{key}` in step {step_no}; a `replace` field takes one write per step (give it a reducer such as `append`, or let one node write it)",
-                            plan.node(prev).id,
-                            plan.node(*ix).id
-                        ),
-                    };
-                    let culprit = *ix;
-                    drop(writers);
-                    self.fail_step(record, Some(culprit), error, t0, host);
-                    return;
-                }
-            }
+        if let Some((culprit, error)) = self.find_conflict(&record.updates, step_no) {
+            self.fail_step(record, Some(culprit), error, t0, host);
+            return;
         }
-        drop(writers);
 
         // Apply the updates in node id order.
         let before = self.state.clone();
         let mut patch = std::mem::take(&mut self.pending_patch);
         for (_, update) in &record.updates {
-            self.state.apply(&plan.schema, update, &mut patch);
+            self.state.apply(&plan.schema, update.iter(), &mut patch);
         }
         let size = self.state.serialized_len();
         if size as u64 > limits.max_state_bytes {
@@ -620,6 +602,28 @@ impl Run {
         } else if !waiting.is_empty() {
             self.status = Status::Interrupted;
         }
+    }
+
+    /// The second writer (in id order) of a `replace` field some other node also wrote.
+    fn find_conflict(&self, updates: &[(usize, Arc<Update>)], step_no: u64) -> Option<(usize, NodeError)> {
+        let plan = &self.plan;
+        let mut writers: BTreeMap<&str, usize> = BTreeMap::new();
+        for (ix, update) in updates {
+            for key in update.keys() {
+                if plan.schema.spec(key).reducer != crate::document::Reducer::Replace {
+                    continue;
+                }
+                if let Some(prev) = writers.insert(key, *ix) {
+                    let message = format!(
+                        "`{}` and `{}` both wrote `{key}` in step {step_no}; a `replace` field takes one write per step (give it a reducer such as `append`, or let one node write it)",
+                        plan.node(prev).id,
+                        plan.node(*ix).id
+                    );
+                    return Some((*ix, NodeError { kind: ErrorKind::Conflict, message }));
+                }
+            }
+        }
+        None
     }
 
     fn stop_at_limit(&mut self) {
@@ -720,7 +724,7 @@ impl Run {
         failed: bool,
         ctx: &Ctx,
         targets: &mut Vec<usize>,
-        taken: &mut Vec<usize>,
+        taken: &mut ThinVec<usize>,
     ) -> Result<(), RunError> {
         let node = self.plan.node(ix);
         let holds = |e: &crate::plan::PlanEdge| -> Result<bool, RunError> {
@@ -805,7 +809,7 @@ impl Run {
 
     /// A disabled node follows its unconditional edges; one that chooses by label follows
     /// its `default` edges.
-    fn bypass_route(&self, ix: usize, targets: &mut Vec<usize>, taken: &mut Vec<usize>) {
+    fn bypass_route(&self, ix: usize, targets: &mut Vec<usize>, taken: &mut ThinVec<usize>) {
         let node = self.plan.node(ix);
         let by_label = matches!(node.op, Op::Router(_)) || matches!(&node.op, Op::Human { options: Some(_), .. });
         for e in node.out.iter().filter(|e| e.when.is_none() && !e.is_error_edge()) {
@@ -859,7 +863,11 @@ impl Run {
                 }
                 _ => Route::Normal,
             };
-            return Outcome::Update { update: (**pinned).clone(), route, detail: Some(Value::from("pinned")) };
+            return Outcome::Update {
+                update: Update::from((**pinned).clone()),
+                route,
+                detail: Some(Value::from("pinned")),
+            };
         }
         let scripting = &self.plan.scripting;
         let expr_error = |field: &str, e: &dyn fmt::Display| NodeError {
@@ -868,7 +876,7 @@ impl Run {
         };
         match &node.op {
             Op::Set(fields) => {
-                let mut update = Map::new();
+                let mut update = Update::with_capacity(fields.len());
                 for (field, expr) in fields {
                     match scripting.eval_json(expr, ctx) {
                         Ok(v) => {
@@ -889,10 +897,12 @@ impl Run {
                     }
                 };
                 if value.is_unit() {
-                    return Outcome::Update { update: Map::new(), route: Route::Normal, detail: None };
+                    return Outcome::Update { update: Update::new(), route: Route::Normal, detail: None };
                 }
                 match from_dynamic(&value) {
-                    Ok(Value::Object(update)) => Outcome::Update { update, route: Route::Normal, detail: None },
+                    Ok(Value::Object(update)) => {
+                        Outcome::Update { update: Update::from(update), route: Route::Normal, detail: None }
+                    }
                     Ok(other) => Outcome::Failed {
                         error: NodeError {
                             kind: ErrorKind::Type,
@@ -909,7 +919,7 @@ impl Run {
                 }
             }
             Op::Router(expr) => match self.router_labels(node, expr, ctx) {
-                Ok(route) => Outcome::Update { update: Map::new(), route, detail: None },
+                Ok(route) => Outcome::Update { update: Update::new(), route, detail: None },
                 Err(error) => Outcome::Failed { error, detail: None },
             },
             Op::Human { writes, options, .. } => {
@@ -918,13 +928,13 @@ impl Run {
                     (Some(_), Some(a)) => Route::Labels(vec![a.to_string()]),
                     _ => Route::Normal,
                 };
-                let mut update = Map::new();
+                let mut update = Update::new();
                 update.insert(writes.clone(), answer);
                 Outcome::Update { update, route, detail: None }
             }
             Op::Llm(_) | Op::Http(_) | Op::Subgraph(_) => crate::effects::exec(self, ix, ctx, host).await,
             Op::Start { .. } | Op::End | Op::Note => {
-                Outcome::Update { update: Map::new(), route: Route::Normal, detail: None }
+                Outcome::Update { update: Update::new(), route: Route::Normal, detail: None }
             }
         }
     }
@@ -962,7 +972,7 @@ impl Run {
         run.forked_from = Some(ForkInfo { run_id: self.run_id.clone(), step, set: set.clone() });
         if let Some(set) = set {
             let mut set = set;
-            check_against_schema(&run.plan, &mut set, "set")?;
+            check_against_schema(&run.plan, set.iter_mut(), "set")?;
             let mut patch = Vec::new();
             run.state.apply(&run.plan.schema, &set, &mut patch);
             run.pending_patch = patch;
@@ -1083,12 +1093,12 @@ impl Run {
 
 /// Checks every key of an update against the schema, normalising values in place (`2.0`
 /// becomes `2` for an integer field); the error's path names the first bad key.
-pub(crate) fn check_against_schema(
+pub(crate) fn check_against_schema<'a>(
     plan: &Plan,
-    update: &mut Map<String, Value>,
+    update: impl Iterator<Item = (&'a String, &'a mut Value)>,
     prefix: &str,
 ) -> Result<(), InputError> {
-    for (k, v) in update.iter_mut() {
+    for (k, v) in update {
         let spec = plan.schema.spec(k);
         match normalize_update(spec, v) {
             Ok(()) => {}
@@ -1153,8 +1163,8 @@ pub(crate) struct Live {
     pub(crate) outputs: RefCell<Vec<History>>,
     pub(crate) errors: RefCell<Vec<Option<String>>>,
     /// The current step's updates and errors while its edges are evaluated.
-    pending_updates: RefCell<Vec<(usize, Arc<Update>)>>,
-    pending_errors: RefCell<Vec<(usize, NodeError)>>,
+    pending_updates: RefCell<ThinVec<(usize, Arc<Update>)>>,
+    pending_errors: RefCell<ThinVec<(usize, NodeError)>>,
 }
 
 impl Live {
@@ -1165,8 +1175,8 @@ impl Live {
             state: RefCell::new(State::default()),
             outputs: RefCell::new(vec![VecDeque::new(); n]),
             errors: RefCell::new(vec![None; n]),
-            pending_updates: RefCell::new(Vec::new()),
-            pending_errors: RefCell::new(Vec::new()),
+            pending_updates: RefCell::new(ThinVec::new()),
+            pending_errors: RefCell::new(ThinVec::new()),
         });
         let ctx = Ctx::new(
             View::dynamic(Rc::new(LiveState(live.clone()))),
@@ -1224,9 +1234,9 @@ impl ViewSource for LiveOutputs {
         let outputs = self.0.outputs.borrow();
         let pending = self.0.pending_updates.borrow();
         let fresh = pending.iter().filter(|(i, _)| *i == ix).map(|(_, u)| u);
-        let all: Vec<&Arc<Map<String, Value>>> = outputs[ix].iter().chain(fresh).collect();
+        let all: Vec<&Arc<Update>> = outputs[ix].iter().chain(fresh).collect();
         let recent = &all[all.len().saturating_sub(OUTPUT_HISTORY)..];
-        Some(Dynamic::from_array(recent.iter().map(|u| to_dynamic(&Value::Object((***u).clone()))).collect()))
+        Some(Dynamic::from_array(recent.iter().map(|u| to_dynamic(&Value::Object(u.to_map()))).collect()))
     }
     fn keys(&self) -> Vec<String> {
         let outputs = self.0.outputs.borrow();
@@ -1244,7 +1254,7 @@ impl ViewSource for LiveOutputs {
             if !h.is_empty() {
                 m.insert(
                     self.0.plan.node(i).id.to_string(),
-                    Value::Array(h.iter().map(|u| Value::Object((**u).clone())).collect()),
+                    Value::Array(h.iter().map(|u| Value::Object(u.to_map())).collect()),
                 );
             }
         }
