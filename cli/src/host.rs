@@ -1,18 +1,27 @@
-//! The CLI's host: the system clock and, for `llm` and `http` nodes, a blocking HTTP client.
+//! The CLI's host: the system clock, and real HTTP for `llm` and `http` nodes.
+//!
+//! Each request runs on its own thread with a blocking client, and the engine awaits it
+//! through a channel, so the requests of one step (a fan-out) run at the same time.
 
 use std::cell::Cell;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use engine::host::{Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture};
+use engine::host::{Auth, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture};
+use futures_channel::oneshot;
+
+/// Environment variables holding the OpenAI-compatible API key, in the order tried.
+pub const API_KEY_VARS: [&str; 2] = ["SWITCHYARD_OPENAI_API_KEY", "OPENAI_API_KEY"];
 
 pub struct NativeHost {
     origin: Instant,
     counter: Cell<u32>,
+    openai_key: Option<String>,
 }
 
 impl NativeHost {
     pub fn new() -> NativeHost {
-        NativeHost { origin: Instant::now(), counter: Cell::new(0) }
+        let openai_key = API_KEY_VARS.iter().find_map(|v| std::env::var(v).ok().filter(|k| !k.trim().is_empty()));
+        NativeHost { origin: Instant::now(), counter: Cell::new(0), openai_key }
     }
 }
 
@@ -29,16 +38,60 @@ impl Host for NativeHost {
     }
 
     fn http(&self, request: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, HttpFailure>> {
+        let key = match request.auth {
+            Some(Auth::OpenAi) => self.openai_key.clone(),
+            None => None,
+        };
+        let (tx, rx) = oneshot::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(send_blocking(&request, key.as_deref()));
+        });
         Box::pin(async move {
-            Err(HttpFailure {
-                message: format!("HTTP is not available yet ({} {})", request.method, request.url),
-                timed_out: false,
-            })
+            rx.await
+                .unwrap_or_else(|_| Err(HttpFailure { message: "the request was dropped".into(), timed_out: false }))
         })
     }
 
     fn sleep(&self, ms: u64) -> LocalBoxFuture<'_, ()> {
-        std::thread::sleep(std::time::Duration::from_millis(ms));
-        Box::pin(async {})
+        let (tx, rx) = oneshot::channel::<()>();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(ms));
+            let _ = tx.send(());
+        });
+        Box::pin(async move {
+            let _ = rx.await;
+        })
+    }
+}
+
+fn send_blocking(req: &HttpRequest, key: Option<&str>) -> Result<HttpResponse, HttpFailure> {
+    let fail = |message: String| HttpFailure { message, timed_out: false };
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .timeout_global(Some(Duration::from_millis(req.timeout_ms)))
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let mut builder = ureq::http::Request::builder().method(req.method.as_str()).uri(&req.url);
+    for (name, value) in &req.headers {
+        builder = builder.header(name, value);
+    }
+    if let Some(key) = key {
+        builder = builder.header("authorization", format!("Bearer {key}"));
+    }
+    let result = match &req.body {
+        Some(body) => builder.body(body.clone()).map_err(|e| fail(e.to_string())).map(|r| agent.run(r)),
+        None => builder.body(()).map_err(|e| fail(e.to_string())).map(|r| agent.run(r)),
+    }?;
+    match result {
+        Ok(mut resp) => {
+            let status = resp.status().as_u16();
+            let body = resp.body_mut().read_to_string().map_err(|e| fail(format!("reading the reply: {e}")))?;
+            Ok(HttpResponse { status, body })
+        }
+        Err(ureq::Error::Timeout(_)) => {
+            Err(HttpFailure { message: format!("no reply within {} ms", req.timeout_ms), timed_out: true })
+        }
+        Err(ureq::Error::Io(e)) => Err(fail(e.to_string())),
+        Err(e) => Err(fail(e.to_string())),
     }
 }

@@ -20,6 +20,7 @@ use thin_vec::ThinVec;
 use crate::document::{NodeKind, OnError};
 use crate::host::Host;
 use crate::plan::{Op, Plan, PlanNode};
+use crate::record::RunRecord;
 use crate::script::{Ctx, ObjectView, View, ViewSource, from_dynamic, to_dynamic};
 use crate::state::{State, StateView, check_update, excerpt, normalize_update, type_name};
 use crate::update::Update;
@@ -166,6 +167,8 @@ pub struct Run {
     pub(crate) pending_joins: BTreeSet<usize>,
     pub(crate) join_seen: Vec<BTreeSet<usize>>,
     pub(crate) answers: BTreeMap<usize, Value>,
+    /// Subgraph nodes whose embedded run waits for an answer, with that run's record.
+    pub(crate) suspended: RefCell<BTreeMap<usize, RunRecord>>,
     pub(crate) waiting: Vec<Waiting>,
     pub(crate) error: Option<RunError>,
     pub(crate) steps: Vec<StepRecord>,
@@ -187,6 +190,12 @@ pub(crate) enum Outcome {
     Failed {
         error: NodeError,
         detail: Option<Value>,
+    },
+    /// A subgraph stopped for a human: the parent waits too, keeping the child's record.
+    Suspended {
+        record: Box<RunRecord>,
+        waiting: Waiting,
+        detail: Value,
     },
 }
 
@@ -237,6 +246,7 @@ impl Run {
             pending_joins: BTreeSet::new(),
             join_seen: vec![BTreeSet::new(); plan.nodes.len()],
             answers: BTreeMap::new(),
+            suspended: RefCell::new(BTreeMap::new()),
             waiting: Vec::new(),
             error: None,
             steps: Vec::new(),
@@ -304,16 +314,25 @@ impl Run {
         if step == 0 { Some(&self.initial) } else { self.steps.get(usize::try_from(step - 1).ok()?).map(|s| &s.state) }
     }
 
-    /// Ids of the human nodes the run waits for (those in `next` without an answer).
+    /// Ids of the nodes the run waits for: human nodes and suspended subgraphs in `next`
+    /// that have no answer yet.
     pub fn waiting_for(&self) -> Vec<String> {
         self.next
             .iter()
-            .filter(|&&i| {
-                let n = self.plan.node(i);
-                n.kind == NodeKind::Human && !n.disabled && n.pinned.is_none() && !self.answers.contains_key(&i)
-            })
+            .filter(|&&i| self.asks(i) && !self.answers.contains_key(&i))
             .map(|&i| self.plan.node(i).id.to_string())
             .collect()
+    }
+
+    /// Whether node `ix` needs an answer to run: a human node (not disabled or pinned), or a
+    /// subgraph whose embedded run waits for one.
+    fn asks(&self, ix: usize) -> bool {
+        let n = self.plan.node(ix);
+        match n.kind {
+            NodeKind::Human => !n.disabled && n.pinned.is_none(),
+            NodeKind::Subgraph => self.suspended.borrow().contains_key(&ix),
+            _ => false,
+        }
     }
 
     /// Ids of the nodes that run next.
@@ -334,12 +353,8 @@ impl Run {
         let Some(ix) = self.plan.index(node) else {
             return Err(InputError { path, message: "no node has this id".into() });
         };
-        let asking = |i: &usize| {
-            let n = self.plan.node(*i);
-            n.kind == NodeKind::Human && !n.disabled && n.pinned.is_none()
-        };
-        if !self.next.contains(&ix) || !asking(&ix) {
-            let waiting: Vec<&str> = self.next.iter().filter(|i| asking(i)).map(|&i| &*self.plan.node(i).id).collect();
+        if !self.next.contains(&ix) || !self.asks(ix) {
+            let waiting = self.waiting_for();
             let message = if waiting.is_empty() {
                 "the run is not waiting for any answer".to_string()
             } else {
@@ -347,8 +362,12 @@ impl Run {
             };
             return Err(InputError { path, message });
         }
-        let Op::Human { writes, options, .. } = &self.plan.node(ix).op else {
-            return Err(InputError { path, message: "not a human node".into() });
+        let (options, writes) = match &self.plan.node(ix).op {
+            Op::Human { writes, options, .. } => (options.clone(), Some(writes.clone())),
+            // A subgraph passes the answer on; its own human node checks it.
+            _ => {
+                (self.suspended.borrow().get(&ix).and_then(|r| r.waiting.first().and_then(|w| w.options.clone())), None)
+            }
         };
         if let Some(options) = options {
             let ok = answer.as_str().is_some_and(|a| options.iter().any(|o| o == a));
@@ -359,9 +378,14 @@ impl Run {
                 });
             }
         }
-        let spec = self.plan.schema.spec(writes);
-        let answer = check_update(spec, &answer)
-            .map_err(|m| InputError { path: path.clone(), message: format!("`{writes}`: {m}") })?;
+        let answer = match writes {
+            Some(writes) => {
+                let spec = self.plan.schema.spec(&writes);
+                check_update(spec, &answer)
+                    .map_err(|m| InputError { path: path.clone(), message: format!("`{writes}`: {m}") })?
+            }
+            None => answer,
+        };
         self.answers.insert(ix, answer);
         if self.status == Status::Interrupted {
             self.status = Status::Running;
@@ -369,7 +393,6 @@ impl Run {
         Ok(())
     }
 
-    /// The context expressions see during step `step`.
     /// Points the context expressions see at the current state and step `step`.
     pub(crate) fn refresh_context(&self, step: u64) {
         *self.live.state.borrow_mut() = self.state.clone();
@@ -402,9 +425,7 @@ impl Run {
         let mut waiting = Vec::new();
         let mut runnable = Vec::new();
         for &ix in &self.next {
-            let node = plan.node(ix);
-            let asks = node.kind == NodeKind::Human && !node.disabled && node.pinned.is_none();
-            if asks && !self.answers.contains_key(&ix) {
+            if self.asks(ix) && !self.answers.contains_key(&ix) {
                 waiting.push(ix);
             } else {
                 runnable.push(ix);
@@ -494,6 +515,11 @@ impl Run {
                         record.details.push((*ix, d));
                     }
                 }
+                Outcome::Suspended { detail, .. } => {
+                    record.ran.push(*ix);
+                    record.waiting.push(*ix);
+                    record.details.push((*ix, std::mem::take(detail)));
+                }
             }
         }
 
@@ -552,7 +578,7 @@ impl Run {
                 Outcome::Failed { .. } if plan.node(*ix).on_error == OnError::Route => {
                     self.route(*ix, &Route::Normal, true, ctx, &mut targets, &mut record.taken)
                 }
-                Outcome::Failed { .. } => Ok(()),
+                Outcome::Failed { .. } | Outcome::Suspended { .. } => Ok(()),
             };
             if let Err(e) = routed {
                 route_error.get_or_insert(e);
@@ -583,6 +609,15 @@ impl Run {
         record.state = self.state.clone();
         self.activate(targets);
         self.next.extend(waiting.iter().copied());
+        let mut suspended_now = false;
+        for (ix, o) in results {
+            if let Outcome::Suspended { record: child, waiting: w, .. } = o {
+                self.suspended.borrow_mut().insert(ix, *child);
+                self.waiting.push(w);
+                self.next.insert(ix);
+                suspended_now = true;
+            }
+        }
         record.next = self.next.iter().copied().collect();
         record.pending_joins = self.pending_joins.iter().copied().collect();
         record.taken.sort_unstable();
@@ -599,7 +634,7 @@ impl Run {
             }
         } else if self.step_count() >= limits.max_steps {
             self.stop_at_limit();
-        } else if !waiting.is_empty() {
+        } else if !waiting.is_empty() || suspended_now {
             self.status = Status::Interrupted;
         }
     }
@@ -824,6 +859,15 @@ impl Run {
         let mut out = Vec::new();
         for &ix in waiting {
             let node = self.plan.node(ix);
+            if let Some(record) = self.suspended.borrow().get(&ix) {
+                let w = record.waiting.first();
+                out.push(Waiting {
+                    node: node.id.to_string(),
+                    prompt: w.map(|w| w.prompt.clone()).unwrap_or_default(),
+                    options: w.and_then(|w| w.options.clone()),
+                });
+                continue;
+            }
             let Op::Human { prompt, options, .. } = &node.op else {
                 continue;
             };
@@ -1044,6 +1088,7 @@ impl Run {
             pending_joins: BTreeSet::new(),
             join_seen: vec![BTreeSet::new(); n],
             answers: BTreeMap::new(),
+            suspended: RefCell::new(BTreeMap::new()),
             waiting: Vec::new(),
             error: None,
             steps: Vec::new(),
@@ -1072,6 +1117,23 @@ impl Run {
             self.next = s.next.iter().copied().collect();
             self.steps.push(s);
             return;
+        }
+        // A subgraph that stopped for a human in this step waits with its record; one that
+        // ran to its end no longer does.
+        for &ix in &s.ran {
+            let record = s
+                .details
+                .iter()
+                .find(|(i, _)| *i == ix)
+                .and_then(|(_, d)| serde_json::from_value::<RunRecord>(d["subgraph"].clone()).ok());
+            match record {
+                Some(r) if s.waiting.contains(&ix) && r.status == Status::Interrupted => {
+                    self.suspended.borrow_mut().insert(ix, r);
+                }
+                _ => {
+                    self.suspended.borrow_mut().remove(&ix);
+                }
+            }
         }
         self.live.remember(&s);
         for &ix in s.ran.iter().chain(&s.skipped) {

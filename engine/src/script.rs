@@ -40,6 +40,16 @@ enum Part {
     Hole(Expr),
 }
 
+impl Template {
+    /// The expression, when the template is exactly one `{{ }}` hole and nothing else.
+    pub fn single_hole(&self) -> Option<&Expr> {
+        match self.parts.as_slice() {
+            [Part::Hole(e)] => Some(e),
+            _ => None,
+        }
+    }
+}
+
 /// An expression that does not compile; `line`/`column` are Rhai's, 1-based.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CompileError {
