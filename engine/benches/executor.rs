@@ -138,6 +138,67 @@ fn fan_out(width: usize) -> Rc<Plan> {
     plan(json!({"format": "switchyard/graph@1", "state": state_decl(), "nodes": nodes, "edges": edges}))
 }
 
+/// A loop of `iterations` rounds whose node appends an entry to a 50-item working memory
+/// (evicting the least important) and reads it back.
+fn memory_loop(iterations: usize) -> Rc<Plan> {
+    plan(json!({
+        "format": "switchyard/graph@1",
+        "state": {
+            "count": { "type": "integer" },
+            "memory": { "type": "list", "reducer": "append", "max_items": 50, "evict": "lowest:importance" },
+            "best": { "type": "number" }
+        },
+        "nodes": [
+            {"id": "start", "kind": "start"},
+            {"id": "think", "kind": "set", "set": {
+                "count": "state.count + 1",
+                "memory": "#{ kind: \"thought\", text: `step ${step}`, importance: (step * 7 % 10) / 10.0 }"
+            }},
+            {"id": "recall", "kind": "set", "set": { "best": "state.memory[-1].importance + state.memory.len()" }},
+            {"id": "end", "kind": "end"}
+        ],
+        "edges": [
+            {"from": "start", "to": "think"}, {"from": "think", "to": "recall"},
+            {"from": "recall", "to": "think", "when": format!("state.count < {iterations}")},
+            {"from": "recall", "to": "end", "when": format!("state.count >= {iterations}")}
+        ],
+        "limits": {"max_steps": 2 * iterations + 10}
+    }))
+}
+
+/// A loop of `iterations` rounds, each running a 3-node subgraph.
+fn subgraph_loop(iterations: usize) -> Rc<Plan> {
+    let child = json!({
+        "format": "switchyard/graph@1",
+        "state": { "x": { "type": "integer" } },
+        "nodes": [
+            {"id": "start", "kind": "start"},
+            {"id": "a", "kind": "set", "set": {"x": "state.x + 1"}},
+            {"id": "b", "kind": "set", "set": {"x": "state.x * 2"}},
+            {"id": "c", "kind": "set", "set": {"x": "state.x - 1"}},
+            {"id": "end", "kind": "end"}
+        ],
+        "edges": [
+            {"from": "start", "to": "a"}, {"from": "a", "to": "b"}, {"from": "b", "to": "c"}, {"from": "c", "to": "end"}
+        ]
+    });
+    plan(json!({
+        "format": "switchyard/graph@1",
+        "state": { "count": { "type": "integer" }, "total": { "type": "integer", "reducer": "add" } },
+        "nodes": [
+            {"id": "start", "kind": "start"},
+            {"id": "sub", "kind": "subgraph", "graph": child, "inputs": {"x": "state.count"}, "outputs": {"total": "result.x", "count": "state.count + 1"}},
+            {"id": "end", "kind": "end"}
+        ],
+        "edges": [
+            {"from": "start", "to": "sub"},
+            {"from": "sub", "to": "sub", "when": format!("state.count < {iterations}")},
+            {"from": "sub", "to": "end", "when": format!("state.count >= {iterations}")}
+        ],
+        "limits": {"max_steps": iterations + 10}
+    }))
+}
+
 struct Measured {
     best_ms: f64,
     allocations: u64,
@@ -168,8 +229,17 @@ fn measure(plan: &Rc<Plan>, reps: usize, host: &BenchHost) -> Measured {
         last = Some(black_box(run));
     }
     let run = last.expect("at least one repetition");
-    let node_runs = run.steps().iter().map(|s| s.ran.len() as u64).sum();
+    let node_runs = run.steps().iter().map(|s| s.ran.len() as u64 + nested_runs(s)).sum();
     Measured { best_ms: best, allocations, retained, node_runs, steps: run.step_count(), run }
+}
+
+/// Node executions inside a step's subgraphs (from their nested records).
+fn nested_runs(step: &engine::run::StepRecord) -> u64 {
+    step.details
+        .iter()
+        .filter_map(|(_, d)| d["subgraph"]["steps"].as_array())
+        .map(|steps| steps.iter().map(|s| s["ran"].as_array().map_or(0, |r| r.len() as u64)).sum::<u64>())
+        .sum()
 }
 
 /// Mean step duration over the first and the last tenth of the run.
@@ -190,10 +260,12 @@ fn main() {
         ("2-node loop, 1,000 iterations", two_node_loop(1000), reps(50)),
         ("2-node loop, 10,000 iterations", two_node_loop(10_000), reps(15)),
         ("fan-out 100 + join: all", fan_out(100), reps(200)),
+        ("loop with 50-entry memory, 1,000 it.", memory_loop(1000), reps(30)),
+        ("subgraph (3 nodes) in a loop, 1,000 it.", subgraph_loop(1000), reps(10)),
     ];
     println!("Switchyard executor benchmark: best of 15-200 runs each, the full run record kept");
     println!(
-        "{:<34} {:>7} {:>7} {:>9} {:>12} {:>12} {:>11} {:>24}",
+        "{:<40} {:>7} {:>7} {:>9} {:>12} {:>12} {:>11} {:>24}",
         "workload",
         "steps",
         "nodes",
@@ -207,7 +279,7 @@ fn main() {
         let m = measure(&plan, n, &host);
         let (first, last) = drift(&m.run);
         println!(
-            "{:<34} {:>7} {:>7} {:>9.2} {:>12.2} {:>12.1} {:>11} {:>13.2} → {:<9.2}",
+            "{:<40} {:>7} {:>7} {:>9.2} {:>12.2} {:>12.1} {:>11} {:>13.2} → {:<9.2}",
             name,
             m.steps,
             m.node_runs,

@@ -209,7 +209,9 @@ pub fn normalize_update(spec: &FieldSpec, value: &mut Value) -> Result<(), Strin
 /// middle copies the window into a fresh log.
 #[derive(Debug, Clone)]
 struct List {
-    log: Rc<RefCell<Vec<Value>>>,
+    /// Items are reference-counted so that copying a window (a branch, or removing an item
+    /// from the middle) copies pointers, not values.
+    log: Rc<RefCell<Vec<Rc<Value>>>>,
     start: usize,
     len: usize,
     /// Serialized size of the items in the window.
@@ -219,35 +221,39 @@ struct List {
 impl List {
     fn new(items: Vec<Value>) -> List {
         let bytes = items.iter().map(json_len).sum();
+        List::from_shared(items.into_iter().map(Rc::new).collect(), bytes)
+    }
+
+    fn from_shared(items: Vec<Rc<Value>>, bytes: usize) -> List {
         List { len: items.len(), log: Rc::new(RefCell::new(items)), start: 0, bytes }
     }
 
-    fn items(&self) -> Ref<'_, [Value]> {
+    fn items(&self) -> Ref<'_, [Rc<Value>]> {
         Ref::map(self.log.borrow(), |v| &v[self.start..self.start + self.len])
     }
 
     fn push(&mut self, item: Value) {
         let end = self.start + self.len;
         if self.log.borrow().len() != end {
-            let own: Vec<Value> = self.items().to_vec();
-            *self = List { bytes: self.bytes, ..List::new(own) };
+            let own: Vec<Rc<Value>> = self.items().to_vec();
+            *self = List::from_shared(own, self.bytes);
         }
         self.bytes += json_len(&item);
-        self.log.borrow_mut().push(item);
+        self.log.borrow_mut().push(Rc::new(item));
         self.len += 1;
     }
 
     fn remove(&mut self, index: usize) {
+        let removed = json_len(&self.items()[index]);
         if index == 0 {
-            let first = json_len(&self.items()[0]);
-            self.bytes -= first;
             self.start += 1;
             self.len -= 1;
+            self.bytes -= removed;
             return;
         }
-        let mut own: Vec<Value> = self.items().to_vec();
+        let mut own: Vec<Rc<Value>> = self.items().to_vec();
         own.remove(index);
-        *self = List::new(own);
+        *self = List::from_shared(own, self.bytes - removed);
     }
 }
 
@@ -269,14 +275,14 @@ impl Slot {
     fn to_json(&self) -> Value {
         match self {
             Slot::Value { value, .. } => (**value).clone(),
-            Slot::List(list) => Value::Array(list.items().to_vec()),
+            Slot::List(list) => Value::Array(list.items().iter().map(|v| (**v).clone()).collect()),
         }
     }
 
     fn to_dynamic(&self) -> Dynamic {
         match self {
             Slot::Value { value, .. } => to_dynamic(value),
-            Slot::List(list) => Dynamic::from_array(list.items().iter().map(to_dynamic).collect()),
+            Slot::List(list) => Dynamic::from_array(list.items().iter().map(|v| to_dynamic(v)).collect()),
         }
     }
 
@@ -290,7 +296,7 @@ impl Slot {
     fn equals(&self, other: &Value) -> bool {
         match (self, other) {
             (Slot::Value { value, .. }, o) => **value == *o,
-            (Slot::List(list), Value::Array(o)) => *list.items() == **o,
+            (Slot::List(list), Value::Array(o)) => list.items().iter().map(|v| &**v).eq(o.iter()),
             _ => false,
         }
     }
@@ -489,7 +495,7 @@ impl State {
 
 /// The index of the item whose `key` is lowest; the first (oldest) among equals. Items
 /// without a numeric `key` count as lowest of all.
-fn lowest_index(items: &[Value], key: &str) -> usize {
+fn lowest_index(items: &[Rc<Value>], key: &str) -> usize {
     let mut best = 0;
     let mut best_score = f64::INFINITY;
     for (i, item) in items.iter().enumerate() {
