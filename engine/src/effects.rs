@@ -75,13 +75,20 @@ struct Sent {
 async fn send(run: &Run, node: &PlanNode, request: &HttpRequest, failure_kind: ErrorKind, host: &dyn Host) -> Sent {
     let attempts = node.retry.as_ref().map_or(1, |r| r.attempts.max(1));
     let mut backoff = node.retry.as_ref().and_then(|r| r.backoff_ms).unwrap_or(DEFAULT_BACKOFF_MS);
-    let timeout = request.timeout_ms;
     let mut last = Err((failure_kind, String::new()));
     for attempt in 1..=attempts {
         if attempt > 1 {
             host.sleep(backoff).await;
             backoff = backoff.saturating_mul(2);
         }
+        let (timeout, run_limit) = budget(run, node, host);
+        if run_limit && timeout == 0 {
+            let what = format!("{} {}", request.method, request.url);
+            last = Err((ErrorKind::Timeout, timeout_message(run, &what, 0, true)));
+            break;
+        }
+        let mut request = request.clone();
+        request.timeout_ms = timeout;
         let reply: LocalBoxFuture<'_, Result<HttpResponse, HttpFailure>> = host.http(request.clone());
         let outcome = match select(reply, host.sleep(timeout)).await {
             Either::Left((r, _)) => r,
@@ -96,12 +103,12 @@ async fn send(run: &Run, node: &PlanNode, request: &HttpRequest, failure_kind: E
                 format!("{} {} answered HTTP {}: {}", request.method, request.url, resp.status, cut(&resp.body)),
             )),
             Err(f) if f.timed_out => {
-                Err((ErrorKind::Timeout, format!("{} {} took longer than {timeout} ms", request.method, request.url)))
+                let what = format!("{} {}", request.method, request.url);
+                Err((ErrorKind::Timeout, timeout_message(run, &what, timeout, run_limit)))
             }
             Err(f) => Err((failure_kind, format!("{} {} failed: {}", request.method, request.url, f.message))),
         };
     }
-    let _ = run;
     let result = last.map_err(|(kind, message)| {
         let message = if attempts > 1 { format!("{message} (after {attempts} attempts)") } else { message };
         (kind, message)
@@ -109,8 +116,22 @@ async fn send(run: &Run, node: &PlanNode, request: &HttpRequest, failure_kind: E
     Sent { result, attempts }
 }
 
-fn timeout_of(run: &Run, node: &PlanNode) -> u64 {
-    node.timeout_ms.unwrap_or(run.plan.limits.node_timeout_ms)
+/// How long a node may take: its own `timeout_ms` (or the graph's `node_timeout_ms`), and
+/// never past the run's `run_timeout_ms`. The flag says whether the run's limit is the
+/// tighter one.
+fn budget(run: &Run, node: &PlanNode, host: &dyn Host) -> (u64, bool) {
+    let own = node.timeout_ms.unwrap_or(run.plan.limits.node_timeout_ms);
+    let used = run.active_ms + (host.now_ms() - run.step_started_ms.get()).max(0.0);
+    let left = (run.plan.limits.run_timeout_ms as f64 - used).max(0.0) as u64;
+    if left < own { (left, true) } else { (own, false) }
+}
+
+fn timeout_message(run: &Run, what: &str, ms: u64, run_limit: bool) -> String {
+    if run_limit {
+        format!("{what} was cut off by the run's time limit (run_timeout_ms {})", run.plan.limits.run_timeout_ms)
+    } else {
+        format!("{what} took longer than {ms} ms")
+    }
 }
 
 async fn llm(run: &Run, ix: usize, node: &PlanNode, op: &LlmOp, ctx: &Ctx, host: &dyn Host) -> Outcome {
@@ -158,7 +179,7 @@ async fn llm(run: &Run, ix: usize, node: &PlanNode, op: &LlmOp, ctx: &Ctx, host:
                 url: url.clone(),
                 headers: vec![("content-type".into(), "application/json".into())],
                 body: Some(body.to_string()),
-                timeout_ms: timeout_of(run, node),
+                timeout_ms: budget(run, node, host).0,
                 auth: Some(Auth::OpenAi),
             };
             detail["model"] = json!(model);
@@ -254,8 +275,14 @@ async fn http(run: &Run, node: &PlanNode, op: &HttpOp, ctx: &Ctx, host: &dyn Hos
             Err(e) => return expr_failed(node, "body", &e),
         },
     };
-    let request =
-        HttpRequest { method: op.method.clone(), url, headers, body, timeout_ms: timeout_of(run, node), auth: None };
+    let request = HttpRequest {
+        method: op.method.clone(),
+        url,
+        headers,
+        body,
+        timeout_ms: budget(run, node, host).0,
+        auth: None,
+    };
     let mut detail = json!({ "request": {
         "method": request.method, "url": request.url,
         "headers": request.headers.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<Map<String, Value>>(),
@@ -313,95 +340,116 @@ fn render_json(s: &Scripting, t: &JsonTemplate, ctx: &Ctx) -> Result<Value, Eval
 }
 
 /// Runs the embedded graph to completion as one node. If it stops for a human, the parent
-/// waits too; the child's record is kept so the answer resumes it where it stopped.
+/// waits too; the child's record is kept so the answer resumes it where it stopped. A child
+/// that fails is retried from its last good step as `retry` allows, and the whole run is
+/// bounded by the node's timeout.
 async fn subgraph(run: &Run, ix: usize, node: &PlanNode, op: &SubgraphOp, ctx: &Ctx, host: &dyn Host) -> Outcome {
-    let s = &run.plan.scripting;
-    let suspended = run.suspended.borrow_mut().remove(&ix);
-    let mut child = match suspended {
-        Some(record) => {
-            let mut child = match Run::from_record(op.plan.clone(), &record, host) {
-                Ok(c) => c,
-                Err(e) => {
-                    return failed(
-                        node,
-                        ErrorKind::Type,
-                        format!("the subgraph's saved run cannot be resumed: {e}"),
-                        None,
-                    );
-                }
-            };
-            let answer = run.answers.get(&ix).cloned().unwrap_or(Value::Null);
-            let waiting = child.waiting_for();
-            let Some(first) = waiting.first() else {
-                return failed(node, ErrorKind::Type, "the subgraph was not waiting for an answer".into(), None);
-            };
-            if let Err(e) = child.answer(first, answer) {
-                return failed(node, ErrorKind::Type, format!("subgraph answer: {e}"), None);
-            }
-            child
-        }
-        None => {
-            let mut input = Map::new();
-            for (field, e) in &op.inputs {
-                match s.eval_json(e, ctx) {
-                    Ok(v) => {
-                        input.insert(field.clone(), v);
-                    }
-                    Err(err) => return expr_failed(node, &format!("inputs.{field}"), &err),
-                }
-            }
-            match Run::start(op.plan.clone(), Value::Object(input), host) {
-                Ok(c) => c,
-                Err(e) => return failed(node, ErrorKind::Type, format!("the subgraph's input: {e}"), None),
-            }
-        }
+    let mut child = match start_child(run, ix, node, op, ctx, host) {
+        Ok(c) => c,
+        Err(o) => return o,
     };
-    // Boxed: a subgraph's run is a run, so this future is recursive.
-    let fut: LocalBoxFuture<'_, ()> = Box::pin(child.run(host));
-    fut.await;
-    let record = child.record(true);
-    let detail = json!({ "subgraph": serde_json::to_value(&record).unwrap_or(Value::Null) });
-    match child.status() {
-        Status::Completed => {
-            let result = Value::Object(child.state_json());
-            let with_result = ctx.with("result", to_dynamic(&result));
-            let mut update = Update::with_capacity(op.outputs.len());
-            for (field, e) in &op.outputs {
-                match s.eval_json(e, &with_result) {
-                    Ok(v) => update.insert(field.clone(), v),
-                    Err(err) => {
-                        let error = expr_error(node, &format!("outputs.{field}"), &err);
-                        return Outcome::Failed { error, detail: Some(detail) };
-                    }
+    let attempts = node.retry.as_ref().map_or(1, |r| r.attempts.max(1));
+    let mut backoff = node.retry.as_ref().and_then(|r| r.backoff_ms).unwrap_or(DEFAULT_BACKOFF_MS);
+    let mut attempt = 1;
+    loop {
+        let (limit, run_limit) = budget(run, node, host);
+        // Boxed: a subgraph's run is a run, so this future is recursive.
+        let finished = {
+            let child_run: LocalBoxFuture<'_, ()> = Box::pin(child.run(host));
+            matches!(select(child_run, host.sleep(limit)).await, Either::Left(_))
+        };
+        let record = child.record(true);
+        let detail = json!({ "subgraph": serde_json::to_value(&record).unwrap_or(Value::Null), "attempts": attempt });
+        let (kind, message) = if !finished {
+            (ErrorKind::Timeout, timeout_message(run, &format!("the subgraph `{}`", node.id), limit, run_limit))
+        } else {
+            match child.status() {
+                Status::Completed => return finish_child(run, node, op, ctx, &child, detail),
+                Status::Interrupted => {
+                    let w = child.waiting().first().cloned();
+                    let waiting = Waiting {
+                        node: node.id.to_string(),
+                        prompt: w.as_ref().map(|w| w.prompt.clone()).unwrap_or_default(),
+                        options: w.and_then(|w| w.options),
+                    };
+                    return Outcome::Suspended { record: Box::new(record), waiting, detail };
                 }
-            }
-            Outcome::Update { update, route: Route::Normal, detail: Some(detail) }
-        }
-        Status::Interrupted => {
-            let w = child.waiting().first().cloned().unwrap_or(Waiting {
-                node: String::new(),
-                prompt: String::new(),
-                options: None,
-            });
-            let waiting = Waiting { node: node.id.to_string(), prompt: w.prompt, options: w.options };
-            Outcome::Suspended { record: Box::new(record), waiting, detail }
-        }
-        status => {
-            let (kind, message) = match child.error() {
-                Some(e) => (
-                    e.kind,
-                    format!(
-                        "the subgraph stopped ({}) at {}: {}",
-                        status.name(),
-                        e.node.as_deref().unwrap_or("its limit"),
-                        e.message
+                status => match child.error() {
+                    Some(e) => (
+                        e.kind,
+                        format!(
+                            "the subgraph stopped ({}) at {}: {}",
+                            status.name(),
+                            e.node.as_deref().unwrap_or("its limit"),
+                            e.message
+                        ),
                     ),
-                ),
-                None => (ErrorKind::Type, format!("the subgraph stopped ({})", status.name())),
-            };
-            failed(node, kind, message, Some(detail))
+                    None => (ErrorKind::Type, format!("the subgraph stopped ({})", status.name())),
+                },
+            }
+        };
+        if attempt >= attempts || !finished || child.status() != Status::Failed {
+            let message = if attempt > 1 { format!("{message} (after {attempt} attempts)") } else { message };
+            return failed(node, kind, message, Some(detail));
+        }
+        host.sleep(backoff).await;
+        backoff = backoff.saturating_mul(2);
+        attempt += 1;
+        // Retry from the child's last good checkpoint: earlier steps are not run again.
+        child.resume();
+    }
+}
+
+/// The embedded run to drive: a waiting one resumed with its answer, or a fresh one.
+fn start_child(
+    run: &Run,
+    ix: usize,
+    node: &PlanNode,
+    op: &SubgraphOp,
+    ctx: &Ctx,
+    host: &dyn Host,
+) -> Result<Run, Outcome> {
+    let suspended = run.suspended.borrow_mut().remove(&ix);
+    if let Some(record) = suspended {
+        let mut child = Run::from_record(op.plan.clone(), &record, host).map_err(|e| {
+            failed(node, ErrorKind::Type, format!("the subgraph's saved run cannot be resumed: {e}"), None)
+        })?;
+        let answer = run.answers.get(&ix).cloned().unwrap_or(Value::Null);
+        let Some(first) = child.waiting_for().into_iter().next() else {
+            return Err(failed(node, ErrorKind::Type, "the subgraph was not waiting for an answer".into(), None));
+        };
+        child
+            .answer(&first, answer)
+            .map_err(|e| failed(node, ErrorKind::Type, format!("subgraph answer: {e}"), None))?;
+        return Ok(child);
+    }
+    let s = &run.plan.scripting;
+    let mut input = Map::new();
+    for (field, e) in &op.inputs {
+        let v = s.eval_json(e, ctx).map_err(|err| expr_failed(node, &format!("inputs.{field}"), &err))?;
+        input.insert(field.clone(), v);
+    }
+    Run::start(op.plan.clone(), Value::Object(input), host)
+        .map_err(|e| failed(node, ErrorKind::Type, format!("the subgraph's input: {e}"), None))
+}
+
+/// A completed child's `outputs`, evaluated over its final state.
+fn finish_child(run: &Run, node: &PlanNode, op: &SubgraphOp, ctx: &Ctx, child: &Run, detail: Value) -> Outcome {
+    let result = Value::Object(child.state_json());
+    let with_result = ctx.with("result", to_dynamic(&result));
+    let mut update = Update::with_capacity(op.outputs.len());
+    for (field, e) in &op.outputs {
+        match run.plan.scripting.eval_json(e, &with_result) {
+            Ok(v) => update.insert(field.clone(), v),
+            Err(err) => {
+                return Outcome::Failed {
+                    error: expr_error(node, &format!("outputs.{field}"), &err),
+                    detail: Some(detail),
+                };
+            }
         }
     }
+    Outcome::Update { update, route: Route::Normal, detail: Some(detail) }
 }
 
 #[cfg(test)]

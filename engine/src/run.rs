@@ -173,6 +173,9 @@ pub struct Run {
     pub(crate) error: Option<RunError>,
     pub(crate) steps: Vec<StepRecord>,
     pub(crate) active_ms: f64,
+    /// When the current step began, on the host's clock (effects use it to respect the run
+    /// timeout within a step).
+    pub(crate) step_started_ms: std::cell::Cell<f64>,
     pub(crate) forked_from: Option<ForkInfo>,
     /// Changes made between checkpoints (a fork's `set`), reported in the next step's patch.
     pub(crate) pending_patch: Vec<PatchOperation>,
@@ -251,6 +254,7 @@ impl Run {
             error: None,
             steps: Vec::new(),
             active_ms: 0.0,
+            step_started_ms: std::cell::Cell::new(0.0),
             forked_from: None,
             pending_patch: Vec::new(),
         };
@@ -405,6 +409,7 @@ impl Run {
             return;
         }
         let t0 = host.now_ms();
+        self.step_started_ms.set(t0);
         let limits = self.plan.limits;
         if self.active_ms > limits.run_timeout_ms as f64 {
             self.status = Status::Failed;
@@ -1093,6 +1098,7 @@ impl Run {
             error: None,
             steps: Vec::new(),
             active_ms: 0.0,
+            step_started_ms: std::cell::Cell::new(0.0),
             forked_from: self.forked_from.clone(),
             pending_patch: Vec::new(),
         };

@@ -1,0 +1,691 @@
+//! The seed templates in `templates/` (SPEC section 8), run through the real `switchyard`
+//! binary the way a user would: `run` with an input, then `resume … --answer` for every
+//! question until the run ends. Each test checks the exit code, the status and the fields of
+//! the final state that show the seed's behaviour, and takes every branch there is to take
+//! (simple and complex, approve and reject, success and failure).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::{Value, json};
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------------
+
+const TEMPLATES: [&str; 5] = [
+    "000-task-loop.json",
+    "001-step-engine.json",
+    "002-agent-graph.json",
+    "003-approval.json",
+    "004-linear-orchestrator.json",
+];
+
+/// What one invocation of the binary produced.
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+    what: String,
+}
+
+impl Out {
+    fn describe(&self) -> String {
+        format!(
+            "command: {}\nexit code: {}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+            self.what, self.code, self.stdout, self.stderr
+        )
+    }
+
+    fn assert_code(&self, code: i32) -> &Out {
+        assert_eq!(self.code, code, "wrong exit code\n{}", self.describe());
+        self
+    }
+
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e})\n{}", self.describe()))
+    }
+}
+
+fn sy(args: &[&str]) -> Out {
+    let out = Command::new(env!("CARGO_BIN_EXE_switchyard"))
+        .args(args)
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .expect("the switchyard binary runs");
+    let what = format!("switchyard {}", args.join(" "));
+    Out {
+        code: out.status.code().unwrap_or_else(|| panic!("`{what}` was killed by a signal: {:?}", out.status)),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        what,
+    }
+}
+
+fn template(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("templates").join(name).to_string_lossy().into_owned()
+}
+
+fn read_template(name: &str) -> Value {
+    let text = std::fs::read_to_string(template(name)).expect("the template is readable");
+    serde_json::from_str(&text).expect("the template is JSON")
+}
+
+fn tmp() -> tempfile::TempDir {
+    tempfile::tempdir().expect("a temporary directory")
+}
+
+fn write(dir: &Path, name: &str, contents: impl AsRef<[u8]>) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, contents).expect("write a temporary file");
+    path.to_string_lossy().into_owned()
+}
+
+/// Numbers the saved records so that no stage overwrites another.
+static SAVED: AtomicUsize = AtomicUsize::new(1);
+
+/// One stage of a run: the record it printed and where that record was saved.
+struct Stage {
+    record: Value,
+    file: String,
+}
+
+/// `switchyard run TEMPLATE --input INPUT`, expecting exit `code`.
+fn run(dir: &Path, name: &str, input: &Value, code: i32) -> Stage {
+    let input = input.to_string();
+    let out = sy(&["run", &template(name), "--input", &input]);
+    out.assert_code(code);
+    let file = write(dir, "run-0.json", &out.stdout);
+    Stage { record: out.json(), file }
+}
+
+/// `switchyard resume PREVIOUS --graph TEMPLATE --answer ANSWER`, expecting exit `code`.
+fn resume(dir: &Path, name: &str, previous: &Stage, answer: &Value, code: i32) -> Stage {
+    let answer = answer.to_string();
+    let out = sy(&["resume", &previous.file, "--graph", &template(name), "--answer", &answer]);
+    out.assert_code(code);
+    let n = SAVED.fetch_add(1, Ordering::Relaxed);
+    let file = write(dir, &format!("run-{n}.json"), &out.stdout);
+    Stage { record: out.json(), file }
+}
+
+/// Which nodes ran at each step.
+fn ran(record: &Value) -> Vec<Vec<String>> {
+    record["steps"]
+        .as_array()
+        .expect("the record has steps")
+        .iter()
+        .map(|s| {
+            s["ran"]
+                .as_array()
+                .expect("ran is a list")
+                .iter()
+                .map(|v| v.as_str().unwrap_or_default().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// How many steps ran `node`.
+fn times_ran(record: &Value, node: &str) -> usize {
+    ran(record).iter().filter(|step| step.iter().any(|n| n == node)).count()
+}
+
+fn strs(v: &Value) -> Vec<&str> {
+    v.as_array().expect("a list").iter().map(|s| s.as_str().expect("a string")).collect()
+}
+
+fn text(v: &Value) -> &str {
+    v.as_str().unwrap_or_else(|| panic!("expected a string, got {v}"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Every template
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn every_template_validates_without_errors_or_warnings() {
+    for name in TEMPLATES {
+        let out = sy(&["validate", &template(name)]);
+        out.assert_code(0);
+        assert_eq!(out.stdout.trim(), "", "{name} should have no diagnostics\n{}", out.describe());
+        let out = sy(&["validate", &template(name), "--json"]);
+        out.assert_code(0);
+        assert_eq!(out.json(), json!([]), "{name}\n{}", out.describe());
+    }
+}
+
+#[test]
+fn every_template_is_stored_exactly_as_export_writes_it() {
+    for name in TEMPLATES {
+        let text = std::fs::read_to_string(template(name)).expect("the template is readable");
+        let graph = engine::parse_graph(&text).unwrap_or_else(|e| panic!("{name} does not parse: {e}"));
+        let exported = graph.to_pretty_json();
+        let first_difference = exported.lines().zip(text.lines()).position(|(a, b)| a != b);
+        assert!(
+            exported == text.trim_end(),
+            "{name} differs from its export at line {}",
+            first_difference.map_or(exported.lines().count().min(text.lines().count()), |i| i) + 1
+        );
+    }
+}
+
+#[test]
+fn every_template_is_ready_for_the_gallery() {
+    for name in TEMPLATES {
+        let g = read_template(name);
+        assert!(g["name"].as_str().is_some_and(|n| !n.is_empty()), "{name}: name");
+        assert!(g["description"].as_str().is_some_and(|d| !d.is_empty()), "{name}: description");
+        for (field, spec) in g["state"].as_object().expect("declared state") {
+            assert!(spec["description"].as_str().is_some_and(|d| !d.is_empty()), "{name}: state.{field} description");
+        }
+        let layout = g["layout"].as_object().expect("a layout");
+        for node in g["nodes"].as_array().expect("nodes") {
+            let id = text(&node["id"]);
+            assert!(node["label"].as_str().is_some_and(|l| !l.is_empty()), "{name}: {id} label");
+            assert!(node["description"].as_str().is_some_and(|d| !d.is_empty()), "{name}: {id} description");
+            assert!(layout[id]["x"].is_number() && layout[id]["y"].is_number(), "{name}: {id} has no position");
+            if node["kind"] == "llm" {
+                assert_eq!(node["model"]["provider"], "mock", "{name}: {id} must use a mock model");
+            }
+        }
+        // No two nodes on the same spot.
+        let mut spots: Vec<(i64, i64)> = layout
+            .values()
+            .map(|p| (p["x"].as_f64().unwrap_or_default() as i64, p["y"].as_f64().unwrap_or_default() as i64))
+            .collect();
+        let count = spots.len();
+        spots.sort_unstable();
+        spots.dedup();
+        assert_eq!(spots.len(), count, "{name}: two nodes share a position");
+    }
+}
+
+#[test]
+fn the_same_input_gives_the_same_record_twice() {
+    let input =
+        json!({"request": "Organize all my machine learning notes and create a comprehensive index"}).to_string();
+    let strip = |mut r: Value| {
+        let o = r.as_object_mut().expect("an object");
+        o.remove("run_id");
+        for s in o.get_mut("steps").and_then(Value::as_array_mut).expect("steps") {
+            s.as_object_mut().expect("a step").remove("duration_ms");
+        }
+        r
+    };
+    let a = sy(&["run", &template("000-task-loop.json"), "--input", &input]);
+    let b = sy(&["run", &template("000-task-loop.json"), "--input", &input]);
+    assert_eq!(strip(a.json()), strip(b.json()));
+}
+
+// ---------------------------------------------------------------------------------------------
+// 000 task loop
+// ---------------------------------------------------------------------------------------------
+
+const TASK_LOOP: &str = "000-task-loop.json";
+
+#[test]
+fn task_loop_simple_request_takes_the_direct_path() {
+    let dir = tmp();
+    let r = run(dir.path(), TASK_LOOP, &json!({"request": "Create a note about AI"}), 0).record;
+    let s = &r["state"];
+    assert_eq!(r["status"], "completed");
+    assert_eq!(s["complexity"], "simple");
+    assert_eq!(s["word_count"], 5);
+    assert_eq!(s["complexity_reason"], "5 words, no indicator word, at most one action");
+    assert_eq!(ran(&r), [["assess"], ["route"], ["respond"], ["run_tool"], ["done_simple"]]);
+    assert_eq!(s["answer"], "Here is a short note introducing artificial intelligence.");
+    assert_eq!(s["actions"][0]["tool"], "create_note");
+    assert_eq!(s["actions"][0]["ok"], true);
+    assert_eq!(s["status"], "completed");
+    assert_eq!(s["complete"], true);
+    assert_eq!(s["iteration"], 0, "the loop never ran");
+    let kinds: Vec<&str> = s["memory"].as_array().expect("memory").iter().map(|m| text(&m["kind"])).collect();
+    assert_eq!(kinds, ["observation", "action"]);
+}
+
+#[test]
+fn task_loop_complex_request_loops_until_every_sub_objective_is_done() {
+    let dir = tmp();
+    let input = json!({"request": "Organize all my machine learning notes and create a comprehensive index"});
+    let r = run(dir.path(), TASK_LOOP, &input, 0).record;
+    let s = &r["state"];
+    assert_eq!(r["status"], "completed");
+    assert_eq!(s["complexity"], "complex");
+    assert_eq!(s["complexity_reason"], "indicator word \"organize\"");
+    assert_eq!(r["step"], 14);
+    assert_eq!(
+        ran(&r),
+        [
+            ["assess"],
+            ["route"],
+            ["init"],
+            ["analyze"],
+            ["search"],
+            ["execute"],
+            ["reflect"],
+            ["analyze"],
+            ["execute"],
+            ["reflect"],
+            ["analyze"],
+            ["execute"],
+            ["reflect"],
+            ["finish"]
+        ]
+    );
+    assert_eq!(s["iteration"], 3);
+    assert_eq!(strs(&s["completed"]), ["find the notes", "group them by topic", "write the index page"]);
+    assert_eq!(s["completion_reason"], "every sub-objective is done");
+    assert_eq!(s["confidence"], 0.9);
+    assert_eq!(s["status"], "completed");
+    assert_eq!(s["findings"].as_array().map(Vec::len), Some(3));
+    assert!(text(&s["answer"]).starts_with("Finished after 3 rounds"), "{}", s["answer"]);
+    let memory = s["memory"].as_array().expect("memory");
+    assert_eq!(memory.len(), 13);
+    for kind in ["observation", "plan", "thought", "action", "reflection", "signal"] {
+        assert!(memory.iter().any(|m| m["kind"] == kind), "no {kind} entry in memory");
+    }
+    assert!(memory.iter().all(|m| m["importance"].is_number()));
+    // The simple path never ran.
+    assert_eq!(times_ran(&r, "respond"), 0);
+}
+
+#[test]
+fn task_loop_long_request_and_several_actions_are_complex() {
+    let dir = tmp();
+    let long =
+        "Please put together a short note that explains in plain words how the coffee machine on the third floor works";
+    let r = run(dir.path(), TASK_LOOP, &json!({"request": long}), 0).record;
+    assert_eq!(r["state"]["word_count"], 20);
+    assert_eq!(r["state"]["complexity"], "complex");
+    assert_eq!(r["state"]["complexity_reason"], "20 words (20 or more)");
+
+    let r = run(dir.path(), TASK_LOOP, &json!({"request": "Create a note and send it to Sam"}), 0).record;
+    assert_eq!(r["state"]["complexity"], "complex");
+    assert_eq!(r["state"]["complexity_reason"], "several actions: [\"create\", \"send\"]");
+}
+
+#[test]
+fn task_loop_memory_keeps_the_50_most_important_entries() {
+    let dir = tmp();
+    let seeded: Vec<Value> =
+        (1..=50).map(|i| json!({"kind": "observation", "text": format!("s{i}"), "importance": 0.1})).collect();
+    let input = json!({"request": "Research every option", "memory": seeded});
+    let r = run(dir.path(), TASK_LOOP, &input, 0).record;
+    let memory = r["state"]["memory"].as_array().expect("memory");
+    assert_eq!(memory.len(), 50, "memory is capped at 50");
+    // The run added 13 entries, all more important than the seeded ones, so the 13 oldest
+    // seeded entries went.
+    let left: Vec<&str> = memory.iter().filter(|m| m["importance"] == 0.1).map(|m| text(&m["text"])).collect();
+    let expected: Vec<String> = (14..=50).map(|i| format!("s{i}")).collect();
+    assert_eq!(left, expected);
+    assert_eq!(memory.iter().filter(|m| m["importance"].as_f64() > Some(0.1)).count(), 13);
+}
+
+#[test]
+fn task_loop_that_never_completes_stops_at_the_24_step_limit() {
+    let dir = tmp();
+    let mut g = read_template(TASK_LOOP);
+    assert_eq!(g["limits"]["max_steps"], 24);
+    for node in g["nodes"].as_array_mut().expect("nodes") {
+        if node["id"] == "execute" {
+            node["model"]["responses"] =
+                json!([{"action": "Tried again.", "done": [], "confidence": 0.3, "finished": false}]);
+        }
+    }
+    let path = write(dir.path(), "stuck.json", g.to_string());
+    let out = sy(&["run", &path, "--input", r#"{"request": "Research every option"}"#]);
+    out.assert_code(4);
+    let r = out.json();
+    assert_eq!(r["status"], "limit_reached");
+    assert_eq!(r["step"], 24);
+    assert_eq!(r["error"]["kind"], "limit");
+    assert_eq!(r["state"]["status"], "working");
+    assert_eq!(r["state"]["complete"], false);
+    assert_eq!(r["state"]["iteration"], 6);
+    assert!(!r["next"].as_array().expect("next").is_empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// 001 step engine
+// ---------------------------------------------------------------------------------------------
+
+const STEP_ENGINE: &str = "001-step-engine.json";
+
+#[test]
+fn step_engine_escalates_waits_for_the_operator_and_survives_the_failed_branch() {
+    let dir = tmp();
+    let first = run(dir.path(), STEP_ENGINE, &json!({"readings": [12, 15, 18, 21, 24, 27]}), 3);
+    let r = &first.record;
+    assert_eq!(r["status"], "interrupted");
+    assert_eq!(r["next"], json!(["ask_operator"]));
+    assert_eq!(
+        r["waiting"][0]["prompt"],
+        "Readings [15,18,21,24,27] average 21.0 against a threshold of 20. What should the on-call engineer do?"
+    );
+    assert!(r["waiting"][0]["options"].is_null(), "a free answer has no options");
+    // The measure step ran six times; its history keeps the last five.
+    assert_eq!(times_ran(r, "measure"), 6);
+    let history: Vec<i64> = r["outputs"]["measure"]
+        .as_array()
+        .expect("history")
+        .iter()
+        .map(|o| o["reading"].as_i64().unwrap_or(-1))
+        .collect();
+    assert_eq!(history, [15, 18, 21, 24, 27]);
+    let s = &r["state"];
+    assert_eq!(s["window"], json!([15, 18, 21, 24, 27]));
+    assert_eq!((s["latest"].clone(), s["previous"].clone(), s["change"].clone()), (json!(27), json!(24), json!(3)));
+    assert_eq!(s["average"], 21.0);
+    assert_eq!(s["rising"], true);
+    assert_eq!(s["verdict"], "escalate");
+    // The lookup failed in the same step as `escalate`, which went on.
+    assert_eq!(ran(r)[7], ["enrich", "escalate"]);
+    assert!(text(&r["steps"][7]["errors"]["enrich"]["message"]).contains("context lookup failed"));
+    assert!(text(&r["errors"]["enrich"]).contains("context lookup failed"));
+
+    let done = resume(dir.path(), STEP_ENGINE, &first, &json!({"ask_operator": "Page the plant engineer"}), 0).record;
+    assert_eq!(done["status"], "completed");
+    assert_eq!(ran(&done)[8..], [["ask_operator"], ["notify"]]);
+    let s = &done["state"];
+    assert_eq!(s["operator_note"], "Page the plant engineer");
+    let message = text(&s["message"]);
+    assert!(
+        message.starts_with("ALERT: average 21.0, latest 27 (was 24). Operator: Page the plant engineer."),
+        "{message}"
+    );
+    assert!(message.contains("context lookup failed"), "{message}");
+    assert_eq!(s["context_note"], "", "the failed branch never went on");
+    assert_eq!(times_ran(&done, "attach"), 0);
+}
+
+#[test]
+fn step_engine_calm_readings_finish_without_a_question() {
+    let dir = tmp();
+    let r = run(dir.path(), STEP_ENGINE, &json!({"readings": [3, 4, 2, 5]}), 0).record;
+    let s = &r["state"];
+    assert_eq!(r["status"], "completed");
+    assert_eq!(s["verdict"], "calm");
+    assert_eq!(s["message"], "All calm: average 3.5, latest 5");
+    assert_eq!(s["window"], json!([3, 4, 2, 5]));
+    assert_eq!(ran(&r).last().expect("steps"), &["enrich", "log_calm"]);
+    assert!(text(&r["errors"]["enrich"]).contains("context lookup failed"));
+    assert_eq!(times_ran(&r, "ask_operator"), 0);
+}
+
+#[test]
+fn step_engine_or_condition_escalates_on_a_spike_alone() {
+    // Average 13.67 is under the threshold, but the latest reading is at least 1.5 × 20.
+    let dir = tmp();
+    let r = run(dir.path(), STEP_ENGINE, &json!({"readings": [5, 5, 31]}), 3).record;
+    assert_eq!(r["state"]["verdict"], "escalate");
+    // A high average that is falling, with no spike: neither side of the || holds.
+    let r = run(dir.path(), STEP_ENGINE, &json!({"readings": [40, 10], "threshold": 20}), 0).record;
+    assert_eq!(r["state"]["average"], 25.0);
+    assert_eq!(r["state"]["rising"], false);
+    assert_eq!(r["state"]["verdict"], "calm");
+}
+
+#[test]
+fn step_engine_lookup_that_works_runs_its_own_branch() {
+    let dir = tmp();
+    let r = run(dir.path(), STEP_ENGINE, &json!({"readings": [3, 4, 2, 5], "context_available": true}), 0).record;
+    assert_eq!(r["status"], "completed");
+    assert_eq!(r["errors"], json!({}));
+    assert_eq!(r["state"]["context_note"], "Context for plant-3, owned by on-call team");
+    assert_eq!(ran(&r)[5..], [vec!["enrich", "log_calm"], vec!["attach"]]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 002 agent graph
+// ---------------------------------------------------------------------------------------------
+
+const AGENT_GRAPH: &str = "002-agent-graph.json";
+
+#[test]
+fn agent_graph_question_stops_at_the_iteration_limit() {
+    let dir = tmp();
+    let r = run(dir.path(), AGENT_GRAPH, &json!({"task": "What is self-reflection?"}), 0).record;
+    let s = &r["state"];
+    assert_eq!(r["status"], "completed");
+    assert_eq!(
+        ran(&r),
+        [
+            ["plan"],
+            ["route"],
+            ["retrieve"],
+            ["reason"],
+            ["reflect"],
+            ["generate"],
+            ["evaluate"],
+            ["wrap_up"],
+            ["plan"],
+            ["route"]
+        ]
+    );
+    assert_eq!(s["iteration_count"], 2);
+    assert_eq!(s["max_iterations"], 1);
+    assert_eq!(s["is_complete"], false);
+    assert_eq!(s["evaluation_scores"]["overall"], 0.72);
+    assert_eq!(
+        strs(&s["reasoning_steps"]),
+        [
+            "Plan, pass 1: task type answer_question, next retrieve",
+            "Retrieval: 1 of 4 passages match",
+            "Reason: the question is about how the agent improves its own answers",
+            "Reason: the passages describe a critique of the draft before answering",
+            "Evaluation: overall 0.72",
+            "Plan, pass 2: task type answer_question, next reason",
+        ]
+    );
+    assert_eq!(strs(&s["reflection_notes"]), ["Reflect: the reasoning does not say where its facts come from"]);
+    assert_eq!(s["retrieved_context"][0]["source"], "docs/reflection.md");
+}
+
+#[test]
+fn agent_graph_second_pass_completes_and_concatenates_the_lists() {
+    let dir = tmp();
+    let r = run(dir.path(), AGENT_GRAPH, &json!({"task": "What is self-reflection?", "max_iterations": 2}), 0).record;
+    let s = &r["state"];
+    assert_eq!(r["status"], "completed");
+    assert_eq!(s["is_complete"], true);
+    assert_eq!(s["iteration_count"], 2);
+    assert_eq!(s["evaluation_scores"]["overall"], 0.9);
+    assert_eq!(times_ran(&r, "retrieve"), 1, "the second pass reuses the retrieved passages");
+    assert_eq!(times_ran(&r, "generate"), 2);
+    assert_eq!(s["reasoning_steps"].as_array().map(Vec::len), Some(8));
+    assert_eq!(s["reasoning_steps"][7], "Evaluation: overall 0.9");
+    assert_eq!(
+        strs(&s["reflection_notes"]),
+        [
+            "Reflect: the reasoning does not say where its facts come from",
+            "Reflect: sources are now named; good enough to write up"
+        ]
+    );
+    assert!(text(&s["final_output"]).contains("(docs/reflection.md)"));
+}
+
+#[test]
+fn agent_graph_routes_by_task_type() {
+    let dir = tmp();
+    let r = run(dir.path(), AGENT_GRAPH, &json!({"task": "Analyze this repository", "task_type": "analyze_repo"}), 0)
+        .record;
+    assert_eq!(ran(&r)[2], ["analyze_repo"]);
+    assert_eq!(times_ran(&r, "retrieve"), 0);
+    assert_eq!(
+        r["state"]["repo_structure"],
+        json!({"files": 6, "modules": ["app/main.py", "app/graph.py", "app/nodes.py"], "test_files": 1})
+    );
+    assert_eq!(r["state"]["reasoning_steps"][1], "Repository: 6 files, 3 modules, 1 test files");
+
+    let input =
+        json!({"task": "Write a post about this project", "task_type": "generate_content", "max_iterations": 3});
+    let r = run(dir.path(), AGENT_GRAPH, &input, 0).record;
+    assert_eq!(ran(&r)[2], ["reason"], "content goes straight to reasoning");
+    assert_eq!(times_ran(&r, "analyze_repo") + times_ran(&r, "retrieve"), 0);
+    assert_eq!(r["state"]["is_complete"], true);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 003 approval
+// ---------------------------------------------------------------------------------------------
+
+const APPROVAL: &str = "003-approval.json";
+
+fn approval_request(dir: &Path) -> Stage {
+    let first = run(dir, APPROVAL, &json!({"request": "two days off next week", "requester": "Dana"}), 3);
+    let r = &first.record;
+    assert_eq!(r["status"], "interrupted");
+    assert_eq!(
+        r["waiting"],
+        json!([{"node": "get_approval", "prompt": "Dana asks for: two days off next week. Approve or reject?", "options": ["approve", "reject"]}])
+    );
+    first
+}
+
+#[test]
+fn approval_approved_runs_the_approved_action_with_its_templated_task() {
+    let dir = tmp();
+    let first = approval_request(dir.path());
+    let r = resume(dir.path(), APPROVAL, &first, &json!({"get_approval": "approve"}), 0).record;
+    assert_eq!(r["status"], "completed");
+    assert_eq!(ran(&r), [["get_approval"], ["check_approval"], ["approved_action"]]);
+    assert_eq!(r["next"], json!([]));
+    let s = &r["state"];
+    assert_eq!(s["approval_status"], "approve");
+    assert_eq!(s["action_result"], "Done: the request has been carried out and the requester has been told.");
+    assert_eq!(s["notification"], "");
+    assert_eq!(
+        r["steps"][2]["details"]["approved_action"]["prompt"],
+        "Carry out this approved request for Dana: two days off next week"
+    );
+}
+
+#[test]
+fn approval_rejected_runs_the_rejected_action_with_its_templated_task() {
+    let dir = tmp();
+    let first = approval_request(dir.path());
+    let r = resume(dir.path(), APPROVAL, &first, &json!({"get_approval": "reject"}), 0).record;
+    assert_eq!(r["status"], "completed");
+    assert_eq!(ran(&r), [["get_approval"], ["check_approval"], ["rejected_action"]]);
+    let s = &r["state"];
+    assert_eq!(s["approval_status"], "reject");
+    assert_eq!(s["action_result"], "");
+    assert!(text(&s["notification"]).starts_with("Sorry, your request was not approved"));
+    assert_eq!(
+        r["steps"][2]["details"]["rejected_action"]["prompt"],
+        "Write a short, polite note telling Dana that the request \"two days off next week\" was declined."
+    );
+}
+
+#[test]
+fn approval_without_a_requester_uses_the_default() {
+    let dir = tmp();
+    let r = run(dir.path(), APPROVAL, &json!({"request": "a new chair"}), 3).record;
+    assert_eq!(r["waiting"][0]["prompt"], "a colleague asks for: a new chair. Approve or reject?");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 004 linear orchestrator
+// ---------------------------------------------------------------------------------------------
+
+const ORCHESTRATOR: &str = "004-linear-orchestrator.json";
+const PLANNED: [&str; 4] = ["gmail", "invoice", "zoho", "audit"];
+
+fn planned(dir: &Path, input: &Value) -> Stage {
+    let first = run(dir, ORCHESTRATOR, input, 3);
+    let r = &first.record;
+    assert_eq!(r["status"], "interrupted");
+    assert_eq!(ran(r), [["planner"], ["check_plan"]]);
+    assert_eq!(
+        r["waiting"],
+        json!([{"node": "approve_plan", "prompt": "Planned agents, in order: gmail -> invoice -> zoho -> audit. Approve this plan?", "options": ["approve", "reject"]}])
+    );
+    assert_eq!(strs(&r["state"]["agent_sequence"]), PLANNED);
+    assert_eq!(r["state"]["execution_results"], json!([]), "no agent runs before approval");
+    first
+}
+
+fn agents_that_ran(record: &Value) -> Vec<&str> {
+    record["state"]["execution_results"].as_array().expect("results").iter().map(|e| text(&e["agent"])).collect()
+}
+
+#[test]
+fn orchestrator_template_has_the_15_minute_run_timeout() {
+    let g = read_template(ORCHESTRATOR);
+    assert_eq!(g["limits"]["run_timeout_ms"], 900_000);
+}
+
+#[test]
+fn orchestrator_runs_each_planned_agent_once_in_order_then_asks_about_the_result() {
+    let dir = tmp();
+    let first = planned(dir.path(), &json!({"task": "Book this month's supplier invoices"}));
+    let second = resume(dir.path(), ORCHESTRATOR, &first, &json!({"approve_plan": "approve"}), 3);
+    let r = &second.record;
+    assert_eq!(r["next"], json!(["approve_result"]));
+    assert_eq!(times_ran(r, "run_agent"), 4);
+    assert_eq!(agents_that_ran(r), PLANNED);
+    let steps: Vec<i64> = r["state"]["execution_results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|e| e["step"].as_i64().unwrap_or_default())
+        .collect();
+    assert_eq!(steps, [1, 2, 3, 4]);
+    // Later agents read what earlier ones collected.
+    assert_eq!(r["state"]["collected_data"]["invoice"]["invoices_read"], 2);
+    assert_eq!(r["state"]["collected_data"]["zoho"]["ledger_entries"], 2);
+    assert!(text(&r["waiting"][0]["prompt"]).starts_with("All 4 agents finished (gmail -> invoice -> zoho -> audit)."));
+
+    let done = resume(dir.path(), ORCHESTRATOR, &second, &json!({"approve_result": "approve"}), 0).record;
+    assert_eq!(done["status"], "completed");
+    assert_eq!(done["state"]["status"], "completed");
+    assert_eq!(done["state"]["final_result"], "Completed 4 agents: gmail -> invoice -> zoho -> audit.");
+    assert_eq!(times_ran(&done, "run_agent"), 4, "no agent runs twice");
+
+    let revise = resume(dir.path(), ORCHESTRATOR, &second, &json!({"approve_result": "reject"}), 0).record;
+    assert_eq!(revise["status"], "completed");
+    assert_eq!(revise["state"]["status"], "needs_revision");
+    assert_eq!(ran(&revise).last().expect("steps"), &["needs_revision"]);
+}
+
+#[test]
+fn orchestrator_rejected_plan_ends_without_running_any_agent() {
+    let dir = tmp();
+    let first = planned(dir.path(), &json!({"task": "Book this month's supplier invoices"}));
+    let r = resume(dir.path(), ORCHESTRATOR, &first, &json!({"approve_plan": "reject"}), 0).record;
+    assert_eq!(r["status"], "completed");
+    assert_eq!(ran(&r), [["planner"], ["check_plan"], ["approve_plan"], ["plan_rejected"]]);
+    assert_eq!(r["state"]["status"], "plan_rejected");
+    assert_eq!(r["state"]["execution_results"], json!([]));
+    assert_eq!(r["state"]["collected_data"], json!({}));
+}
+
+#[test]
+fn orchestrator_agent_failure_ends_cleanly_with_a_failure_report() {
+    let dir = tmp();
+    let first = planned(dir.path(), &json!({"task": "Book this month's supplier invoices", "fail_agent": "zoho"}));
+    let r = resume(dir.path(), ORCHESTRATOR, &first, &json!({"approve_plan": "approve"}), 0).record;
+    assert_eq!(r["status"], "completed", "the failure is handled inside the graph");
+    assert_eq!(r["error"], Value::Null);
+    assert_eq!(
+        ran(&r),
+        [
+            ["planner"],
+            ["check_plan"],
+            ["approve_plan"],
+            ["run_agent"],
+            ["run_agent"],
+            ["run_agent"],
+            ["report_failure"]
+        ]
+    );
+    let s = &r["state"];
+    assert_eq!(s["status"], "failed");
+    assert_eq!(s["failed_agent"], "zoho");
+    assert!(text(&s["failure_message"]).contains("zoho agent failed"), "{}", s["failure_message"]);
+    assert_eq!(s["final_result"], "Stopped at zoho after 2 of 4 agents.");
+    assert_eq!(agents_that_ran(&r), ["gmail", "invoice"], "no agent after the failed one runs");
+    assert_eq!(times_ran(&r, "approve_result"), 0);
+}
