@@ -1,0 +1,438 @@
+//! The editing state of one open graph: the document, the selection, and the undo log.
+//! Every change goes through [`Editor::apply`], so everything a user does can be undone.
+
+use engine::document::{Layout, NodeKind, Position};
+use engine::{Edge, Graph, Node};
+
+use super::clipboard::{self, Fragment};
+use super::edit::{Edit, Meta};
+use super::geometry::{Point, node_rect, position, snap};
+use super::layout::{Direction, auto_layout};
+use super::palette;
+use super::selection::Selection;
+
+/// How many steps of undo are kept.
+pub const UNDO_DEPTH: usize = 200;
+
+#[derive(Debug, Clone)]
+pub struct Editor {
+    graph: Graph,
+    pub selection: Selection,
+    undo: Vec<Edit>,
+    redo: Vec<Edit>,
+    /// Bumped by every change to the document.
+    revision: u64,
+    pub snap_to_grid: bool,
+}
+
+impl Editor {
+    pub fn new(graph: Graph) -> Editor {
+        Editor {
+            graph,
+            selection: Selection::default(),
+            undo: Vec::new(),
+            redo: Vec::new(),
+            revision: 0,
+            snap_to_grid: true,
+        }
+    }
+
+    pub fn graph(&self) -> &Graph {
+        &self.graph
+    }
+
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Applies an edit, recording how to undo it.
+    pub fn apply(&mut self, edit: Edit) {
+        let inverse = edit.apply(&mut self.graph);
+        if inverse.is_empty() {
+            return;
+        }
+        self.undo.push(inverse);
+        if self.undo.len() > UNDO_DEPTH {
+            self.undo.remove(0);
+        }
+        self.redo.clear();
+        self.changed();
+    }
+
+    pub fn undo(&mut self) -> bool {
+        let Some(edit) = self.undo.pop() else { return false };
+        let inverse = edit.apply(&mut self.graph);
+        self.redo.push(inverse);
+        self.changed();
+        true
+    }
+
+    pub fn redo(&mut self) -> bool {
+        let Some(edit) = self.redo.pop() else { return false };
+        let inverse = edit.apply(&mut self.graph);
+        self.undo.push(inverse);
+        self.changed();
+        true
+    }
+
+    fn changed(&mut self) {
+        self.revision += 1;
+        // An empty layout is dropped so that it does not appear in exports.
+        if let Some(l) = &self.graph.layout
+            && l.nodes.is_empty()
+            && l.viewport.is_none()
+        {
+            self.graph.layout = None;
+        }
+        self.selection.retain_existing(&self.graph);
+    }
+
+    fn snapped(&self, p: Point) -> Position {
+        if self.snap_to_grid { position(snap(p.x), snap(p.y)) } else { position(p.x, p.y) }
+    }
+
+    /// Adds a node of `kind` with its top-left corner at `at`, selects it, returns its id.
+    pub fn add_node(&mut self, kind: NodeKind, at: Point) -> String {
+        let node = palette::new_node(&self.graph, kind);
+        let id = node.id.clone();
+        let pos = self.snapped(at);
+        self.apply(Edit::InsertNode { index: self.graph.nodes.len(), node, pos: Some(pos) });
+        self.selection = Selection::only_node(&id);
+        id
+    }
+
+    /// Deletes the selected nodes (with their edges) and the selected edges.
+    pub fn delete_selection(&mut self) {
+        let nodes = self.selection.nodes.clone();
+        let mut edge_ix: Vec<usize> = self
+            .graph
+            .edges
+            .iter()
+            .enumerate()
+            .filter(|(i, e)| self.selection.edges.contains(i) || nodes.contains(&e.from) || nodes.contains(&e.to))
+            .map(|(i, _)| i)
+            .collect();
+        edge_ix.sort_unstable_by(|a, b| b.cmp(a));
+        let mut edits: Vec<Edit> = edge_ix.into_iter().map(|index| Edit::RemoveEdge { index }).collect();
+        edits.extend(nodes.into_iter().map(|id| Edit::RemoveNode { id }));
+        self.apply(Edit::Batch(edits));
+        self.selection.clear();
+    }
+
+    /// Moves nodes to new top-left corners (one undo step for the whole drag).
+    pub fn move_nodes(&mut self, moves: &[(String, Point)]) {
+        let edits: Vec<Edit> = moves
+            .iter()
+            .filter_map(|(id, p)| {
+                let pos = self.snapped(*p);
+                let i = self.graph.nodes.iter().position(|n| &n.id == id)?;
+                let current = node_rect(&self.graph, i);
+                let unchanged =
+                    (current.x - pos.x).abs() < 0.01 && (current.y - pos.y).abs() < 0.01 && self.has_position(id);
+                (!unchanged).then(|| Edit::SetPosition { id: id.clone(), pos: Some(pos) })
+            })
+            .collect();
+        self.apply(Edit::Batch(edits));
+    }
+
+    fn has_position(&self, id: &str) -> bool {
+        self.graph.layout.as_ref().is_some_and(|l| l.nodes.contains_key(id))
+    }
+
+    /// Connects `from` to `to`, giving the edge a label when the source chooses by label.
+    pub fn connect(&mut self, from: &str, to: &str) -> Result<usize, String> {
+        let edge = self.new_edge(from, to)?;
+        let index = self.graph.edges.len();
+        self.apply(Edit::InsertEdge { index, edge });
+        self.selection.clear();
+        self.selection.edges.insert(index);
+        Ok(index)
+    }
+
+    /// Moves one end of an existing edge.
+    pub fn reconnect(&mut self, index: usize, from: &str, to: &str) -> Result<(), String> {
+        let Some(old) = self.graph.edges.get(index).cloned() else { return Err("that edge no longer exists".into()) };
+        self.check_endpoints(from, to, Some(index))?;
+        let mut edge = old.clone();
+        edge.from = from.to_string();
+        edge.to = to.to_string();
+        self.apply(Edit::ReplaceEdge { index, edge });
+        Ok(())
+    }
+
+    fn check_endpoints(&self, from: &str, to: &str, ignore: Option<usize>) -> Result<(), String> {
+        let kind = |id: &str| self.graph.node(id).map(|n| n.kind);
+        match (kind(from), kind(to)) {
+            (None, _) | (_, None) => return Err("both ends of an edge must be nodes".into()),
+            (Some(NodeKind::End), _) => return Err("nothing can follow an end node".into()),
+            (_, Some(NodeKind::Start)) => return Err("no edge may lead into the start node".into()),
+            (Some(NodeKind::Note), _) | (_, Some(NodeKind::Note)) => return Err("notes cannot be connected".into()),
+            _ => {}
+        }
+        let duplicate = self
+            .graph
+            .edges
+            .iter()
+            .enumerate()
+            .any(|(i, e)| Some(i) != ignore && e.from == from && e.to == to && e.label.is_none());
+        if duplicate && !self.chooses_by_label(from) {
+            return Err(format!("`{from}` is already connected to `{to}`"));
+        }
+        Ok(())
+    }
+
+    fn chooses_by_label(&self, id: &str) -> bool {
+        self.graph
+            .node(id)
+            .is_some_and(|n| n.kind == NodeKind::Router || (n.kind == NodeKind::Human && n.options.is_some()))
+    }
+
+    fn new_edge(&self, from: &str, to: &str) -> Result<Edge, String> {
+        self.check_endpoints(from, to, None)?;
+        let mut edge = Edge::new(from, to);
+        if self.chooses_by_label(from) {
+            let used: Vec<&str> =
+                self.graph.edges.iter().filter(|e| e.from == from).filter_map(|e| e.label.as_deref()).collect();
+            let node = self.graph.node(from);
+            let options: Vec<String> =
+                node.and_then(|n| n.options.clone()).unwrap_or_else(|| vec!["yes".into(), "no".into()]);
+            let label = options
+                .into_iter()
+                .chain(std::iter::once("default".to_string()))
+                .chain((2..).map(|k| format!("choice_{k}")))
+                .find(|l| !used.contains(&l.as_str()))
+                .unwrap_or_default();
+            edge.label = Some(label);
+        }
+        Ok(edge)
+    }
+
+    /// Replaces a node's fields; a changed id is carried through its edges and position.
+    pub fn update_node(&mut self, id: &str, node: Node) -> Result<(), String> {
+        let Some(index) = self.graph.nodes.iter().position(|n| n.id == id) else {
+            return Err(format!("no node `{id}`"));
+        };
+        if node == self.graph.nodes[index] {
+            return Ok(());
+        }
+        let mut edits = Vec::new();
+        if node.id != id {
+            if !engine::plan::valid_id(&node.id) {
+                return Err(format!("`{}` is not a valid id: use 1 to 64 letters, digits, `_` or `-`", node.id));
+            }
+            if self.graph.node(&node.id).is_some() {
+                return Err(format!("another node already has the id `{}`", node.id));
+            }
+            for (i, e) in self.graph.edges.iter().enumerate() {
+                if e.from == id || e.to == id {
+                    let mut e = e.clone();
+                    if e.from == id {
+                        e.from = node.id.clone();
+                    }
+                    if e.to == id {
+                        e.to = node.id.clone();
+                    }
+                    edits.push(Edit::ReplaceEdge { index: i, edge: e });
+                }
+            }
+            if let Some(pos) = self.graph.layout.as_ref().and_then(|l| l.nodes.get(id)).cloned() {
+                edits.push(Edit::SetPosition { id: id.to_string(), pos: None });
+                edits.push(Edit::SetPosition { id: node.id.clone(), pos: Some(pos) });
+            }
+            if self.selection.nodes.remove(id) {
+                self.selection.nodes.insert(node.id.clone());
+            }
+        }
+        edits.insert(0, Edit::ReplaceNode { index, node });
+        self.apply(Edit::Batch(edits));
+        Ok(())
+    }
+
+    pub fn update_edge(&mut self, index: usize, edge: Edge) {
+        if self.graph.edges.get(index) != Some(&edge) {
+            self.apply(Edit::ReplaceEdge { index, edge });
+        }
+    }
+
+    pub fn set_meta(&mut self, meta: Meta) {
+        if meta != Meta::of(&self.graph) {
+            self.apply(Edit::SetMeta(meta));
+        }
+    }
+
+    /// The selection as a clipboard fragment.
+    pub fn copy(&self) -> Option<Fragment> {
+        clipboard::copy(&self.graph, &self.selection)
+    }
+
+    /// Pastes a fragment, offset from where it was copied, and selects what was pasted.
+    pub fn paste(&mut self, fragment: &Fragment, offset: f64) -> Vec<String> {
+        let (edit, ids) = clipboard::paste(&self.graph, fragment, offset, offset);
+        self.apply(edit);
+        self.selection.clear();
+        self.selection.nodes.extend(ids.iter().cloned());
+        ids
+    }
+
+    /// Copies and pastes the selection in one step.
+    pub fn duplicate(&mut self) -> Vec<String> {
+        match self.copy() {
+            Some(f) => self.paste(&f, 40.0),
+            None => Vec::new(),
+        }
+    }
+
+    pub fn auto_layout(&mut self, direction: Direction) {
+        let edits = auto_layout(&self.graph, direction)
+            .into_iter()
+            .map(|(id, pos)| Edit::SetPosition { id, pos: Some(pos) })
+            .collect();
+        self.apply(Edit::Batch(edits));
+    }
+
+    /// Replaces the whole document (an import): one undoable step.
+    pub fn replace_graph(&mut self, graph: Graph) {
+        let mut edits: Vec<Edit> = (0..self.graph.edges.len()).rev().map(|index| Edit::RemoveEdge { index }).collect();
+        edits.extend(self.graph.nodes.iter().map(|n| Edit::RemoveNode { id: n.id.clone() }));
+        edits.push(Edit::SetMeta(Meta::of(&graph)));
+        let positions = graph.layout.clone().unwrap_or_default();
+        for (index, node) in graph.nodes.into_iter().enumerate() {
+            let pos = positions.nodes.get(&node.id).cloned();
+            edits.push(Edit::InsertNode { index, node, pos });
+        }
+        edits.extend(graph.edges.into_iter().enumerate().map(|(index, edge)| Edit::InsertEdge { index, edge }));
+        self.apply(Edit::Batch(edits));
+        if let Some(v) = positions.viewport {
+            self.graph.layout.get_or_insert_with(Layout::default).viewport = Some(v);
+        }
+        self.selection.clear();
+    }
+
+    /// Saves the canvas's pan and zoom in the document (not an undoable edit).
+    pub fn set_viewport(&mut self, view: super::geometry::View) {
+        self.graph.layout.get_or_insert_with(Layout::default).viewport = Some(view.to_viewport());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn editor() -> Editor {
+        Editor::new(Graph::new("t"))
+    }
+
+    #[test]
+    fn build_connect_undo_redo() {
+        let mut ed = editor();
+        let original = ed.graph().clone();
+        let r = ed.add_node(NodeKind::Router, Point::new(101.0, 59.0));
+        let s = ed.add_node(NodeKind::Set, Point::new(300.0, 60.0));
+        ed.connect("start", &r).unwrap();
+        let yes = ed.connect(&r, &s).unwrap();
+        let no = ed.connect(&r, "end").unwrap();
+        assert_eq!(ed.graph().edges[yes].label.as_deref(), Some("yes"));
+        assert_eq!(ed.graph().edges[no].label.as_deref(), Some("no"));
+        // Snapped to the grid.
+        let l = ed.graph().layout.as_ref().unwrap();
+        assert_eq!((l.nodes[&r].x, l.nodes[&r].y), (100.0, 60.0));
+        let built = ed.graph().clone();
+        while ed.undo() {}
+        assert_eq!(ed.graph(), &original);
+        while ed.redo() {}
+        assert_eq!(ed.graph(), &built);
+    }
+
+    #[test]
+    fn bad_connections_are_refused_with_a_reason() {
+        let mut ed = editor();
+        assert!(ed.connect("end", "start").unwrap_err().contains("end node"));
+        assert!(ed.connect("start", "start").unwrap_err().contains("start node"));
+        assert!(ed.connect("start", "end").unwrap_err().contains("already connected"));
+        assert!(!ed.can_redo());
+    }
+
+    #[test]
+    fn deleting_a_node_takes_its_edges_and_undo_brings_them_back() {
+        let mut ed = editor();
+        let a = ed.add_node(NodeKind::Set, Point::new(0.0, 200.0));
+        ed.connect("start", &a).unwrap();
+        ed.connect(&a, "end").unwrap();
+        let before = ed.graph().clone();
+        ed.selection = Selection::only_node(&a);
+        ed.delete_selection();
+        assert_eq!(ed.graph().edges.len(), 1);
+        assert!(ed.graph().node(&a).is_none());
+        ed.undo();
+        assert_eq!(ed.graph(), &before);
+    }
+
+    #[test]
+    fn renaming_carries_edges_and_position() {
+        let mut ed = editor();
+        ed.move_nodes(&[("end".into(), Point::new(400.0, 0.0))]);
+        let mut n = ed.graph().node("end").unwrap().clone();
+        n.id = "finish".into();
+        ed.update_node("end", n).unwrap();
+        assert_eq!(ed.graph().edges[0].to, "finish");
+        assert!(ed.graph().layout.as_ref().unwrap().nodes.contains_key("finish"));
+        let mut bad = ed.graph().node("finish").unwrap().clone();
+        bad.id = "start".into();
+        assert!(ed.update_node("finish", bad).unwrap_err().contains("already"));
+        ed.undo();
+        assert_eq!(ed.graph().edges[0].to, "end");
+    }
+
+    #[test]
+    fn a_drag_is_one_undo_step() {
+        let mut ed = editor();
+        ed.move_nodes(&[("start".into(), Point::new(0.0, 0.0)), ("end".into(), Point::new(300.0, 0.0))]);
+        ed.move_nodes(&[("start".into(), Point::new(40.0, 40.0)), ("end".into(), Point::new(340.0, 40.0))]);
+        ed.undo();
+        let l = ed.graph().layout.as_ref().unwrap();
+        assert_eq!((l.nodes["start"].x, l.nodes["end"].x), (0.0, 300.0));
+    }
+
+    #[test]
+    fn duplicate_then_undo() {
+        let mut ed = editor();
+        let a = ed.add_node(NodeKind::Llm, Point::new(0.0, 100.0));
+        ed.selection = Selection::only_node(&a);
+        let ids = ed.duplicate();
+        assert_eq!(ids.len(), 1);
+        assert_eq!(ed.selection.nodes.len(), 1);
+        assert_eq!(ed.graph().nodes.len(), 4);
+        ed.undo();
+        assert_eq!(ed.graph().nodes.len(), 3);
+    }
+
+    #[test]
+    fn import_replaces_everything_in_one_undoable_step() {
+        let mut ed = editor();
+        let mut other = Graph::new("other");
+        other.nodes.insert(1, Node::new("x", NodeKind::Script));
+        other.nodes[1].script = Some("()".into());
+        ed.replace_graph(other.clone());
+        assert_eq!(ed.graph().semantics(), other.semantics());
+        ed.undo();
+        assert_eq!(ed.graph().display_name(), "t");
+    }
+
+    #[test]
+    fn auto_layout_places_every_node() {
+        let mut ed = editor();
+        ed.auto_layout(Direction::LeftToRight);
+        let l = ed.graph().layout.as_ref().unwrap();
+        assert!(l.nodes["start"].x < l.nodes["end"].x);
+        assert!(ed.undo());
+        assert!(ed.graph().layout.is_none());
+    }
+}

@@ -1,0 +1,25 @@
+//! The editor's model: plain data and pure operations, with no browser in sight. The UI
+//! turns gestures into calls here and renders what comes out; everything here is tested
+//! natively.
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | [`editor`] | one open graph: document, selection, undo log, gestures as edits |
+//! | [`edit`] | the edits every gesture becomes, each returning its inverse |
+//! | [`selection`] | selected nodes and edges, clicks and marquee |
+//! | [`geometry`] | node boxes, pan and zoom, fitting a view, snapping |
+//! | [`clipboard`] | copy and paste as JSON fragments |
+//! | [`layout`] | automatic layered layout |
+//! | [`palette`] | what each node kind looks like and starts as |
+//! | [`library`] | the saved graphs and their storage keys |
+//! | [`share`] | share links carrying a compressed document |
+
+pub mod clipboard;
+pub mod edit;
+pub mod editor;
+pub mod geometry;
+pub mod layout;
+pub mod library;
+pub mod palette;
+pub mod selection;
+pub mod share;

@@ -1,0 +1,297 @@
+//! The canvas: nodes and edges drawn in one transformed layer, and the gestures on it (pan
+//! by dragging the background, marquee with shift, zoom with the wheel around the pointer,
+//! moving nodes, drawing and reconnecting edges, dropping palette items and files).
+
+use leptos::ev;
+use leptos::html::Div;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{DragEvent, PointerEvent, WheelEvent};
+
+use super::edge_view::{EdgeView, WirePreview};
+use super::minimap::Minimap;
+use super::node_view::NodeView;
+use super::store::{NodeDrag, Store, Wire, use_store};
+use crate::model::geometry::{Point, Rect, View};
+
+/// A pointer gesture in progress.
+#[derive(Debug, Clone)]
+pub enum Gesture {
+    Pan { start: Point, view: View, moved: bool },
+    Marquee { start: Point, additive: bool },
+    Move { start: Point, ids: Vec<String>, moved: bool },
+    Wire { from: String, edge: Option<usize> },
+}
+
+/// Screen distance under which a press counts as a click, not a drag.
+const CLICK_SLOP: f64 = 3.0;
+
+/// The canvas element, for turning client coordinates into canvas coordinates.
+#[derive(Clone, Copy)]
+pub struct CanvasRef(pub NodeRef<Div>);
+
+impl CanvasRef {
+    /// The pointer position relative to the canvas's top-left corner.
+    pub fn screen_point(&self, client_x: f64, client_y: f64) -> Point {
+        match self.0.get_untracked() {
+            Some(el) => {
+                let r = el.get_bounding_client_rect();
+                Point::new(client_x - r.left(), client_y - r.top())
+            }
+            None => Point::new(client_x, client_y),
+        }
+    }
+}
+
+/// What nodes and edges need from the canvas; taken from context when they are created
+/// (event handlers run outside the component tree).
+#[derive(Clone, Copy)]
+pub struct CanvasCtx {
+    pub canvas: CanvasRef,
+    pub gesture: StoredValue<Option<Gesture>>,
+}
+
+impl CanvasCtx {
+    pub fn canvas_point(&self, store: Store, client_x: f64, client_y: f64) -> Point {
+        store.view.get_untracked().to_canvas(self.canvas.screen_point(client_x, client_y))
+    }
+
+    /// Starts drawing an edge from `from` (or moving the `edge`'s target end).
+    pub fn start_wire(&self, store: Store, from: &str, edge: Option<usize>, client_x: f64, client_y: f64) {
+        let p = self.canvas_point(store, client_x, client_y);
+        store.wire.set(Some(Wire { from: from.to_string(), edge, to_point: p }));
+        self.gesture.set_value(Some(Gesture::Wire { from: from.to_string(), edge }));
+    }
+
+    /// Starts moving the selection (selecting `id` first if it was not selected).
+    pub fn start_move(&self, store: Store, id: &str, additive: bool, client_x: f64, client_y: f64) {
+        store.edit(|e| {
+            if additive || !e.selection.nodes.contains(id) {
+                e.selection.click_node(id, additive);
+            }
+        });
+        let ids: Vec<String> = store.editor.with_untracked(|e| e.selection.nodes.iter().cloned().collect());
+        let start = self.canvas_point(store, client_x, client_y);
+        self.gesture.set_value(Some(Gesture::Move { start, ids, moved: false }));
+    }
+}
+
+#[component]
+pub fn Canvas() -> impl IntoView {
+    let store = use_store();
+    let canvas = NodeRef::<Div>::new();
+    let canvas_ref = CanvasRef(canvas);
+    let gesture = StoredValue::new(None::<Gesture>);
+    provide_context(CanvasCtx { canvas: canvas_ref, gesture });
+
+    // Keep the canvas size known (fit view, centring, minimap).
+    let measure = move || {
+        if let Some(el) = canvas.get_untracked() {
+            let r = el.get_bounding_client_rect();
+            store.canvas_size.set((r.width().max(1.0), r.height().max(1.0)));
+        }
+    };
+    Effect::new(move |_| {
+        if canvas.get().is_some() {
+            measure();
+        }
+    });
+    let _ = window_event_listener(ev::resize, move |_| measure());
+
+    let on_move = move |ev: PointerEvent| {
+        let Some(g) = gesture.get_value() else { return };
+        let screen = canvas_ref.screen_point(ev.client_x() as f64, ev.client_y() as f64);
+        let view = store.view.get_untracked();
+        let p = view.to_canvas(screen);
+        match g {
+            Gesture::Pan { start, view: v0, moved } => {
+                let moved = moved || (screen.x - start.x).abs() + (screen.y - start.y).abs() > CLICK_SLOP;
+                store.view.set(View { x: v0.x + screen.x - start.x, y: v0.y + screen.y - start.y, zoom: v0.zoom });
+                gesture.set_value(Some(Gesture::Pan { start, view: v0, moved }));
+            }
+            Gesture::Marquee { start, .. } => store.marquee.set(Some(Rect::from_corners(start, p))),
+            Gesture::Move { start, ids, moved } => {
+                let (dx, dy) = (p.x - start.x, p.y - start.y);
+                let moved = moved || (dx.abs() + dy.abs()) * view.zoom > CLICK_SLOP;
+                if moved {
+                    store.node_drag.set(Some(NodeDrag { ids: ids.clone(), dx, dy }));
+                }
+                gesture.set_value(Some(Gesture::Move { start, ids, moved }));
+            }
+            Gesture::Wire { .. } => store.wire.update(|w| {
+                if let Some(w) = w {
+                    w.to_point = p;
+                }
+            }),
+        }
+    };
+    let on_up = move |ev: PointerEvent| {
+        let Some(g) = gesture.get_value() else { return };
+        gesture.set_value(None);
+        match g {
+            Gesture::Pan { moved, .. } => {
+                if !moved {
+                    store.edit(|e| e.selection.clear());
+                }
+            }
+            Gesture::Marquee { additive, .. } => {
+                if let Some(area) = store.marquee.get_untracked() {
+                    store.edit(|e| {
+                        let graph = e.graph().clone();
+                        e.selection.marquee(&graph, &area, additive);
+                    });
+                }
+                store.marquee.set(None);
+            }
+            Gesture::Move { ids, moved, .. } => {
+                if let (true, Some(d)) = (moved, store.node_drag.get_untracked()) {
+                    let moves: Vec<(String, Point)> = ids
+                        .iter()
+                        .filter_map(|id| {
+                            store
+                                .rects
+                                .with_untracked(|r| r.get(id).copied())
+                                .map(|r| (id.clone(), Point::new(r.x + d.dx, r.y + d.dy)))
+                        })
+                        .collect();
+                    store.edit(|e| e.move_nodes(&moves));
+                }
+                store.node_drag.set(None);
+            }
+            Gesture::Wire { from, edge } => {
+                store.wire.set(None);
+                let target = node_at(ev.client_x() as f64, ev.client_y() as f64);
+                if let Some(to) = target {
+                    let result = match edge {
+                        Some(ix) => store.edit(|e| e.reconnect(ix, &from, &to)),
+                        None => store.edit(|e| e.connect(&from, &to).map(|_| ())),
+                    };
+                    if let Err(why) = result {
+                        store.error(format!("Cannot connect {from} → {to}: {why}"));
+                    }
+                }
+            }
+        }
+    };
+    let _ = window_event_listener(ev::pointermove, on_move);
+    let _ = window_event_listener(ev::pointerup, on_up);
+
+    let on_down = move |ev: PointerEvent| {
+        if ev.button() != 0 {
+            return;
+        }
+        let screen = canvas_ref.screen_point(ev.client_x() as f64, ev.client_y() as f64);
+        if ev.shift_key() {
+            let start = store.view.get_untracked().to_canvas(screen);
+            store.marquee.set(Some(Rect::from_corners(start, start)));
+            gesture.set_value(Some(Gesture::Marquee { start, additive: true }));
+        } else {
+            gesture.set_value(Some(Gesture::Pan { start: screen, view: store.view.get_untracked(), moved: false }));
+        }
+    };
+
+    let on_wheel = move |ev: WheelEvent| {
+        ev.prevent_default();
+        let screen = canvas_ref.screen_point(ev.client_x() as f64, ev.client_y() as f64);
+        let delta = if ev.delta_mode() == 1 { ev.delta_y() * 16.0 } else { ev.delta_y() };
+        let factor = (-delta * 0.0015).exp();
+        store.view.update(|v| *v = v.zoom_at(factor, screen));
+    };
+
+    let on_dragover = move |ev: DragEvent| ev.prevent_default();
+    let on_drop = move |ev: DragEvent| {
+        ev.prevent_default();
+        let screen = canvas_ref.screen_point(ev.client_x() as f64, ev.client_y() as f64);
+        let at = store.view.get_untracked().to_canvas(screen);
+        let Some(dt) = ev.data_transfer() else { return };
+        if let Some(file) = dt.files().and_then(|f| f.get(0)) {
+            super::import::import_file(store, file);
+            return;
+        }
+        if let Ok(kind) = dt.get_data(super::palette_bar::DRAG_TYPE)
+            && let Some(kind) = engine::NodeKind::ALL.iter().find(|k| k.name() == kind)
+        {
+            let centered =
+                Point::new(at.x - crate::model::geometry::NODE_W / 2.0, at.y - crate::model::geometry::NODE_H / 2.0);
+            store.edit(|e| e.add_node(*kind, centered));
+        }
+    };
+
+    let transform = move || {
+        let v = store.view.get();
+        format!("translate({}px, {}px) scale({})", v.x, v.y, v.zoom)
+    };
+    let grid_style = move || {
+        let v = store.view.get();
+        let step = crate::model::geometry::GRID * v.zoom;
+        format!("background-size: {step}px {step}px; background-position: {}px {}px", v.x, v.y)
+    };
+
+    view! {
+        <div
+            class="canvas"
+            node_ref=canvas
+            style=grid_style
+            on:pointerdown=on_down
+            on:wheel=on_wheel
+            on:dragover=on_dragover
+            on:drop=on_drop
+            aria-label="Canvas"
+        >
+            <div class="viewport" style:transform=transform>
+                <svg class="edges" aria-hidden="false">
+                    <defs>
+                        <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                            <path d="M 0 0 L 10 5 L 0 10 z" class="arrow-head"></path>
+                        </marker>
+                        <marker id="arrow-taken" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                            <path d="M 0 0 L 10 5 L 0 10 z" class="arrow-head taken"></path>
+                        </marker>
+                    </defs>
+                    <For each=move || edge_keys(store) key=|k| k.clone() let:k>
+                        <EdgeView index=k.0 from=k.1.clone() to=k.2.clone() label=k.3.clone() when=k.4.clone()/>
+                    </For>
+                    <WirePreview/>
+                </svg>
+                <For each=move || store.node_ids.get() key=|id| id.clone() let:id>
+                    <NodeView id=id/>
+                </For>
+                {move || store.marquee.get().map(|r| view! {
+                    <div class="marquee" style=format!("left:{}px;top:{}px;width:{}px;height:{}px", r.x, r.y, r.w, r.h)></div>
+                })}
+            </div>
+            <Minimap/>
+            {move || store.node_ids.with(Vec::is_empty).then(|| view! {
+                <div class="canvas-empty">"Drag a node from the palette, or press "<kbd>"Ctrl K"</kbd>" to search."</div>
+            })}
+        </div>
+    }
+}
+
+/// Edges keyed by everything that identifies them, so a changed edge is redrawn.
+type EdgeKey = (usize, String, String, Option<String>, Option<String>);
+
+fn edge_keys(store: Store) -> Vec<EdgeKey> {
+    store.editor.with(|e| {
+        e.graph()
+            .edges
+            .iter()
+            .enumerate()
+            .map(|(i, x)| (i, x.from.clone(), x.to.clone(), x.label.clone(), x.when.clone()))
+            .collect()
+    })
+}
+
+/// The id of the node under a client point, if any.
+pub fn node_at(x: f64, y: f64) -> Option<String> {
+    let el = document().element_from_point(x as f32, y as f32)?;
+    let node = el.closest("[data-node-id]").ok().flatten()?;
+    node.get_attribute("data-node-id")
+}
+
+/// Whether an event started on an element that handles its own clicks (handles, buttons).
+pub fn from_control(ev: &web_sys::Event) -> bool {
+    ev.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|el| el.closest("[data-handle], button, input, textarea, select").ok().flatten().is_some())
+}

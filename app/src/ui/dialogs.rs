@@ -1,0 +1,169 @@
+//! Dialogs: import (file or pasted text), share link, node search, keyboard help.
+
+use leptos::html::Input;
+use leptos::prelude::*;
+use web_sys::KeyboardEvent;
+
+use super::keyboard::SHORTCUTS;
+use super::store::{Dialog, use_store};
+use crate::model::selection::Selection;
+
+#[component]
+pub fn Dialogs() -> impl IntoView {
+    let store = use_store();
+    move || {
+        store.dialog.get().map(|d| {
+            let body = match d {
+                Dialog::Import => view! { <ImportDialog/> }.into_any(),
+                Dialog::Share(link) => view! { <ShareDialog link=link/> }.into_any(),
+                Dialog::Search => view! { <SearchDialog/> }.into_any(),
+                Dialog::Help => view! { <HelpDialog/> }.into_any(),
+                Dialog::Settings => view! { <super::settings::SettingsDialog/> }.into_any(),
+            };
+            view! {
+                <div class="backdrop" on:pointerdown=move |ev| {
+                    if ev.target() == ev.current_target() { store.dialog.set(None); }
+                }>
+                    {body}
+                </div>
+            }
+        })
+    }
+}
+
+#[component]
+fn ImportDialog() -> impl IntoView {
+    let store = use_store();
+    let text = RwSignal::new(String::new());
+    let on_file = move |ev: leptos::ev::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&ev);
+        if let Some(file) = input.files().and_then(|f| f.get(0)) {
+            store.dialog.set(None);
+            super::import::import_file(store, file);
+        }
+        input.set_value("");
+    };
+    let on_paste = move |_| {
+        if super::import::import_text(store, &text.get_untracked(), "the pasted text") {
+            store.dialog.set(None);
+        }
+    };
+    view! {
+        <div class="dialog" role="dialog" aria-modal="true" aria-label="Import">
+            <h2>"Import a graph"</h2>
+            <p>"Choose a "<code>"switchyard/graph@1"</code>" JSON file, drop one on the canvas, or paste its text."</p>
+            <label class="file-pick">
+                <span>"Choose a file…"</span>
+                <input type="file" accept=".json,application/json" aria-label="Import file" on:change=on_file/>
+            </label>
+            <textarea class="paste" aria-label="Paste JSON" placeholder="{ \"format\": \"switchyard/graph@1\", … }"
+                prop:value=text on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+            <div class="dialog-actions">
+                <button on:click=move |_| store.dialog.set(None)>"Cancel"</button>
+                <button class="primary" on:click=on_paste disabled=move || text.with(|t| t.trim().is_empty())>"Import pasted JSON"</button>
+            </div>
+        </div>
+    }
+}
+
+#[component]
+fn ShareDialog(link: String) -> impl IntoView {
+    let store = use_store();
+    let size = link.len();
+    view! {
+        <div class="dialog" role="dialog" aria-modal="true" aria-label="Share link">
+            <h2>"Share link"</h2>
+            <p>"Anyone opening this link gets a copy of the graph. It was copied to your clipboard."</p>
+            <input class="share-link" readonly aria-label="Share link" value=link.clone()
+                on:focus=move |ev| { let el: web_sys::HtmlInputElement = event_target(&ev); el.select(); }/>
+            <p class="muted">{format!("{size} characters")}</p>
+            <div class="dialog-actions">
+                <a class="button" href=link target="_blank" rel="noopener">"Open in a new tab"</a>
+                <button class="primary" on:click=move |_| store.dialog.set(None)>"Done"</button>
+            </div>
+        </div>
+    }
+}
+
+#[component]
+fn SearchDialog() -> impl IntoView {
+    let store = use_store();
+    let query = RwSignal::new(String::new());
+    let active = RwSignal::new(0usize);
+    let input = NodeRef::<Input>::new();
+    Effect::new(move |_| {
+        if let Some(el) = input.get() {
+            let _ = el.focus();
+        }
+    });
+    let results = Memo::new(move |_| {
+        let q = query.get().to_lowercase();
+        store.editor.with(|e| {
+            e.graph()
+                .nodes
+                .iter()
+                .filter(|n| {
+                    q.is_empty()
+                        || n.id.to_lowercase().contains(&q)
+                        || n.title().to_lowercase().contains(&q)
+                        || n.kind.name().contains(&q)
+                })
+                .take(12)
+                .map(|n| (n.id.clone(), n.title().to_string(), n.kind.name()))
+                .collect::<Vec<_>>()
+        })
+    });
+    let choose = move |id: String| {
+        store.edit(|e| e.selection = Selection::only_node(&id));
+        if let Some(r) = store.rects.with_untracked(|r| r.get(&id).copied()) {
+            store.center_on(r.center());
+        }
+        store.dialog.set(None);
+    };
+    let on_key = move |ev: KeyboardEvent| match ev.key().as_str() {
+        "ArrowDown" => active.update(|a| *a = (*a + 1).min(results.with(Vec::len).saturating_sub(1))),
+        "ArrowUp" => active.update(|a| *a = a.saturating_sub(1)),
+        "Enter" => {
+            if let Some((id, _, _)) = results.with(|r| r.get(active.get_untracked()).cloned()) {
+                choose(id);
+            }
+        }
+        _ => {}
+    };
+    view! {
+        <div class="dialog search" role="dialog" aria-modal="true" aria-label="Find a node">
+            <input node_ref=input class="search-input" aria-label="Find a node" placeholder="Node name, id or kind…"
+                prop:value=query on:input=move |ev| { query.set(event_target_value(&ev)); active.set(0); } on:keydown=on_key/>
+            <ul class="search-results" role="listbox">
+                {move || results.get().into_iter().enumerate().map(|(i, (id, title, kind))| {
+                    let chosen = id.clone();
+                    view! {
+                        <li role="option" aria-selected=move || (active.get() == i).to_string() class:active=move || active.get() == i
+                            on:click=move |_| choose(chosen.clone())>
+                            <span class="result-title">{title}</span>
+                            <span class="result-meta">{format!("{kind} · {id}")}</span>
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
+        </div>
+    }
+}
+
+#[component]
+fn HelpDialog() -> impl IntoView {
+    let store = use_store();
+    view! {
+        <div class="dialog help" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts">
+            <h2>"Keyboard shortcuts"</h2>
+            <table class="shortcuts">
+                <tbody>
+                    {SHORTCUTS.iter().map(|(k, what)| view! { <tr><td><kbd>{*k}</kbd></td><td>{*what}</td></tr> }).collect_view()}
+                </tbody>
+            </table>
+            <div class="dialog-actions">
+                <button class="primary" on:click=move |_| store.dialog.set(None)>"Close"</button>
+            </div>
+        </div>
+    }
+}

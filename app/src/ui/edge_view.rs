@@ -1,0 +1,110 @@
+//! One edge: a curve from the source's output handle to the target's input handle, its label
+//! and condition, a wide invisible stroke to click it by, and (when selected) a handle to
+//! drag its end to another node.
+
+use leptos::prelude::*;
+use web_sys::PointerEvent;
+
+use super::canvas::CanvasCtx;
+use super::store::use_store;
+use crate::model::geometry::{Point, Rect};
+use crate::model::palette::shorten;
+
+/// The curve from `a`'s output side to `b`'s input side, and its midpoint.
+pub fn curve(a: &Rect, b: &Rect, self_loop: bool) -> (String, Point) {
+    let p0 = Point::new(a.x + a.w, a.y + a.h / 2.0);
+    let p3 = Point::new(b.x, b.y + b.h / 2.0);
+    if self_loop {
+        let top = a.y - 70.0;
+        let d = format!("M {} {} C {} {}, {} {}, {} {}", p0.x, p0.y, p0.x + 80.0, top, p3.x - 80.0, top, p3.x, p3.y);
+        return (d, Point::new(a.x + a.w / 2.0, top + 18.0));
+    }
+    let k = ((p3.x - p0.x).abs() / 2.0).max(60.0);
+    let (c1, c2) = (Point::new(p0.x + k, p0.y), Point::new(p3.x - k, p3.y));
+    let mid = Point::new((p0.x + 3.0 * c1.x + 3.0 * c2.x + p3.x) / 8.0, (p0.y + 3.0 * c1.y + 3.0 * c2.y + p3.y) / 8.0);
+    (format!("M {} {} C {} {}, {} {}, {} {}", p0.x, p0.y, c1.x, c1.y, c2.x, c2.y, p3.x, p3.y), mid)
+}
+
+#[component]
+pub fn EdgeView(index: usize, from: String, to: String, label: Option<String>, when: Option<String>) -> impl IntoView {
+    let store = use_store();
+    let ctx = expect_context::<CanvasCtx>();
+    let geometry = {
+        let (from, to) = (from.clone(), to.clone());
+        Memo::new(move |_| {
+            let a = store.rect_of(&from)?;
+            let b = store.rect_of(&to)?;
+            Some(curve(&a, &b, from == to))
+        })
+    };
+    let selected = Memo::new(move |_| store.editor.with(|e| e.selection.edges.contains(&index)));
+    let taken = Memo::new(move |_| super::run_panel::edge_taken(store, index));
+    let problem = Memo::new(move |_| {
+        store.diagnostics.with(|d| {
+            d.iter().filter(|x| x.edge == Some(index)).map(|x| x.message.clone()).collect::<Vec<_>>().join("\n")
+        })
+    });
+    let text = match (&label, &when) {
+        (Some(l), Some(w)) => format!("{l} · when {}", shorten(w, 28)),
+        (Some(l), None) => l.clone(),
+        (None, Some(w)) => format!("when {}", shorten(w, 32)),
+        (None, None) => String::new(),
+    };
+    let has_text = !text.is_empty();
+    let plain_title = format!("{from} → {to}");
+    let on_down = move |ev: PointerEvent| {
+        if ev.button() != 0 {
+            return;
+        }
+        ev.stop_propagation();
+        store.edit(|e| e.selection.click_edge(index, ev.shift_key()));
+    };
+    let wire_from = from.clone();
+    let on_end = move |ev: PointerEvent| {
+        ev.stop_propagation();
+        ev.prevent_default();
+        ctx.start_wire(store, &wire_from, Some(index), ev.client_x() as f64, ev.client_y() as f64);
+    };
+    let d = move || geometry.get().map(|g| g.0).unwrap_or_default();
+    let mid = move || geometry.get().map_or(Point::new(0.0, 0.0), |g| g.1);
+    let end = {
+        let to = to.clone();
+        Memo::new(move |_| store.rect_of(&to).map(|r| Point::new(r.x, r.y + r.h / 2.0)).unwrap_or(Point::new(0.0, 0.0)))
+    };
+    view! {
+        <g
+            class="edge"
+            class:selected=selected
+            class:taken=taken
+            class:conditional=when.is_some()
+            class:invalid=move || !problem.get().is_empty()
+            data-edge-from=from.clone()
+            data-edge-to=to.clone()
+            data-edge-index=index
+            data-taken=move || if taken.get() { "true" } else { "false" }
+        >
+            <title>{move || { let p = problem.get(); if p.is_empty() { plain_title.clone() } else { p } }}</title>
+            <path class="edge-hit" d=d on:pointerdown=on_down></path>
+            <path class="edge-line" d=d marker-end=move || if taken.get() { "url(#arrow-taken)" } else { "url(#arrow)" }></path>
+            {has_text.then(|| view! {
+                <text class="edge-label" x=move || mid().x y=move || mid().y - 6.0 text-anchor="middle">{text.clone()}</text>
+            })}
+            <Show when=move || selected.get()>
+                <circle class="edge-end" r="7" cx=move || end.get().x cy=move || end.get().y on:pointerdown=on_end.clone()></circle>
+            </Show>
+        </g>
+    }
+}
+
+/// The edge being drawn, following the pointer.
+#[component]
+pub fn WirePreview() -> impl IntoView {
+    let store = use_store();
+    let d = move || {
+        let w = store.wire.get()?;
+        let a = store.rect_of(&w.from)?;
+        let target = Rect { x: w.to_point.x, y: w.to_point.y, w: 0.0, h: 0.0 };
+        Some(curve(&a, &target, false).0)
+    };
+    view! { <path class="wire" d=move || d().unwrap_or_default() style:display=move || if d().is_some() { "inline" } else { "none" }></path> }
+}

@@ -1,0 +1,103 @@
+//! The inspector: a form for the selected node or edge, or for the graph itself, and the
+//! list of problems the validator found.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::store::use_store;
+use crate::model::selection::Selection;
+
+/// Puts keyboard focus in the inspector's first field (after a double-click on a node).
+pub fn focus_first_field() {
+    request_animation_frame(|| {
+        if let Some(el) = document().query_selector(".inspector input, .inspector textarea").ok().flatten()
+            && let Ok(el) = el.dyn_into::<web_sys::HtmlElement>()
+        {
+            let _ = el.focus();
+        }
+    });
+}
+
+#[component]
+pub fn Inspector() -> impl IntoView {
+    let store = use_store();
+    let selected_node = Memo::new(move |_| {
+        store.editor.with(|e| {
+            if e.selection.nodes.len() == 1 && e.selection.edges.is_empty() {
+                e.selection.nodes.first().cloned()
+            } else {
+                None
+            }
+        })
+    });
+    let selected_edge = Memo::new(move |_| {
+        store.editor.with(|e| {
+            if e.selection.edges.len() == 1 && e.selection.nodes.is_empty() {
+                e.selection.edges.first().copied()
+            } else {
+                None
+            }
+        })
+    });
+    let many = Memo::new(move |_| store.editor.with(|e| e.selection.nodes.len() + e.selection.edges.len()));
+    view! {
+        <aside class="sidebar right inspector" role="region" aria-label="Inspector">
+            {move || {
+                if let Some(id) = selected_node.get() {
+                    view! { <super::node_form::NodeForm id=id/> }.into_any()
+                } else if let Some(index) = selected_edge.get() {
+                    view! { <super::edge_form::EdgeForm index=index/> }.into_any()
+                } else if many.get() > 1 {
+                    view! {
+                        <section class="form">
+                            <h2>{move || format!("{} items selected", many.get())}</h2>
+                            <div class="row-actions">
+                                <button on:click=move |_| { store.edit(|e| e.duplicate()); }>"Duplicate"</button>
+                                <button class="danger" on:click=move |_| store.edit(|e| e.delete_selection())>"Delete"</button>
+                            </div>
+                        </section>
+                    }.into_any()
+                } else {
+                    view! { <super::graph_form::GraphForm/> }.into_any()
+                }
+            }}
+            <Problems/>
+        </aside>
+    }
+}
+
+/// The validator's findings; clicking one selects the node or edge concerned.
+#[component]
+fn Problems() -> impl IntoView {
+    let store = use_store();
+    let list = move || store.diagnostics.get();
+    view! {
+        <section class="problems" aria-label="Problems">
+            <h2>{move || { let n = list().len(); if n == 0 { "No problems".to_string() } else { format!("Problems ({n})") } }}</h2>
+            <ul>
+                {move || list().iter().cloned().map(|d| {
+                    let (node, edge) = (d.node.clone(), d.edge);
+                    let pick = move |_| {
+                        store.edit(|e| match (node.as_deref(), edge) {
+                            (_, Some(i)) => { e.selection.clear(); e.selection.edges.insert(i); }
+                            (Some(n), None) => e.selection = Selection::only_node(n),
+                            (None, None) => e.selection.clear(),
+                        });
+                        if let Some(n) = &node && let Some(r) = store.rects.with_untracked(|r| r.get(n).copied()) {
+                            store.center_on(r.center());
+                        }
+                    };
+                    view! {
+                        <li class="problem" class:error=d.is_error() data-path=d.path.clone()>
+                            <button class="problem-button" on:click=pick>
+                                <span class="problem-sev">{if d.is_error() { "Error" } else { "Warning" }}</span>
+                                <span class="problem-path">{d.path.clone()}</span>
+                                <span class="problem-text">{d.message.clone()}</span>
+                            </button>
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
+        </section>
+    }
+}

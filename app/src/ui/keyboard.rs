@@ -1,0 +1,125 @@
+//! Keyboard shortcuts, and paste from the system clipboard.
+
+use leptos::ev;
+use leptos::prelude::*;
+use web_sys::{ClipboardEvent, KeyboardEvent};
+
+use super::app::typing_in_field;
+use super::store::{Dialog, Store};
+use crate::model::clipboard;
+
+/// Also kept in local storage, so a copy in one tab can be pasted in another even where
+/// the system clipboard is not readable.
+const CLIPBOARD_KEY: &str = "switchyard.clipboard";
+
+/// Every shortcut, for the help panel.
+pub const SHORTCUTS: &[(&str, &str)] = &[
+    ("Delete / Backspace", "Delete the selection"),
+    ("Ctrl+Z", "Undo"),
+    ("Ctrl+Shift+Z / Ctrl+Y", "Redo"),
+    ("Ctrl+C", "Copy the selected nodes"),
+    ("Ctrl+V", "Paste nodes (also from another tab)"),
+    ("Ctrl+D", "Duplicate the selection"),
+    ("Ctrl+A", "Select every node"),
+    ("Ctrl+K", "Find a node"),
+    ("F", "Fit the view to the graph"),
+    ("+ / -", "Zoom in / out"),
+    ("Shift+drag", "Select with a marquee"),
+    ("Drag the background", "Pan"),
+    ("Wheel", "Zoom around the pointer"),
+    ("Escape", "Close the dialog, or clear the selection"),
+    ("?", "Show this help"),
+];
+
+pub fn install(store: Store) {
+    let _ = window_event_listener(ev::keydown, move |ev: KeyboardEvent| on_key(store, &ev));
+    let _ = window_event_listener(ev::paste, move |ev: ClipboardEvent| {
+        if typing_in_field() {
+            return;
+        }
+        let text = ev.clipboard_data().and_then(|d| d.get_data("text/plain").ok()).filter(|t| !t.trim().is_empty());
+        let text = text.or_else(|| gloo_storage_get(CLIPBOARD_KEY));
+        if let Some(text) = text {
+            ev.prevent_default();
+            paste_text(store, &text);
+        }
+    });
+}
+
+fn gloo_storage_get(key: &str) -> Option<String> {
+    use gloo_storage::Storage;
+    gloo_storage::LocalStorage::raw().get_item(key).ok().flatten()
+}
+
+pub fn paste_text(store: Store, text: &str) {
+    match clipboard::read(text) {
+        Ok(fragment) => {
+            let ids = store.edit(|e| e.paste(&fragment, 40.0));
+            store.info(format!("Pasted {} node{}", ids.len(), if ids.len() == 1 { "" } else { "s" }));
+        }
+        Err(why) => store.error(format!("Nothing pasted: {why}")),
+    }
+}
+
+pub fn copy_selection(store: Store) {
+    let Some(fragment) = store.editor.with_untracked(|e| e.copy()) else { return };
+    let text = serde_json::to_string_pretty(&fragment).unwrap_or_default();
+    {
+        use gloo_storage::Storage;
+        let _ = gloo_storage::LocalStorage::raw().set_item(CLIPBOARD_KEY, &text);
+    }
+    let _ = window().navigator().clipboard().write_text(&text);
+    store.info(format!("Copied {} node{}", fragment.nodes.len(), if fragment.nodes.len() == 1 { "" } else { "s" }));
+}
+
+fn on_key(store: Store, ev: &KeyboardEvent) {
+    let key = ev.key();
+    let ctrl = ev.ctrl_key() || ev.meta_key();
+    if key == "Escape" {
+        if store.dialog.get_untracked().is_some() {
+            store.dialog.set(None);
+        } else {
+            store.edit(|e| e.selection.clear());
+        }
+        return;
+    }
+    if ctrl && key.eq_ignore_ascii_case("k") {
+        ev.prevent_default();
+        store.dialog.set(Some(Dialog::Search));
+        return;
+    }
+    if typing_in_field() || store.dialog.get_untracked().is_some() {
+        return;
+    }
+    match (ctrl, ev.shift_key(), key.as_str()) {
+        (false, _, "Delete" | "Backspace") => {
+            ev.prevent_default();
+            store.edit(|e| e.delete_selection());
+        }
+        (true, false, "z" | "Z") => {
+            ev.prevent_default();
+            store.edit(|e| e.undo());
+        }
+        (true, true, "z" | "Z") | (true, _, "y" | "Y") => {
+            ev.prevent_default();
+            store.edit(|e| e.redo());
+        }
+        (true, _, "c" | "C") => copy_selection(store),
+        (true, _, "d" | "D") => {
+            ev.prevent_default();
+            store.edit(|e| e.duplicate());
+        }
+        (true, _, "a" | "A") => {
+            ev.prevent_default();
+            store.edit(|e| {
+                let ids: Vec<String> = e.graph().nodes.iter().map(|n| n.id.clone()).collect();
+                e.selection.nodes.extend(ids);
+            });
+        }
+        (false, _, "f" | "F") => store.fit_view(),
+        (false, _, "+" | "=") => store.zoom_by(1.25),
+        (false, _, "-" | "_") => store.zoom_by(0.8),
+        (false, _, "?") => store.dialog.set(Some(Dialog::Help)),
+        _ => {}
+    }
+}

@@ -1,0 +1,27 @@
+//! The editor's components. Each file holds one component (or one concern); they render the
+//! model in [`crate::model`] and turn gestures into calls on it.
+
+mod alerts;
+mod app;
+mod canvas;
+mod dialogs;
+mod edge_form;
+mod edge_view;
+mod export;
+mod graph_form;
+mod import;
+mod inspector;
+mod keyboard;
+mod library_panel;
+mod minimap;
+mod node_form;
+mod node_view;
+mod palette_bar;
+mod run_panel;
+mod settings;
+mod share_link;
+mod storage;
+mod store;
+mod toolbar;
+
+pub use app::App;

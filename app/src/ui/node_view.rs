@@ -1,0 +1,123 @@
+//! One node on the canvas: coloured by kind, with its icon, label, a summary of its
+//! configuration, a badge for validation problems, and its connection handles.
+
+use leptos::prelude::*;
+use web_sys::PointerEvent;
+
+use super::canvas::{CanvasCtx, from_control};
+use super::store::use_store;
+use crate::model::palette;
+use engine::NodeKind;
+
+#[component]
+pub fn NodeView(id: String) -> impl IntoView {
+    let store = use_store();
+    let ctx = expect_context::<CanvasCtx>();
+    let node = {
+        let id = id.clone();
+        Memo::new(move |_| store.editor.with(|e| e.graph().node(&id).cloned()))
+    };
+    let rect = {
+        let id = id.clone();
+        Memo::new(move |_| store.rect_of(&id))
+    };
+    let selected = {
+        let id = id.clone();
+        Memo::new(move |_| store.editor.with(|e| e.selection.nodes.contains(&id)))
+    };
+    let problems = {
+        let id = id.clone();
+        Memo::new(move |_| {
+            store.diagnostics.with(|d| {
+                let mine: Vec<&engine::Diagnostic> =
+                    d.iter().filter(|x| x.node.as_deref() == Some(id.as_str())).collect();
+                let errors = mine.iter().filter(|x| x.is_error()).count();
+                let text = mine.iter().map(|x| x.message.clone()).collect::<Vec<_>>().join("\n");
+                (errors, mine.len() - errors, text)
+            })
+        })
+    };
+    let status = {
+        let id = id.clone();
+        Memo::new(move |_| super::run_panel::node_status(store, &id))
+    };
+    let kind = move || node.with(|n| n.as_ref().map(|n| n.kind));
+    let info = move || palette::info(kind().unwrap_or(NodeKind::Set));
+    let title = move || node.with(|n| n.as_ref().map(|n| n.title().to_string()).unwrap_or_default());
+    let summary = move || node.with(|n| n.as_ref().map(palette::summary).unwrap_or_default());
+    let disabled = move || node.with(|n| n.as_ref().is_some_and(engine::Node::is_disabled));
+    let pinned = move || node.with(|n| n.as_ref().is_some_and(|n| n.pinned.is_some()));
+
+    let down_id = id.clone();
+    let on_down = move |ev: PointerEvent| {
+        if ev.button() != 0 {
+            return;
+        }
+        ev.stop_propagation();
+        if from_control(&ev) {
+            return;
+        }
+        ctx.start_move(store, &down_id, ev.shift_key(), ev.client_x() as f64, ev.client_y() as f64);
+    };
+    let out_id = id.clone();
+    let on_out = move |ev: PointerEvent| {
+        if ev.button() != 0 {
+            return;
+        }
+        ev.stop_propagation();
+        ev.prevent_default();
+        ctx.start_wire(store, &out_id, None, ev.client_x() as f64, ev.client_y() as f64);
+    };
+    let dbl_id = id.clone();
+    let on_dblclick = move |_| {
+        store.edit(|e| e.selection = crate::model::selection::Selection::only_node(&dbl_id));
+        super::inspector::focus_first_field();
+    };
+
+    let has_in = move || !matches!(kind(), Some(NodeKind::Start | NodeKind::Note));
+    let has_out = move || !matches!(kind(), Some(NodeKind::End | NodeKind::Note));
+    let kind_name = move || kind().map_or("set", NodeKind::name);
+    let aria = move || format!("{} node {}", info().title, title());
+
+    view! {
+        <div
+            class="node"
+            class:selected=selected
+            class:disabled=disabled
+            class:note=move || kind() == Some(NodeKind::Note)
+            data-node-id=id.clone()
+            data-kind=kind_name
+            data-status=move || status.get()
+            style:transform=move || rect.get().map(|r| format!("translate({}px, {}px)", r.x, r.y)).unwrap_or_default()
+            style:width=move || rect.get().map(|r| format!("{}px", r.w)).unwrap_or_default()
+            style=move || format!("--kind: var({})", info().color_var)
+            on:pointerdown=on_down
+            on:dblclick=on_dblclick
+            role="group"
+            aria-label=aria
+        >
+            <div class="node-head">
+                <span class="node-icon" aria-hidden="true">{move || info().icon}</span>
+                <span class="node-title">{title}</span>
+                <span class="node-kind">{move || info().title}</span>
+                {move || pinned().then(|| view! { <span class="node-flag" title="Pinned: uses a fixed update">"📌"</span> })}
+                {move || {
+                    let (errors, warnings, text) = problems.get();
+                    (errors + warnings > 0).then(|| view! {
+                        <span class="badge" class:error={errors > 0} class:warning={errors == 0} title=text
+                            data-problems={errors + warnings}>
+                            {if errors > 0 { errors.to_string() } else { warnings.to_string() }}
+                        </span>
+                    })
+                }}
+            </div>
+            <div class="node-summary">{summary}</div>
+            <Show when=has_in>
+                <div class="handle in" data-handle="in" title="Input"></div>
+            </Show>
+            <Show when=has_out>
+                <div class="handle out" data-handle="out" title="Drag to connect" on:pointerdown=on_out.clone()></div>
+            </Show>
+        </div>
+    }
+}

@@ -1,0 +1,50 @@
+//! The palette: one button per node kind. Click adds the node in the middle of the view;
+//! dragging it onto the canvas drops it where it lands.
+
+use leptos::prelude::*;
+use web_sys::DragEvent;
+
+use super::store::use_store;
+use crate::model::geometry::{NODE_H, NODE_W, Point};
+use crate::model::palette::KINDS;
+
+/// The drag-and-drop data type carrying a node kind's name.
+pub const DRAG_TYPE: &str = "application/x-switchyard-kind";
+
+#[component]
+pub fn PaletteBar() -> impl IntoView {
+    let store = use_store();
+    let buttons = KINDS
+        .iter()
+        .map(|k| {
+            let kind = k.kind;
+            let on_click = move |_| {
+                let c = store.view_center();
+                // Offset a little each time so repeated clicks do not stack exactly.
+                let n = store.node_ids.with_untracked(Vec::len) as f64 % 6.0;
+                store.edit(|e| {
+                    e.add_node(kind, Point::new(c.x - NODE_W / 2.0 + n * 20.0, c.y - NODE_H / 2.0 + n * 20.0))
+                });
+            };
+            let on_drag = move |ev: DragEvent| {
+                if let Some(dt) = ev.data_transfer() {
+                    let _ = dt.set_data(DRAG_TYPE, kind.name());
+                    dt.set_effect_allowed("copy");
+                }
+            };
+            view! {
+                <button class="palette-item" draggable="true" on:click=on_click on:dragstart=on_drag
+                    style=format!("--kind: var({})", k.color_var) title=k.blurb aria-label=format!("Add {}", k.title)>
+                    <span class="node-icon" aria-hidden="true">{k.icon}</span>
+                    <span>{k.title}</span>
+                </button>
+            }
+        })
+        .collect_view();
+    view! {
+        <section class="palette" aria-label="Palette">
+            <h2>"Nodes"</h2>
+            <div class="palette-grid">{buttons}</div>
+        </section>
+    }
+}

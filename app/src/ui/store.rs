@@ -1,0 +1,189 @@
+//! The app's reactive state, provided as a context to every component. The document and its
+//! undo log live in one [`Editor`] (the pure model); around it sit the view state (pan and
+//! zoom, gestures in progress, dialogs, alerts) and memos derived from the document.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use engine::Diagnostic;
+use leptos::prelude::*;
+
+use crate::model::editor::Editor;
+use crate::model::geometry::{Point, Rect, View, node_rect};
+use crate::model::library::Library;
+
+/// A message shown to the user in the alert area (`role="alert"` for errors).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Alert {
+    pub id: u64,
+    pub kind: AlertKind,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AlertKind {
+    Error,
+    Info,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Theme {
+    Light,
+    Dark,
+}
+
+/// The dialog currently open, if any.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Dialog {
+    Import,
+    Share(String),
+    Search,
+    Help,
+    Settings,
+}
+
+/// Nodes being dragged: where the pointer started (canvas units) and how far it has moved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeDrag {
+    pub ids: Vec<String>,
+    pub dx: f64,
+    pub dy: f64,
+}
+
+/// An edge being drawn from an output handle (or an edge end being moved).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Wire {
+    pub from: String,
+    /// Set when an existing edge is being reconnected.
+    pub edge: Option<usize>,
+    pub to_point: Point,
+}
+
+#[derive(Clone, Copy)]
+pub struct Store {
+    pub editor: RwSignal<Editor>,
+    pub view: RwSignal<View>,
+    pub canvas_size: RwSignal<(f64, f64)>,
+    pub node_drag: RwSignal<Option<NodeDrag>>,
+    pub wire: RwSignal<Option<Wire>>,
+    pub marquee: RwSignal<Option<Rect>>,
+    pub alerts: RwSignal<Vec<Alert>>,
+    pub dialog: RwSignal<Option<Dialog>>,
+    pub theme: RwSignal<Theme>,
+    pub library: RwSignal<Library>,
+    /// Storage id of the open graph.
+    pub current: RwSignal<String>,
+    /// Node ids in document order.
+    pub node_ids: Memo<Vec<String>>,
+    /// Every node's box as stored (without a drag in progress).
+    pub rects: Memo<Arc<HashMap<String, Rect>>>,
+    pub diagnostics: Memo<Arc<Vec<Diagnostic>>>,
+    next_alert: RwSignal<u64>,
+}
+
+impl Store {
+    pub fn new(editor: Editor, current: String, library: Library) -> Store {
+        let editor = RwSignal::new(editor);
+        let node_ids = Memo::new(move |_| editor.with(|e| e.graph().nodes.iter().map(|n| n.id.clone()).collect()));
+        let rects = Memo::new(move |_| {
+            editor.with(|e| {
+                let g = e.graph();
+                Arc::new(
+                    g.nodes.iter().enumerate().map(|(i, n)| (n.id.clone(), node_rect(g, i))).collect::<HashMap<_, _>>(),
+                )
+            })
+        });
+        let diagnostics = Memo::new(move |_| Arc::new(editor.with(|e| engine::validate(e.graph()))));
+        Store {
+            editor,
+            view: RwSignal::new(View::default()),
+            canvas_size: RwSignal::new((1000.0, 700.0)),
+            node_drag: RwSignal::new(None),
+            wire: RwSignal::new(None),
+            marquee: RwSignal::new(None),
+            alerts: RwSignal::new(Vec::new()),
+            dialog: RwSignal::new(None),
+            theme: RwSignal::new(Theme::Light),
+            library: RwSignal::new(library),
+            current: RwSignal::new(current),
+            node_ids,
+            rects,
+            diagnostics,
+            next_alert: RwSignal::new(1),
+        }
+    }
+
+    pub fn edit<R>(&self, f: impl FnOnce(&mut Editor) -> R) -> R {
+        self.editor.try_update(f).expect("the editor signal lives as long as the app")
+    }
+
+    /// Shows a message; info messages go away by themselves.
+    pub fn alert(&self, kind: AlertKind, text: impl Into<String>) {
+        let id = self.next_alert.get_untracked();
+        self.next_alert.set(id + 1);
+        let text = text.into();
+        self.alerts.update(|a| {
+            a.retain(|x| x.text != text);
+            a.push(Alert { id, kind, text });
+            if a.len() > 4 {
+                a.remove(0);
+            }
+        });
+        if kind == AlertKind::Info {
+            let alerts = self.alerts;
+            set_timeout(move || alerts.update(|a| a.retain(|x| x.id != id)), std::time::Duration::from_millis(4000));
+        }
+    }
+
+    pub fn error(&self, text: impl Into<String>) {
+        self.alert(AlertKind::Error, text);
+    }
+
+    pub fn info(&self, text: impl Into<String>) {
+        self.alert(AlertKind::Info, text);
+    }
+
+    /// Where a node is drawn now, drag included.
+    pub fn rect_of(&self, id: &str) -> Option<Rect> {
+        let mut r = self.rects.with(|m| m.get(id).copied())?;
+        if let Some(d) =
+            self.node_drag.with(|d| d.as_ref().filter(|d| d.ids.iter().any(|x| x == id)).map(|d| (d.dx, d.dy)))
+        {
+            r.x += d.0;
+            r.y += d.1;
+        }
+        Some(r)
+    }
+
+    /// The canvas point at the centre of the visible area.
+    pub fn view_center(&self) -> Point {
+        let (w, h) = self.canvas_size.get_untracked();
+        self.view.get_untracked().to_canvas(Point::new(w / 2.0, h / 2.0))
+    }
+
+    /// Pans so that `p` (canvas units) is in the middle of the screen.
+    pub fn center_on(&self, p: Point) {
+        let (w, h) = self.canvas_size.get_untracked();
+        self.view.update(|v| {
+            v.x = w / 2.0 - p.x * v.zoom;
+            v.y = h / 2.0 - p.y * v.zoom;
+        });
+    }
+
+    /// Zooms to show every node.
+    pub fn fit_view(&self) {
+        let (w, h) = self.canvas_size.get_untracked();
+        if let Some(b) = self.editor.with_untracked(|e| crate::model::geometry::bounds(e.graph())) {
+            self.view.set(View::fit(&b, w, h, 48.0));
+        }
+    }
+
+    pub fn zoom_by(&self, factor: f64) {
+        let (w, h) = self.canvas_size.get_untracked();
+        self.view.update(|v| *v = v.zoom_at(factor, Point::new(w / 2.0, h / 2.0)));
+    }
+}
+
+pub fn use_store() -> Store {
+    expect_context::<Store>()
+}
