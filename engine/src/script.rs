@@ -227,14 +227,11 @@ impl Scripting {
             };
             let hole = &after[..close];
             let expr = self.compile(hole, extra).map_err(|e| {
-                // Report the position within the whole template.
-                let hole_start = offset + open + 2;
-                let (line, column) = if e.line == 1 {
-                    line_col(source, hole_start + e.column.saturating_sub(1))
-                } else {
-                    let (l, _) = line_col(source, hole_start);
-                    (l + e.line - 1, e.column)
-                };
+                // Rhai counts lines and characters within the hole; report them within the
+                // whole template.
+                let (hole_line, hole_col) = line_col(source, offset + open + 2);
+                let (line, column) =
+                    if e.line <= 1 { (hole_line, hole_col + e.column.saturating_sub(1)) } else { (hole_line + e.line - 1, e.column) };
                 CompileError { line, column, message: e.message }
             })?;
             parts.push(Part::Hole(expr));
@@ -314,8 +311,13 @@ fn position_text(pos: rhai::Position) -> String {
     }
 }
 
+/// Line and column (in characters, 1-based) of a byte offset.
 fn line_col(text: &str, byte: usize) -> (usize, usize) {
-    let before = &text[..byte.min(text.len())];
+    let mut byte = byte.min(text.len());
+    while !text.is_char_boundary(byte) {
+        byte -= 1;
+    }
+    let before = &text[..byte];
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, column)
@@ -462,5 +464,8 @@ mod tests {
         assert!(err.column > 3, "{err}");
         let err = scripting().compile_template("ab {{ state", &[]).unwrap_err();
         assert!(err.message.contains("never closed"));
+        // Found by fuzzing: an error after a multi-byte character must not panic.
+        let err = scripting().compile_template("é {{\"€\"s}}", &[]).unwrap_err();
+        assert_eq!(err.line, 1);
     }
 }
