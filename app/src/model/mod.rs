@@ -12,6 +12,7 @@
 //! | [`layout`] | automatic layered layout |
 //! | [`palette`] | what each node kind looks like and starts as |
 //! | [`library`] | the saved graphs and their storage keys |
+//! | [`playback`] | a run shown one step at a time: statuses, taken edges, state, changes |
 //! | [`share`] | share links carrying a compressed document |
 
 pub mod clipboard;
@@ -21,5 +22,6 @@ pub mod geometry;
 pub mod layout;
 pub mod library;
 pub mod palette;
+pub mod playback;
 pub mod selection;
 pub mod share;

@@ -75,7 +75,7 @@ fn Problems() -> impl IntoView {
         <section class="problems" aria-label="Problems">
             <h2>{move || { let n = list().len(); if n == 0 { "No problems".to_string() } else { format!("Problems ({n})") } }}</h2>
             <ul>
-                {move || list().iter().cloned().map(|d| {
+                {move || list().iter().map(|d| {
                     let (node, edge) = (d.node.clone(), d.edge);
                     let pick = move |_| {
                         store.edit(|e| match (node.as_deref(), edge) {

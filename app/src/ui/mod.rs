@@ -8,6 +8,7 @@ mod dialogs;
 mod edge_form;
 mod edge_view;
 mod export;
+mod fields;
 mod graph_form;
 mod import;
 mod inspector;

@@ -1,35 +1,621 @@
-//! The form for one node.
+//! The form for one node (spec 2.2): id, label and description, the fields of its kind,
+//! then the common fields under "Advanced", and Duplicate / Delete. Only the fields that
+//! apply to the node's kind are shown; fields it carries that do not apply are listed with a
+//! button to remove them.
 
+use std::sync::Arc;
+
+use engine::Node;
+use engine::document::{Join, ModelConfig, NodeKind, OnError, Parse, Provider, Retry};
+use indexmap::IndexMap;
 use leptos::prelude::*;
+use serde_json::Value;
 
-use super::store::use_store;
+use super::fields::{
+    Check, CheckboxField, ExprField, JsonField, KvField, ListField, NumberField, SelectField, TemplateField, TextField,
+    Validator, Verdict, check_source, options,
+};
+use super::store::{Store, use_store};
+use crate::model::palette;
+use crate::model::selection::Selection;
+
+// Closure parameter types written in `view!` without angle brackets, which it cannot parse.
+type Strings = Vec<String>;
+type Map = IndexMap<String, String>;
+type OptNum = Option<f64>;
+type OptJson = Option<Value>;
+
+/// The datalist of declared state fields, suggested wherever a field name is typed.
+const STATE_LIST: &str = "inspector-state-fields";
+
+/// The node being edited: reads its fields as signals, writes through `update_node`.
+#[derive(Clone, Copy)]
+struct NodeEdit {
+    store: Store,
+    node: Memo<Option<Node>>,
+}
+
+impl NodeEdit {
+    /// One value of the node, as a signal that changes only when that value does.
+    fn get<T>(self, f: impl Fn(&Node) -> T + Send + Sync + 'static) -> Signal<T>
+    where
+        T: Clone + PartialEq + Default + Send + Sync + 'static,
+    {
+        let node = self.node;
+        Memo::new(move |_| node.with(|n| n.as_ref().map(&f).unwrap_or_default())).into()
+    }
+
+    /// Changes the node (one step of undo); a refusal (a clashing id) is shown as an alert.
+    fn update(self, f: impl FnOnce(&mut Node)) {
+        let Some(mut n) = self.node.get_untracked() else { return };
+        let id = n.id.clone();
+        f(&mut n);
+        if let Err(why) = self.store.edit(|e| e.update_node(&id, n)) {
+            self.store.error(why);
+        }
+    }
+
+    /// The limits in force, for placeholders.
+    fn limits(self) -> engine::document::EffectiveLimits {
+        self.store.editor.with_untracked(|e| e.graph().effective_limits())
+    }
+}
+
+/// Text, or nothing when it is blank.
+fn non_empty(v: String) -> Option<String> {
+    if v.trim().is_empty() { None } else { Some(v) }
+}
+
+fn trimmed(v: &str) -> Option<String> {
+    let t = v.trim();
+    (!t.is_empty()).then(|| t.to_string())
+}
+
+fn as_u64(v: Option<f64>) -> Option<u64> {
+    v.map(|v| v.max(0.0) as u64)
+}
 
 #[component]
 pub fn NodeForm(id: String) -> impl IntoView {
     let store = use_store();
-    let node = {
-        let id = id.clone();
-        Memo::new(move |_| store.editor.with(|e| e.graph().node(&id).cloned()))
-    };
-    let commit_label = {
-        let id = id.clone();
-        move |v: String| {
-            if let Some(mut n) = node.get_untracked() {
-                n.label = if v.trim().is_empty() { None } else { Some(v) };
-                if let Err(why) = store.edit(|e| e.update_node(&id, n)) {
-                    store.error(why);
-                }
+    let node = Memo::new(move |_| store.editor.with(|e| e.graph().node(&id).cloned()));
+    let kind = Memo::new(move |_| node.with(|n| n.as_ref().map(|n| n.kind)));
+    let ed = NodeEdit { store, node };
+    let state_names = Memo::new(move |_| {
+        store
+            .editor
+            .with(|e| e.graph().state.as_ref().map(|s| s.keys().cloned().collect::<Vec<_>>()).unwrap_or_default())
+    });
+    let head = move || {
+        kind.get().map(|k| {
+            let info = palette::info(k);
+            view! {
+                <header class="form-head" style=format!("--kind: var({})", info.color_var)>
+                    <span class="node-icon" aria-hidden="true">{info.icon}</span>
+                    <h2>{move || node.with(|n| n.as_ref().map(|n| n.title().to_string()).unwrap_or_default())}</h2>
+                    <span class="kind-tag">{info.title}</span>
+                </header>
             }
+        })
+    };
+    let selected_only = move |e: &mut crate::model::editor::Editor| {
+        if let Some(n) = node.get_untracked() {
+            e.selection = Selection::only_node(&n.id);
         }
     };
+    let duplicate = move |_| {
+        store.edit(|e| {
+            selected_only(e);
+            e.duplicate();
+        });
+    };
+    let delete = move |_| {
+        store.edit(|e| {
+            selected_only(e);
+            e.delete_selection();
+        });
+    };
     view! {
-        <section class="form">
-            <h2>{move || node.get().map(|n| n.title().to_string()).unwrap_or_default()}</h2>
-            <label class="field">
-                <span>"Label"</span>
-                <input prop:value=move || node.get().and_then(|n| n.label).unwrap_or_default()
-                    on:change=move |ev| commit_label(event_target_value(&ev))/>
-            </label>
+        <section class="form node-form">
+            {head}
+            <datalist id=STATE_LIST>
+                {move || state_names.get().into_iter().map(|n| view! { <option value=n></option> }).collect_view()}
+            </datalist>
+            <TextField label="Id" value=ed.get(|n| n.id.clone())
+                on_commit=move |v: String| ed.update(|n| n.id = v.trim().to_string())
+                hint="Letters, digits, _ and -. Renaming keeps its edges."/>
+            <TextField label="Label" value=ed.get(|n| n.label.clone().unwrap_or_default())
+                on_commit=move |v: String| ed.update(|n| n.label = non_empty(v))
+                placeholder=node.with_untracked(|n| n.as_ref().map(|n| n.id.clone()).unwrap_or_default())/>
+            <TextField label="Description" multiline=true rows=2u32 value=ed.get(|n| n.description.clone().unwrap_or_default())
+                on_commit=move |v: String| ed.update(|n| n.description = non_empty(v))/>
+            {move || kind.get().map(|k| kind_fields(ed, k))}
+            {move || kind.get().map(|k| advanced(ed, k))}
+            <StrayFields ed=ed/>
+            <div class="row-actions form-actions">
+                <button type="button" on:click=duplicate>"Duplicate"</button>
+                <button type="button" class="danger" on:click=delete>"Delete"</button>
+            </div>
         </section>
+    }
+}
+
+/// The fields of the node's own kind.
+fn kind_fields(ed: NodeEdit, kind: NodeKind) -> AnyView {
+    match kind {
+        NodeKind::Start => view! {
+            <ListField label="Required inputs" items=ed.get(|n| n.required.clone().unwrap_or_default())
+                on_commit=move |v: Strings| ed.update(|n| n.required = (!v.is_empty()).then_some(v))
+                item_noun="Required input" fresh_item="input" list=STATE_LIST
+                empty_text="Nothing required: a run may start with any input."
+                hint="Input keys a run must be given."/>
+        }
+        .into_any(),
+        NodeKind::End => view! {
+            <p class="hint">"An edge into an end node ends that branch. It has nothing to set."</p>
+        }
+        .into_any(),
+        NodeKind::Set => view! {
+            <KvField label="Set" entries=ed.get(|n| n.set.clone().unwrap_or_default())
+                on_commit=move |m: Map| ed.update(|n| n.set = Some(m))
+                key_noun="Field" value_noun="Expression" check=Check::Expr(&[]) fresh_key="field" key_list=STATE_LIST
+                hint="Each expression's value is written to its state field."/>
+        }
+        .into_any(),
+        NodeKind::Script => view! {
+            <ExprField label="Script" multiline=true rows=8u32 value=ed.get(|n| n.script.clone().unwrap_or_default())
+                on_commit=move |v: String| ed.update(|n| n.script = Some(v))
+                hint="Rhai code evaluating to a map of updates, like #{ count: state.count + 1 }, or () for none."/>
+        }
+        .into_any(),
+        NodeKind::Router => view! {
+            <ExprField label="Route" multiline=true rows=3u32 value=ed.get(|n| n.route.clone().unwrap_or_default())
+                on_commit=move |v: String| ed.update(|n| n.route = Some(v))
+                hint="Gives a label (or a list of labels): the out-edges with that label are followed; `default` catches the rest."/>
+            <OutLabels ed=ed/>
+        }
+        .into_any(),
+        NodeKind::Human => view! {
+            <TemplateField label="Prompt" multiline=true optional=true value=ed.get(|n| n.prompt.clone().unwrap_or_default())
+                on_commit=move |v: String| ed.update(|n| n.prompt = non_empty(v))
+                hint="Shown to the person; {{ expression }} holes are filled from the state."/>
+            <TextField label="Writes" list=STATE_LIST value=ed.get(|n| n.writes.clone().unwrap_or_default())
+                on_commit=move |v: String| ed.update(|n| n.writes = trimmed(&v))
+                hint="The state field the answer goes to."/>
+            <ListField label="Options" items=ed.get(|n| n.options.clone().unwrap_or_default())
+                on_commit=move |v: Strings| ed.update(|n| n.options = (!v.is_empty()).then_some(v))
+                item_noun="Option" fresh_item="option"
+                empty_text="No options: the answer is free text."
+                hint="The answer must be one of these; out-edges labelled with an option route by it."/>
+        }
+        .into_any(),
+        NodeKind::Llm => llm_fields(ed),
+        NodeKind::Http => http_fields(ed),
+        NodeKind::Subgraph => subgraph_fields(ed),
+        NodeKind::Note => view! {
+            <TextField label="Text" multiline=true rows=5u32 value=ed.get(|n| n.text.clone().unwrap_or_default())
+                on_commit=move |v: String| ed.update(|n| n.text = Some(v))/>
+        }
+        .into_any(),
+    }
+}
+
+/// The labels on a router's out-edges, so the route expression can be checked against them.
+#[component]
+fn OutLabels(ed: NodeEdit) -> impl IntoView {
+    let labels = Memo::new(move |_| {
+        let Some(id) = ed.node.with(|n| n.as_ref().map(|n| n.id.clone())) else { return Vec::new() };
+        ed.store.editor.with(|e| {
+            e.graph()
+                .edges
+                .iter()
+                .filter(|x| x.from == id)
+                .map(|x| x.label.clone().unwrap_or_else(|| "(no label)".into()))
+                .collect::<Vec<_>>()
+        })
+    });
+    view! {
+        <p class="hint out-labels">
+            {move || {
+                let l = labels.get();
+                if l.is_empty() { "No out-edges yet.".to_string() } else { format!("Out-edge labels: {}", l.join(", ")) }
+            }}
+        </p>
+    }
+}
+
+fn parse_name(p: Option<Parse>, default: Parse) -> String {
+    match p.unwrap_or(default) {
+        Parse::Text => "text".into(),
+        Parse::Json => "json".into(),
+    }
+}
+
+/// `text`/`json`, stored as absent when it is the kind's default.
+fn parse_value(v: &str, default: Parse) -> Option<Parse> {
+    let p = if v == "json" { Parse::Json } else { Parse::Text };
+    (p != default).then_some(p)
+}
+
+fn llm_fields(ed: NodeEdit) -> AnyView {
+    let model = move |f: &dyn Fn(&mut ModelConfig)| {
+        ed.update(|n| {
+            let m = n.model.get_or_insert(ModelConfig {
+                provider: Provider::Mock,
+                model: None,
+                base_url: None,
+                temperature: None,
+                responses: None,
+            });
+            f(m);
+        });
+    };
+    let provider = ed.get(|n| {
+        n.model
+            .as_ref()
+            .map(|m| match m.provider {
+                Provider::Mock => "mock",
+                Provider::Openai => "openai",
+            })
+            .unwrap_or_default()
+            .to_string()
+    });
+    let provider_options = Signal::derive(move || {
+        let mut o =
+            options(&[("mock", "mock (offline, canned responses)"), ("openai", "openai (OpenAI-compatible API)")]);
+        if provider.with(String::is_empty) {
+            o.insert(0, (String::new(), "— choose —".into()));
+        }
+        o
+    });
+    let set_provider = move |v: String| {
+        let p = if v == "openai" { Provider::Openai } else { Provider::Mock };
+        model(&|m| {
+            m.provider = p;
+            if p == Provider::Openai {
+                // Canned responses mean nothing to a real model.
+                m.responses = None;
+            }
+        });
+    };
+    let responses_valid: Validator = Arc::new(|v: &Value| match v {
+        Value::Array(items) => Ok(format!("✓ {} response{}", items.len(), if items.len() == 1 { "" } else { "s" })),
+        _ => Err("✗ give a JSON list, like [\"first reply\", \"second reply\"]".into()),
+    });
+    view! {
+        <TemplateField label="Prompt" multiline=true rows=4u32 value=ed.get(|n| n.prompt.clone().unwrap_or_default())
+            on_commit=move |v: String| ed.update(|n| n.prompt = Some(v))/>
+        <TemplateField label="System" multiline=true optional=true rows=2u32
+            value=ed.get(|n| n.system.clone().unwrap_or_default())
+            on_commit=move |v: String| ed.update(|n| n.system = non_empty(v))
+            placeholder="Optional system message"/>
+        <div class="grid-2">
+            <TextField label="Writes" list=STATE_LIST value=ed.get(|n| n.writes.clone().unwrap_or_default())
+                on_commit=move |v: String| ed.update(|n| n.writes = trimmed(&v))/>
+            <SelectField label="Parse" options=options(&[("text", "text (default)"), ("json", "json")])
+                value=ed.get(|n| parse_name(n.parse, Parse::Text))
+                on_commit=move |v: String| ed.update(|n| n.parse = parse_value(&v, Parse::Text))/>
+        </div>
+        <fieldset class="field group">
+            <legend>"Model"</legend>
+            <SelectField label="Provider" options=provider_options value=provider on_commit=set_provider/>
+            <div class="grid-2">
+                <TextField label="Model name" placeholder="gpt-4o-mini"
+                    value=ed.get(|n| n.model.as_ref().and_then(|m| m.model.clone()).unwrap_or_default())
+                    on_commit=move |v: String| model(&|m| m.model = trimmed(&v))/>
+                <NumberField label="Temperature" min=0.0 max=2.0 placeholder="model default"
+                    value=ed.get(|n| n.model.as_ref().and_then(|m| m.temperature))
+                    on_commit=move |v: OptNum| model(&|m| m.temperature = v)/>
+            </div>
+            <TextField label="Base URL" placeholder="https://api.openai.com/v1"
+                value=ed.get(|n| n.model.as_ref().and_then(|m| m.base_url.clone()).unwrap_or_default())
+                on_commit=move |v: String| model(&|m| m.base_url = trimmed(&v))
+                hint="Any OpenAI-compatible server: Ollama, llama.cpp, vLLM…"/>
+            {move || (provider.get() == "mock").then(|| view! {
+                <JsonField label="Responses" optional=true rows=3u32 validate=responses_valid.clone()
+                    value=ed.get(|n| n.model.as_ref().and_then(|m| m.responses.clone()).map(Value::Array))
+                    on_commit=move |v: OptJson| model(&|m| m.responses = match &v {
+                        Some(Value::Array(items)) => Some(items.clone()),
+                        _ => None,
+                    })
+                    hint="Answered in turn, one per run of the node: text, or JSON when parse is json."/>
+            })}
+            <p class="hint">"API keys come from the app's settings or the environment, never from the graph."</p>
+        </fieldset>
+    }
+    .into_any()
+}
+
+/// Checks the `{{ }}` templates inside a JSON body.
+fn body_validator(store: Store) -> Validator {
+    fn walk(v: &Value, path: &str, limits: engine::document::EffectiveLimits) -> Result<(), String> {
+        match v {
+            Value::String(t) if t.contains("{{") => match check_source(t, Check::Template, limits) {
+                Some(Err(e)) => Err(if path.is_empty() { e } else { format!("{e} in {path}") }),
+                _ => Ok(()),
+            },
+            Value::Array(items) => {
+                items.iter().enumerate().try_for_each(|(i, x)| walk(x, &format!("{path}[{i}]"), limits))
+            }
+            Value::Object(map) => map.iter().try_for_each(|(k, x)| {
+                walk(x, &if path.is_empty() { k.clone() } else { format!("{path}.{k}") }, limits)
+            }),
+            _ => Ok(()),
+        }
+    }
+    Arc::new(move |v: &Value| -> Verdict {
+        let limits = store.editor.with_untracked(|e| e.graph().effective_limits());
+        walk(v, "", limits).map(|()| "✓ valid JSON; templates compile".to_string())
+    })
+}
+
+fn http_fields(ed: NodeEdit) -> AnyView {
+    const METHODS: [&str; 7] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
+    let body_mode = ed.get(|n| {
+        match &n.body {
+            None => "none",
+            Some(Value::String(_)) => "text",
+            Some(_) => "json",
+        }
+        .to_string()
+    });
+    let set_mode = move |mode: String| {
+        ed.update(|n| {
+            n.body = match (mode.as_str(), n.body.take()) {
+                ("none", _) => None,
+                ("text", Some(Value::String(s))) => Some(Value::String(s)),
+                ("text", Some(v)) => Some(Value::String(serde_json::to_string_pretty(&v).unwrap_or_default())),
+                ("text", None) => Some(Value::String(String::new())),
+                (_, Some(Value::String(s))) => Some(
+                    serde_json::from_str::<Value>(&s)
+                        .ok()
+                        .filter(|v| !v.is_string())
+                        .unwrap_or_else(|| Value::Object(Default::default())),
+                ),
+                (_, Some(v)) => Some(v),
+                (_, None) => Some(Value::Object(Default::default())),
+            };
+        });
+    };
+    let validator = body_validator(ed.store);
+    let methods: Vec<(String, String)> = METHODS.iter().map(|m| (m.to_string(), m.to_string())).collect();
+    view! {
+        <div class="grid-method">
+            <SelectField label="Method" options=methods
+                value=ed.get(|n| n.method.clone().unwrap_or_else(|| "GET".into()))
+                on_commit=move |v: String| ed.update(|n| n.method = Some(v))/>
+            <TemplateField label="URL" value=ed.get(|n| n.url.clone().unwrap_or_default())
+                on_commit=move |v: String| ed.update(|n| n.url = Some(v.trim().to_string()))
+                placeholder="https://example.com/api/{{ state.id }}"/>
+        </div>
+        <KvField label="Headers" entries=ed.get(|n| n.headers.clone().unwrap_or_default())
+            on_commit=move |m: Map| ed.update(|n| n.headers = (!m.is_empty()).then_some(m))
+            key_noun="Header" value_noun="Value" check=Check::Template fresh_key="X-Header"
+            hint="Values are templates."/>
+        <SelectField label="Body" options=options(&[("none", "none"), ("text", "text (template)"), ("json", "JSON")])
+            value=body_mode on_commit=set_mode/>
+        {move || match body_mode.get().as_str() {
+            "text" => Some(view! {
+                <TemplateField label="Body text" multiline=true rows=4u32
+                    value=ed.get(|n| n.body.as_ref().and_then(Value::as_str).map(str::to_string).unwrap_or_default())
+                    on_commit=move |v: String| ed.update(|n| n.body = Some(Value::String(v)))/>
+            }.into_any()),
+            "json" => Some(view! {
+                <JsonField label="Body JSON" rows=5u32 validate=validator.clone()
+                    value=ed.get(|n| n.body.clone().filter(|b| !b.is_string()))
+                    on_commit=move |v: OptJson| ed.update(|n| n.body = v)
+                    hint="Strings may hold {{ }} templates."/>
+            }.into_any()),
+            _ => None,
+        }}
+        <div class="grid-2">
+            <TextField label="Writes" list=STATE_LIST value=ed.get(|n| n.writes.clone().unwrap_or_default())
+                on_commit=move |v: String| ed.update(|n| n.writes = trimmed(&v))/>
+            <SelectField label="Parse" options=options(&[("json", "json (default)"), ("text", "text")])
+                value=ed.get(|n| parse_name(n.parse, Parse::Json))
+                on_commit=move |v: String| ed.update(|n| n.parse = parse_value(&v, Parse::Json))/>
+        </div>
+    }
+    .into_any()
+}
+
+fn subgraph_fields(ed: NodeEdit) -> AnyView {
+    let graph_valid: Validator = Arc::new(|v: &Value| {
+        engine::parse::graph_from_value(v.clone())
+            .map(|g| {
+                let problems = engine::validate(&g).iter().filter(|d| d.is_error()).count();
+                let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+                let mut text =
+                    format!("✓ a graph of {} and {}", plural(g.nodes.len(), "node"), plural(g.edges.len(), "edge"));
+                if problems > 0 {
+                    text.push_str(&format!(
+                        " ({problems} error{} listed under Problems)",
+                        if problems == 1 { "" } else { "s" }
+                    ));
+                }
+                text
+            })
+            .map_err(|e| format!("✗ {e}"))
+    });
+    view! {
+        <KvField label="Inputs" entries=ed.get(|n| n.inputs.clone().unwrap_or_default())
+            on_commit=move |m: Map| ed.update(|n| n.inputs = (!m.is_empty()).then_some(m))
+            key_noun="Input" value_noun="Expression" check=Check::Expr(&[]) fresh_key="field"
+            hint="The subgraph's input: its field ← an expression over this graph's state."/>
+        <KvField label="Outputs" entries=ed.get(|n| n.outputs.clone().unwrap_or_default())
+            on_commit=move |m: Map| ed.update(|n| n.outputs = (!m.is_empty()).then_some(m))
+            key_noun="Output" value_noun="Expression" check=Check::Expr(&["result"]) fresh_key="field"
+            key_list=STATE_LIST
+            hint="This graph's field ← an expression over `result`, the subgraph's final state."/>
+        <JsonField label="Graph" rows=10u32 validate=graph_valid
+            value=ed.get(|n| n.graph.as_ref().and_then(|g| serde_json::to_value(g).ok()))
+            shown=ed.get(|n| n.graph.as_ref().map(|g| g.to_pretty_json()).unwrap_or_default())
+            on_commit=move |v: OptJson| {
+                if let Some(g) = v.and_then(|v| engine::parse::graph_from_value(v).ok()) {
+                    ed.update(|n| n.graph = Some(Box::new(g)));
+                }
+            }
+            hint="The embedded graph document; it is checked before it is kept."/>
+    }
+    .into_any()
+}
+
+/// The common fields of nodes that run (not start, end or note).
+fn advanced(ed: NodeEdit, kind: NodeKind) -> Option<AnyView> {
+    if matches!(kind, NodeKind::Start | NodeKind::End | NodeKind::Note) {
+        return None;
+    }
+    let node_timeout = ed.limits().node_timeout_ms;
+    let attempts = ed.get(|n| n.retry.as_ref().map(|r| f64::from(r.attempts)));
+    let pinned_valid: Validator = Arc::new(|v: &Value| match v {
+        Value::Object(m) => Ok(format!(
+            "✓ pinned: this update ({} field{}) is used instead of running the node",
+            m.len(),
+            if m.len() == 1 { "" } else { "s" }
+        )),
+        _ => Err("✗ give a JSON object of updates, like {\"summary\": \"…\"}".into()),
+    });
+    let effectful = kind.is_effectful().then(|| {
+        view! {
+            <div class="grid-2">
+                <NumberField label="Timeout (ms)" integer=true min=1.0 placeholder=node_timeout.to_string()
+                    value=ed.get(|n| n.timeout_ms.map(|v| v as f64))
+                    on_commit=move |v: OptNum| ed.update(|n| n.timeout_ms = as_u64(v))/>
+                <NumberField label="Retry attempts" integer=true min=1.0 placeholder="1" value=attempts
+                    on_commit=move |v: OptNum| ed.update(|n| {
+                        n.retry = v.map(|a| Retry {
+                            attempts: a.clamp(1.0, f64::from(u32::MAX)) as u32,
+                            backoff_ms: n.retry.as_ref().and_then(|r| r.backoff_ms),
+                        });
+                    })/>
+                <NumberField label="Retry backoff (ms)" integer=true min=0.0 placeholder="0"
+                    disabled=Signal::derive(move || attempts.with(Option::is_none))
+                    value=ed.get(|n| n.retry.as_ref().and_then(|r| r.backoff_ms).map(|v| v as f64))
+                    on_commit=move |v: OptNum| ed.update(|n| {
+                        if let Some(r) = &mut n.retry {
+                            r.backoff_ms = as_u64(v);
+                        }
+                    })/>
+            </div>
+        }
+    });
+    Some(
+        view! {
+            <details class="advanced" open>
+                <summary>"Advanced"</summary>
+                <div class="form">
+                    <div class="grid-2">
+                        <SelectField label="Join" options=options(&[("any", "any (default)"), ("all", "all")])
+                            value=ed.get(|n| if n.join == Some(Join::All) { "all".into() } else { "any".to_string() })
+                            on_commit=move |v: String| ed.update(|n| n.join = (v == "all").then_some(Join::All))
+                            hint="all: wait for every predecessor."/>
+                        <SelectField label="On error"
+                            options=options(&[("fail", "fail (default)"), ("continue", "continue"), ("route", "route")])
+                            value=ed.get(|n| match n.on_error.unwrap_or_default() {
+                                OnError::Fail => "fail".to_string(),
+                                OnError::Continue => "continue".into(),
+                                OnError::Route => "route".into(),
+                            })
+                            on_commit=move |v: String| ed.update(|n| n.on_error = match v.as_str() {
+                                "continue" => Some(OnError::Continue),
+                                "route" => Some(OnError::Route),
+                                _ => None,
+                            })
+                            hint="route: follow the edge labelled error."/>
+                    </div>
+                    <CheckboxField label="Disabled" value=ed.get(Node::is_disabled)
+                        on_commit=move |v: bool| ed.update(|n| n.disabled = v.then_some(true))
+                        hint="Bypassed: writes nothing, follows its unconditional out-edges."/>
+                    {effectful}
+                    <JsonField label="Pinned" optional=true rows=2u32 validate=pinned_valid
+                        value=ed.get(|n| n.pinned.clone().map(Value::Object))
+                        on_commit=move |v: OptJson| ed.update(|n| n.pinned = match v {
+                            Some(Value::Object(m)) => Some(m),
+                            _ => None,
+                        })
+                        placeholder="{ \"field\": \"value\" }"
+                        hint="An update used instead of running the node. Empty: the node runs."/>
+                </div>
+            </details>
+        }
+        .into_any(),
+    )
+}
+
+/// Fields the node carries that its kind does not use (from an imported document, say).
+fn stray_fields(n: &Node) -> Vec<&'static str> {
+    let allowed = n.kind.fields();
+    let mut out: Vec<&'static str> = n.present_fields().into_iter().filter(|f| !allowed.contains(f)).collect();
+    if !n.kind.is_effectful() {
+        if n.retry.is_some() {
+            out.push("retry");
+        }
+        if n.timeout_ms.is_some() {
+            out.push("timeout_ms");
+        }
+    }
+    if matches!(n.kind, NodeKind::Start | NodeKind::End | NodeKind::Note) {
+        for (name, present) in [
+            ("join", n.join.is_some()),
+            ("on_error", n.on_error.is_some()),
+            ("pinned", n.pinned.is_some()),
+            ("disabled", n.disabled.is_some()),
+        ] {
+            if present {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+fn clear_field(n: &mut Node, field: &str) {
+    match field {
+        "required" => n.required = None,
+        "set" => n.set = None,
+        "script" => n.script = None,
+        "route" => n.route = None,
+        "prompt" => n.prompt = None,
+        "system" => n.system = None,
+        "writes" => n.writes = None,
+        "options" => n.options = None,
+        "parse" => n.parse = None,
+        "model" => n.model = None,
+        "method" => n.method = None,
+        "url" => n.url = None,
+        "headers" => n.headers = None,
+        "body" => n.body = None,
+        "graph" => n.graph = None,
+        "inputs" => n.inputs = None,
+        "outputs" => n.outputs = None,
+        "text" => n.text = None,
+        "retry" => n.retry = None,
+        "timeout_ms" => n.timeout_ms = None,
+        "join" => n.join = None,
+        "on_error" => n.on_error = None,
+        "pinned" => n.pinned = None,
+        "disabled" => n.disabled = None,
+        _ => {}
+    }
+}
+
+#[component]
+fn StrayFields(ed: NodeEdit) -> impl IntoView {
+    let stray = ed.get(stray_fields);
+    let clear = move |_| {
+        let fields = stray.get_untracked();
+        ed.update(|n| fields.iter().for_each(|f| clear_field(n, f)));
+    };
+    move || {
+        let fields = stray.get();
+        (!fields.is_empty()).then(|| {
+            let kind = ed.node.with_untracked(|n| n.as_ref().map(|n| n.kind.name()).unwrap_or_default());
+            view! {
+                <div class="stray" role="note">
+                    <span>{format!("Not used by a {kind} node: {}.", fields.join(", "))}</span>
+                    <button type="button" class="small" on:click=clear>"Remove them"</button>
+                </div>
+            }
+        })
     }
 }

@@ -61,10 +61,13 @@ pub fn Toolbar() -> impl IntoView {
             </div>
             <div class="spacer"></div>
             <div class="tool-group" role="group" aria-label="Help">
-                <button on:click=move |_| store.dialog.set(Some(Dialog::Search)) title="Find a node (Ctrl+K)">"Search"</button>
-                <button on:click=toggle_theme title="Light or dark theme">{move || if store.theme.get() == Theme::Dark { "Light theme" } else { "Dark theme" }}</button>
-                <button on:click=move |_| store.dialog.set(Some(Dialog::Settings)) title="Model and API settings">"Settings"</button>
-                <button on:click=move |_| store.dialog.set(Some(Dialog::Help)) title="Keyboard shortcuts (?)">"Help"</button>
+                <button class="icon-button" on:click=move |_| store.dialog.set(Some(Dialog::Search)) title="Find a node (Ctrl+K)" aria-label="Search">"⌕"</button>
+                <button class="icon-button" on:click=toggle_theme title="Switch between light and dark"
+                    aria-label=move || if store.theme.get() == Theme::Dark { "Light theme" } else { "Dark theme" }>
+                    {move || if store.theme.get() == Theme::Dark { "☀" } else { "☾" }}
+                </button>
+                <button class="icon-button" on:click=move |_| store.dialog.set(Some(Dialog::Settings)) title="Model and API settings" aria-label="Settings">"⚙"</button>
+                <button class="icon-button" on:click=move |_| store.dialog.set(Some(Dialog::Help)) title="Keyboard shortcuts (?)" aria-label="Help">"?"</button>
             </div>
         </header>
     }

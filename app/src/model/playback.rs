@@ -1,0 +1,207 @@
+//! Looking at a run one step at a time: which nodes were active, done, failed or waiting at
+//! the displayed step, which edges it followed, the state then, and which keys that step
+//! changed. Works on a run record, so a live run, a saved run and a subgraph's nested run are
+//! shown the same way.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use engine::record::{RunRecord, StepDoc};
+use engine::run::Status;
+use serde_json::{Map, Value};
+
+/// A node's look at the displayed step (`data-status`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeStatus {
+    Idle,
+    Active,
+    Done,
+    Error,
+    Waiting,
+}
+
+impl NodeStatus {
+    pub fn name(self) -> &'static str {
+        match self {
+            NodeStatus::Idle => "idle",
+            NodeStatus::Active => "active",
+            NodeStatus::Done => "done",
+            NodeStatus::Error => "error",
+            NodeStatus::Waiting => "waiting",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Playback {
+    pub record: RunRecord,
+    /// The state before step 1.
+    pub initial: Map<String, Value>,
+    /// The step shown: 0 is before the first step, `len()` the last.
+    pub displayed: usize,
+}
+
+impl Playback {
+    pub fn new(record: RunRecord, initial: Map<String, Value>) -> Playback {
+        let displayed = record.steps.as_ref().map_or(0, Vec::len);
+        Playback { record, initial, displayed }
+    }
+
+    pub fn steps(&self) -> &[StepDoc] {
+        self.record.steps.as_deref().unwrap_or_default()
+    }
+
+    pub fn len(&self) -> usize {
+        self.steps().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn at_end(&self) -> bool {
+        self.displayed >= self.len()
+    }
+
+    pub fn show(&mut self, step: usize) {
+        self.displayed = step.min(self.len());
+    }
+
+    /// The step on display, if it is not step 0.
+    pub fn current(&self) -> Option<&StepDoc> {
+        self.displayed.checked_sub(1).and_then(|i| self.steps().get(i))
+    }
+
+    /// The state after the displayed step.
+    pub fn state(&self) -> &Map<String, Value> {
+        self.current().map_or(&self.initial, |s| &s.state)
+    }
+
+    /// Top-level state keys the displayed step's patch touched.
+    pub fn changed_keys(&self) -> BTreeSet<String> {
+        let Some(step) = self.current() else { return BTreeSet::new() };
+        step.patch.0.iter().filter_map(|op| op.path().tokens().next().map(|t| t.decoded().to_string())).collect()
+    }
+
+    /// Indices of the edges followed after the displayed step (after step 0: start's edges
+    /// are not recorded, so none).
+    pub fn taken(&self) -> BTreeSet<usize> {
+        self.current().map(|s| s.taken.iter().copied().collect()).unwrap_or_default()
+    }
+
+    /// Every node's status at the displayed step; nodes not listed are idle.
+    pub fn statuses(&self) -> BTreeMap<String, NodeStatus> {
+        let mut out = BTreeMap::new();
+        let k = self.displayed;
+        for (i, step) in self.steps().iter().take(k).enumerate() {
+            let now = i + 1 == k;
+            for id in step.ran.iter().chain(&step.skipped) {
+                let failed = step.errors.contains_key(id);
+                let status = match (now, failed) {
+                    (_, true) => NodeStatus::Error,
+                    (true, false) => NodeStatus::Active,
+                    (false, false) => NodeStatus::Done,
+                };
+                out.insert(id.clone(), status);
+            }
+            if now {
+                for id in &step.waiting {
+                    out.insert(id.clone(), NodeStatus::Waiting);
+                }
+            }
+        }
+        // At the end of an interrupted run, what it waits for (possibly not in any step).
+        if self.at_end() && self.record.status == Status::Interrupted {
+            for w in &self.record.waiting {
+                out.insert(w.node.clone(), NodeStatus::Waiting);
+            }
+        }
+        out
+    }
+
+    /// A node's updates and errors up to the displayed step, newest last.
+    pub fn history(&self, node: &str) -> Vec<(u64, Result<Value, String>)> {
+        let mut out = Vec::new();
+        for step in self.steps().iter().take(self.displayed) {
+            if let Some(u) = step.updates.get(node) {
+                out.push((step.step, Ok(serde_json::to_value(u).unwrap_or(Value::Null))));
+            }
+            if let Some(e) = step.errors.get(node) {
+                out.push((step.step, Err(e.message.clone())));
+            }
+        }
+        out
+    }
+
+    /// What a node sent out (rendered prompt, request, nested run) in its latest run up to
+    /// the displayed step.
+    pub fn detail(&self, node: &str) -> Option<(u64, &Value)> {
+        self.steps().iter().take(self.displayed).rev().find_map(|s| s.details.get(node).map(|d| (s.step, d)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::{OfflineHost, Run, compile, parse_graph};
+    use std::rc::Rc;
+
+    fn approval_run(answer: Option<&str>) -> (RunRecord, Map<String, Value>) {
+        let g = parse_graph(include_str!("../../../templates/003-approval.json")).unwrap();
+        let plan = Rc::new(compile(&g).plan.unwrap());
+        let host = OfflineHost::new();
+        let mut run = Run::start(plan, serde_json::json!({"request": "two laptops"}), &host).unwrap();
+        pollster_lite(&mut run, &host);
+        if let Some(a) = answer {
+            let waiting = run.waiting_for();
+            run.answer(&waiting[0], Value::from(a)).unwrap();
+            pollster_lite(&mut run, &host);
+        }
+        (run.record(true), run.state_at(0).unwrap().to_json())
+    }
+
+    /// Drives a run whose nodes never wait on the host.
+    fn pollster_lite(run: &mut Run, host: &OfflineHost) {
+        let waker = std::task::Waker::noop();
+        let mut cx = std::task::Context::from_waker(waker);
+        let mut fut = Box::pin(run.run(host));
+        while fut.as_mut().poll(&mut cx).is_pending() {}
+    }
+
+    #[test]
+    fn statuses_follow_the_displayed_step() {
+        let (record, initial) = approval_run(Some("approve"));
+        let mut p = Playback::new(record, initial);
+        assert!(p.len() >= 3);
+        p.show(1);
+        let s = p.statuses();
+        let first = &p.steps()[0].ran[0].clone();
+        assert_eq!(s[first], NodeStatus::Active);
+        p.show(2);
+        assert_eq!(p.statuses()[first], NodeStatus::Done);
+        p.show(0);
+        assert!(p.statuses().is_empty());
+        assert_eq!(p.state(), &p.initial);
+    }
+
+    #[test]
+    fn an_interrupted_run_shows_who_waits() {
+        let (record, initial) = approval_run(None);
+        let p = Playback::new(record, initial);
+        let waiting: Vec<_> = p.statuses().into_iter().filter(|(_, s)| *s == NodeStatus::Waiting).collect();
+        assert_eq!(waiting.len(), 1);
+    }
+
+    #[test]
+    fn changed_keys_come_from_the_patch() {
+        let (record, initial) = approval_run(Some("approve"));
+        let mut p = Playback::new(record, initial);
+        for k in 1..=p.len() {
+            p.show(k);
+            let changed = p.changed_keys();
+            let before = if k == 1 { p.initial.clone() } else { p.steps()[k - 2].state.clone() };
+            for key in p.state().keys() {
+                assert_eq!(changed.contains(key), before.get(key) != p.state().get(key), "step {k} key {key}");
+            }
+        }
+    }
+}
