@@ -49,14 +49,36 @@ pub fn auto_layout(graph: &Graph, direction: Direction) -> Vec<(String, Position
         for (v, (x, y)) in &coords {
             let (x, y) = (x - min_x + offset, y - min_y);
             let (px, py) = match direction {
-                Direction::TopDown => (x * 1.1, y * 1.6),
-                Direction::LeftToRight => (y * 1.5, x * 1.1),
+                Direction::TopDown => (x * 1.1, y * 1.25),
+                Direction::LeftToRight => (y * 1.05, x * 1.15),
             };
             out.push((graph.nodes[*v].id.clone(), position(snap(px), snap(py))));
         }
         offset += width.max(w) + 80.0;
     }
     out
+}
+
+/// Which way a drawn graph flows: top-down when most edges go more down than across.
+pub fn flow_direction(graph: &Graph) -> Direction {
+    let (mut down, mut across) = (0, 0);
+    for e in &graph.edges {
+        let (Some(a), Some(b)) =
+            (graph.nodes.iter().position(|n| n.id == e.from), graph.nodes.iter().position(|n| n.id == e.to))
+        else {
+            continue;
+        };
+        if a == b {
+            continue;
+        }
+        let (ra, rb) = (super::geometry::node_rect(graph, a), super::geometry::node_rect(graph, b));
+        if (rb.y - ra.y).abs() > (rb.x - ra.x).abs() {
+            down += 1;
+        } else {
+            across += 1;
+        }
+    }
+    if down > across { Direction::TopDown } else { Direction::LeftToRight }
 }
 
 #[cfg(test)]
@@ -97,6 +119,15 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_flow_follows_the_layout() {
+        let mut ed = crate::model::editor::Editor::new(chain_with_loop());
+        ed.auto_layout(Direction::TopDown);
+        assert_eq!(flow_direction(ed.graph()), Direction::TopDown);
+        ed.auto_layout(Direction::LeftToRight);
+        assert_eq!(flow_direction(ed.graph()), Direction::LeftToRight);
     }
 
     #[test]

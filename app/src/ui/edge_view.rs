@@ -8,12 +8,33 @@ use web_sys::PointerEvent;
 use super::canvas::CanvasCtx;
 use super::store::use_store;
 use crate::model::geometry::{Point, Rect};
+use crate::model::layout::Direction;
 use crate::model::palette::shorten;
 
-/// The curve from `a`'s output side to `b`'s input side, and its midpoint.
-pub fn curve(a: &Rect, b: &Rect, self_loop: bool) -> (String, Point) {
+/// How far before the target's input handle an edge stops.
+const HANDLE_GAP: f64 = 7.0;
+
+/// The curve from `a`'s output side to `b`'s input side, and its midpoint. Left to right,
+/// edges leave a node's right side; top down, its bottom.
+pub fn curve(a: &Rect, b: &Rect, self_loop: bool, flow: Direction) -> (String, Point) {
+    if flow == Direction::TopDown {
+        let p0 = Point::new(a.x + a.w / 2.0, a.y + a.h);
+        // Stop short of the input handle so the arrow head stays visible.
+        let p3 = Point::new(b.x + b.w / 2.0, b.y - HANDLE_GAP);
+        if self_loop {
+            let side = a.x + a.w + 70.0;
+            let d =
+                format!("M {} {} C {} {}, {} {}, {} {}", p0.x, p0.y, side, p0.y + 80.0, side, p3.y - 80.0, p3.x, p3.y);
+            return (d, Point::new(side - 18.0, a.y + a.h / 2.0));
+        }
+        let k = ((p3.y - p0.y).abs() / 2.0).max(50.0);
+        let (c1, c2) = (Point::new(p0.x, p0.y + k), Point::new(p3.x, p3.y - k));
+        let mid =
+            Point::new((p0.x + 3.0 * c1.x + 3.0 * c2.x + p3.x) / 8.0, (p0.y + 3.0 * c1.y + 3.0 * c2.y + p3.y) / 8.0);
+        return (format!("M {} {} C {} {}, {} {}, {} {}", p0.x, p0.y, c1.x, c1.y, c2.x, c2.y, p3.x, p3.y), mid);
+    }
     let p0 = Point::new(a.x + a.w, a.y + a.h / 2.0);
-    let p3 = Point::new(b.x, b.y + b.h / 2.0);
+    let p3 = Point::new(b.x - HANDLE_GAP, b.y + b.h / 2.0);
     if self_loop {
         let top = a.y - 70.0;
         let d = format!("M {} {} C {} {}, {} {}, {} {}", p0.x, p0.y, p0.x + 80.0, top, p3.x - 80.0, top, p3.x, p3.y);
@@ -34,7 +55,7 @@ pub fn EdgeView(index: usize, from: String, to: String, label: Option<String>, w
         Memo::new(move |_| {
             let a = store.rect_of(&from)?;
             let b = store.rect_of(&to)?;
-            Some(curve(&a, &b, from == to))
+            Some(curve(&a, &b, from == to, store.flow.get()))
         })
     };
     let selected = Memo::new(move |_| store.editor.with(|e| e.selection.edges.contains(&index)));
@@ -69,7 +90,11 @@ pub fn EdgeView(index: usize, from: String, to: String, label: Option<String>, w
     let mid = move || geometry.get().map_or(Point::new(0.0, 0.0), |g| g.1);
     let end = {
         let to = to.clone();
-        Memo::new(move |_| store.rect_of(&to).map(|r| Point::new(r.x, r.y + r.h / 2.0)).unwrap_or(Point::new(0.0, 0.0)))
+        Memo::new(move |_| match (store.rect_of(&to), store.flow.get()) {
+            (Some(r), Direction::TopDown) => Point::new(r.x + r.w / 2.0, r.y),
+            (Some(r), Direction::LeftToRight) => Point::new(r.x, r.y + r.h / 2.0),
+            (None, _) => Point::new(0.0, 0.0),
+        })
     };
     view! {
         <g
@@ -104,7 +129,7 @@ pub fn WirePreview() -> impl IntoView {
         let w = store.wire.get()?;
         let a = store.rect_of(&w.from)?;
         let target = Rect { x: w.to_point.x, y: w.to_point.y, w: 0.0, h: 0.0 };
-        Some(curve(&a, &target, false).0)
+        Some(curve(&a, &target, false, store.flow.get()).0)
     };
     view! { <path class="wire" d=move || d().unwrap_or_default() style:display=move || if d().is_some() { "inline" } else { "none" }></path> }
 }

@@ -147,9 +147,9 @@ pub fn LibraryPanel() -> impl IntoView {
                                     <button class="icon" title="Rename" aria-label=format!("Rename {}", entry.name)
                                         on:click={ let id = id.clone(); move |_| renaming.set(Some(id.clone())) }>"✎"</button>
                                     <button class="icon" title="Duplicate" aria-label=format!("Duplicate {}", entry.name)
-                                        on:click={ let id = id_dup.clone(); move |_| duplicate(id.clone()) }>"⧉"</button>
+                                        on:click={ let id = id_dup.clone(); move |_| duplicate(id.clone()) }>"❐"</button>
                                     <button class="icon" title="Delete" aria-label=format!("Delete {}", entry.name)
-                                        on:click={ let id = id_del.clone(); move |_| delete(id.clone()) }>"🗑"</button>
+                                        on:click={ let id = id_del.clone(); move |_| delete(id.clone()) }>"✕"</button>
                                 </span>
                             </li>
                         }

@@ -85,6 +85,7 @@ pub fn NodeView(id: String) -> impl IntoView {
             class:selected=selected
             class:disabled=disabled
             class:note=move || kind() == Some(NodeKind::Note)
+            class:flow-down=move || store.flow.get() == crate::model::layout::Direction::TopDown
             data-node-id=id.clone()
             data-kind=kind_name
             data-status=move || status.get()

@@ -10,6 +10,7 @@ use leptos::prelude::*;
 
 use crate::model::editor::Editor;
 use crate::model::geometry::{Point, Rect, View, node_rect};
+use crate::model::layout::Direction;
 use crate::model::library::Library;
 
 /// A message shown to the user in the alert area (`role="alert"` for errors).
@@ -78,6 +79,8 @@ pub struct Store {
     /// Every node's box as stored (without a drag in progress).
     pub rects: Memo<Arc<HashMap<String, Rect>>>,
     pub diagnostics: Memo<Arc<Vec<Diagnostic>>>,
+    /// Which way the graph flows, read off its edges: handles and edges follow it.
+    pub flow: Memo<Direction>,
     next_alert: RwSignal<u64>,
 }
 
@@ -94,6 +97,7 @@ impl Store {
             })
         });
         let diagnostics = Memo::new(move |_| Arc::new(editor.with(|e| engine::validate(e.graph()))));
+        let flow = Memo::new(move |_| editor.with(|e| crate::model::layout::flow_direction(e.graph())));
         Store {
             editor,
             view: RwSignal::new(View::default()),
@@ -109,6 +113,7 @@ impl Store {
             node_ids,
             rects,
             diagnostics,
+            flow,
             next_alert: RwSignal::new(1),
         }
     }
