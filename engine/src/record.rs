@@ -111,6 +111,12 @@ impl Run {
         }
     }
 
+    /// Steps `from..` as they appear in the record: an editor showing a live run appends
+    /// these rather than rebuilding the whole record after every step.
+    pub fn step_docs(&self, from: usize) -> Vec<StepDoc> {
+        self.steps.iter().skip(from).map(|s| step_doc(&self.plan, s)).collect()
+    }
+
     /// The record as pretty JSON.
     pub fn record_json(&self, with_steps: bool) -> String {
         serde_json::to_string_pretty(&self.record(with_steps)).unwrap_or_default()

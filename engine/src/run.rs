@@ -1029,6 +1029,25 @@ impl Run {
         Ok(run)
     }
 
+    /// Like [`Run::fork`], but `values` are set as they are, whatever the fields' reducers
+    /// (an editor's "edit the state here"): appending to a list would not let a person
+    /// correct it. Values are still type-checked.
+    pub fn fork_with_values(&self, step: u64, values: Map<String, Value>, host: &dyn Host) -> Result<Run, InputError> {
+        let mut run = self.rewind(step)?;
+        run.run_id = host.new_run_id();
+        let mut values = values;
+        for (k, v) in values.iter_mut() {
+            let spec = run.plan.schema.spec(k);
+            crate::state::normalize_type(spec.ty, v)
+                .map_err(|message| InputError { path: format!("state.{k}"), message })?;
+        }
+        run.forked_from = Some(ForkInfo { run_id: self.run_id.clone(), step, set: Some(values.clone()) });
+        let mut patch = Vec::new();
+        run.state.overwrite(&run.plan.schema, values.iter(), &mut patch);
+        run.pending_patch = patch;
+        Ok(run)
+    }
+
     /// Continues a run that stopped: a failed run retries its failed step from the last good
     /// checkpoint; an interrupted run waits for [`Run::answer`]; a run stopped at the step
     /// limit carries on if the graph's limit has been raised.

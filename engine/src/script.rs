@@ -230,8 +230,11 @@ impl Scripting {
                 // Rhai counts lines and characters within the hole; report them within the
                 // whole template.
                 let (hole_line, hole_col) = line_col(source, offset + open + 2);
-                let (line, column) =
-                    if e.line <= 1 { (hole_line, hole_col + e.column.saturating_sub(1)) } else { (hole_line + e.line - 1, e.column) };
+                let (line, column) = if e.line <= 1 {
+                    (hole_line, hole_col + e.column.saturating_sub(1))
+                } else {
+                    (hole_line + e.line - 1, e.column)
+                };
                 CompileError { line, column, message: e.message }
             })?;
             parts.push(Part::Hole(expr));

@@ -401,6 +401,18 @@ impl State {
         }
     }
 
+    /// Sets fields to the given values as they are, bypassing the reducers.
+    pub fn overwrite<'a>(
+        &mut self,
+        schema: &Schema,
+        values: impl IntoIterator<Item = (&'a String, &'a Value)>,
+        patch: &mut Vec<PatchOperation>,
+    ) {
+        for (key, value) in values {
+            self.replace(schema.spec(key), key, value.clone(), patch);
+        }
+    }
+
     fn apply_field(&mut self, spec: &FieldSpec, key: &str, value: Value, patch: &mut Vec<PatchOperation>) {
         match spec.reducer {
             Reducer::Replace => self.replace(spec, key, value, patch),
@@ -650,6 +662,24 @@ mod tests {
         assert!(check_update(s.spec("count"), &json!("x")).is_err());
         assert_eq!(check_type(FieldType::Integer, &json!(2.0)).unwrap(), json!(2));
         assert!(check_type(FieldType::Integer, &json!(2.5)).is_err());
+    }
+
+    #[test]
+    fn overwrite_sets_lists_without_appending() {
+        let s = schema();
+        let mut st = State::initial(&s);
+        apply_checked(&mut st, &s, json!({"notes": ["a", "b"]}));
+        let before = Value::Object(st.to_json());
+        let mut patch = vec![];
+        st.overwrite(&s, obj(json!({"notes": ["z"], "count": 7})).iter(), &mut patch);
+        assert_eq!(st.get("notes"), Some(json!(["z"])));
+        assert_eq!(st.get("count"), Some(json!(7)));
+        let mut replayed = before;
+        json_patch::patch(&mut replayed, &patch).unwrap();
+        assert_eq!(replayed, Value::Object(st.to_json()));
+        // Appending still works after an overwrite.
+        apply_checked(&mut st, &s, json!({"notes": "y"}));
+        assert_eq!(st.get("notes"), Some(json!(["z", "y"])));
     }
 
     #[test]
