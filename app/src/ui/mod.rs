@@ -3,6 +3,7 @@
 
 mod alerts;
 mod app;
+mod browser_host;
 mod canvas;
 mod dialogs;
 mod edge_form;
@@ -18,9 +19,12 @@ mod minimap;
 mod node_form;
 mod node_view;
 mod palette_bar;
+mod run_ctl;
 mod run_panel;
+mod run_store;
 mod settings;
 mod share_link;
+mod state_view;
 mod storage;
 mod store;
 mod toolbar;

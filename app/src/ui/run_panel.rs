@@ -1,20 +1,253 @@
-//! The run panel (running and stepping through runs comes with the debugger).
+//! The run panel: the input and the run controls, the timeline, what the run waits for, and
+//! the run history.
 
 use leptos::prelude::*;
 
-use super::store::Store;
+use engine::run::Status;
 
-/// A node's status at the displayed step: `idle` when no run is shown.
-pub fn node_status(_store: Store, _id: &str) -> &'static str {
-    "idle"
+use super::run_ctl::{self, SPEEDS};
+use super::state_view::StateView;
+use super::store::{Store, use_store};
+use crate::model::playback::{NodeStatus, Playback};
+
+/// A node's status at the shown step (`data-status`).
+pub fn node_status(store: Store, id: &str) -> &'static str {
+    store.run.statuses.with(|m| m.get(id).copied().unwrap_or(NodeStatus::Idle).name())
 }
 
-/// Whether the displayed step followed edge `index`.
-pub fn edge_taken(_store: Store, _index: usize) -> bool {
-    false
+/// Whether the shown step followed edge `index`.
+pub fn edge_taken(store: Store, index: usize) -> bool {
+    // Edges belong to the graph on the canvas, not to a nested run's graph.
+    store.run.parents.with(Vec::is_empty) && store.run.taken.with(|t| t.contains(&index))
+}
+
+fn status_text(v: &Playback) -> String {
+    let r = &v.record;
+    let what = match r.status {
+        Status::Running => "running",
+        Status::Completed => "completed",
+        Status::Interrupted => "waiting for input",
+        Status::Failed => "failed",
+        Status::LimitReached => "stopped at max_steps",
+    };
+    format!("Step {} of {} · {what}", v.displayed, v.len())
 }
 
 #[component]
 pub fn RunPanel() -> impl IntoView {
-    view! { <section class="run-panel" role="region" aria-label="Run"></section> }
+    let store = use_store();
+    let ctl = store.run;
+    let open = RwSignal::new(true);
+    // A new graph gets an input made from what it needs.
+    Effect::new(move |_| {
+        store.current.track();
+        let suggested = store.editor.with_untracked(|e| run_ctl::suggested_input(e.graph()));
+        ctl.input.set(suggested);
+        run_ctl::reset(ctl);
+        run_ctl::load_history(store, ctl);
+    });
+    let has_view = move || ctl.view.with(Option::is_some);
+    let len = move || ctl.view.with(|v| v.as_ref().map_or(0, Playback::len));
+    let displayed = move || ctl.view.with(|v| v.as_ref().map_or(0, |v| v.displayed));
+    let at_end = move || ctl.view.with(|v| v.as_ref().is_none_or(Playback::at_end));
+    let status = move || ctl.view.with(|v| v.as_ref().map(|v| v.record.status));
+    let can_step = move || !at_end() || (ctl.can_advance() && status() == Some(Status::Running));
+    let nested = move || !ctl.parents.with(Vec::is_empty);
+
+    view! {
+        <section class="run-panel" class:collapsed=move || !open.get() role="region" aria-label="Run">
+            <div class="run-bar">
+                <button class="collapse" on:click=move |_| open.update(|o| *o = !*o)
+                    aria-label=move || if open.get() { "Hide run panel" } else { "Show run panel" }>
+                    {move || if open.get() { "▾" } else { "▸" }}
+                </button>
+                <label class="run-input">
+                    <span>"Input"</span>
+                    <textarea aria-label="Input" rows="1" spellcheck="false" prop:value=move || ctl.input.get()
+                        on:input=move |ev| ctl.input.set(event_target_value(&ev))></textarea>
+                </label>
+                <button class="primary" on:click=move |_| run_ctl::start(store, ctl) disabled=move || ctl.busy.get() || nested()>"Run"</button>
+                <div class="tool-group" role="group" aria-label="Run controls">
+                    <button on:click=move |_| run_ctl::pause(ctl) disabled=move || !ctl.playing.get()>"Pause"</button>
+                    <button on:click=move |_| run_ctl::back(ctl) disabled=move || displayed() == 0>"Back"</button>
+                    <button on:click=move |_| run_ctl::step(store, ctl) disabled=move || !has_view() || !can_step() || ctl.busy.get()>"Step"</button>
+                    <button on:click=move |_| run_ctl::play(store, ctl) disabled=move || !has_view() || ctl.playing.get() || !can_step()>"Continue"</button>
+                    <button on:click=move |_| run_ctl::reset(ctl) disabled=move || !has_view()>"Reset"</button>
+                </div>
+                <select aria-label="Speed" on:change=move |ev| {
+                    if let Ok(ms) = event_target_value(&ev).parse::<u32>() { ctl.speed_ms.set(ms); }
+                }>
+                    {SPEEDS.iter().map(|(ms, name)| view! {
+                        <option value=ms.to_string() selected=move || ctl.speed_ms.get() == *ms>{*name}</option>
+                    }).collect_view()}
+                </select>
+                <input type="range" class="timeline" aria-label="Timeline" min="0" max=move || len().to_string()
+                    prop:value=move || displayed().to_string() disabled=move || !has_view()
+                    on:input=move |ev| {
+                        if let Ok(k) = event_target_value(&ev).parse::<usize>() { run_ctl::show_step(ctl, k); }
+                    }/>
+                <span class="run-status" data-run-status=move || status().map_or("none", Status::name)>
+                    {move || ctl.view.with(|v| v.as_ref().map(status_text).unwrap_or_else(|| "No run yet".into()))}
+                </span>
+            </div>
+            <Show when=move || open.get()>
+                <div class="run-body">
+                    <div class="run-side">
+                        <Show when=nested>
+                            <div class="nested-bar">
+                                <span>"Showing a subgraph's run"</span>
+                                <button on:click=move |_| run_ctl::close_nested(ctl)>"Back to the parent run"</button>
+                            </div>
+                        </Show>
+                        <InputRequired/>
+                        <StepList/>
+                        <RunHistory/>
+                    </div>
+                    <StateView/>
+                </div>
+            </Show>
+        </section>
+    }
+}
+
+/// What the run waits for: the rendered prompt and one button per option (or a text field).
+#[component]
+fn InputRequired() -> impl IntoView {
+    let store = use_store();
+    let ctl = store.run;
+    let waiting = move || {
+        ctl.view.with(|v| match v {
+            Some(v) if v.at_end() && v.record.status == Status::Interrupted => v.record.waiting.clone(),
+            _ => Vec::new(),
+        })
+    };
+    move || {
+        waiting().into_iter().map(|w| {
+            let node = w.node.clone();
+            let text = RwSignal::new(String::new());
+            let buttons = w.options.clone().map(|opts| {
+                opts.into_iter().map(|o| {
+                    let (node, o2) = (node.clone(), o.clone());
+                    view! { <button class="primary" on:click=move |_| run_ctl::answer(store, ctl, &node, serde_json::Value::String(o2.clone()))>{o}</button> }
+                }).collect_view()
+            });
+            let free = w.options.is_none().then(|| {
+                let node = node.clone();
+                let submit = move || {
+                    let raw = text.get_untracked();
+                    // A JSON value if it reads as one, otherwise the text itself.
+                    let value = serde_json::from_str(&raw).unwrap_or(serde_json::Value::String(raw));
+                    run_ctl::answer(store, ctl, &node, value);
+                };
+                let submit2 = submit.clone();
+                view! {
+                    <input aria-label="Answer" prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))
+                        on:keydown=move |ev| if ev.key() == "Enter" { submit2() }/>
+                    <button class="primary" on:click=move |_| submit()>"Submit"</button>
+                }
+            });
+            view! {
+                <section class="input-required" role="region" aria-label="Input required" data-node=w.node.clone()>
+                    <h3>{format!("Input required · {}", w.node)}</h3>
+                    <p class="prompt">{w.prompt.clone()}</p>
+                    <div class="answers">{buttons}{free}</div>
+                </section>
+            }
+        }).collect_view()
+    }
+}
+
+/// Every step of the shown run; a subgraph's steps can be opened.
+#[component]
+fn StepList() -> impl IntoView {
+    let store = use_store();
+    let ctl = store.run;
+    let rows = move || {
+        ctl.view.with(|v| {
+            v.as_ref()
+                .map(|v| {
+                    v.steps()
+                        .iter()
+                        .map(|s| {
+                            let subgraphs: Vec<(String, usize)> = s
+                                .details
+                                .iter()
+                                .filter_map(|(node, d)| {
+                                    d["subgraph"]["steps"].as_array().map(|a| (node.clone(), a.len()))
+                                })
+                                .collect();
+                            (s.step, s.ran.join(", "), !s.errors.is_empty(), s.failed, subgraphs)
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    };
+    let shown = move || ctl.view.with(|v| v.as_ref().map_or(0, |v| v.displayed));
+    view! {
+        <section class="steps" aria-label="Steps">
+            <h2>"Steps"</h2>
+            <ol class="step-list">
+                <li class:current=move || shown() == 0>
+                    <button class="step-row" on:click=move |_| run_ctl::show_step(ctl, 0)>"0 · input"</button>
+                </li>
+                {move || rows().into_iter().map(|(n, ran, errors, failed, subs)| {
+                    let k = n as usize;
+                    view! {
+                        <li class:current=move || shown() == k class:error=errors class:failed=failed>
+                            <button class="step-row" on:click=move |_| run_ctl::show_step(ctl, k)>
+                                {format!("{n} · {}", if ran.is_empty() { "(waiting)".to_string() } else { ran })}
+                            </button>
+                            {subs.into_iter().map(|(node, count)| {
+                                let node2 = node.clone();
+                                view! {
+                                    <button class="small nested" on:click=move |_| { run_ctl::show_step(ctl, k); run_ctl::open_nested(store, ctl, &node2); }
+                                        aria-label=format!("Open the steps of subgraph {node}")>
+                                        {format!("▸ {node}: {count} steps")}
+                                    </button>
+                                }
+                            }).collect_view()}
+                        </li>
+                    }
+                }).collect_view()}
+            </ol>
+        </section>
+    }
+}
+
+/// Earlier runs of this graph.
+#[component]
+fn RunHistory() -> impl IntoView {
+    let store = use_store();
+    let ctl = store.run;
+    let shown_id = move || ctl.view.with(|v| v.as_ref().map(|v| v.record.run_id.clone()));
+    view! {
+        <section class="history" aria-label="Run history">
+            <h2>{move || {
+                ctl.history.track();
+                let kb = super::run_store::bytes_used(&store.current.get_untracked()) as f64 / 1024.0;
+                format!("History · {} runs · {kb:.1} KB stored", ctl.history.with(Vec::len))
+            }}</h2>
+            <ul>
+                <For each=move || ctl.history.get() key=|r| (r.run_id.clone(), r.steps, r.status.name()) let:r>
+                    {
+                        let id = r.run_id.clone();
+                        let id2 = id.clone();
+                        let id3 = id.clone();
+                        let id4 = id.clone();
+                        let label = format!("{} · {} steps · {}", r.status.name().replace('_', " "), r.steps, r.run_id);
+                        view! {
+                            <li class:current=move || shown_id().as_deref() == Some(id3.as_str()) data-run-id=id4>
+                                <button class="history-open" on:click=move |_| run_ctl::open_saved(store, ctl, &id)>{label}</button>
+                                <button class="icon" aria-label="Delete this run" on:click=move |_| {
+                                    super::run_store::delete(&store.current.get_untracked(), &id2);
+                                    run_ctl::load_history(store, ctl);
+                                }>"✕"</button>
+                            </li>
+                        }
+                    }
+                </For>
+            </ul>
+        </section>
+    }
 }

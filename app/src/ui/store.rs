@@ -81,6 +81,8 @@ pub struct Store {
     pub diagnostics: Memo<Arc<Vec<Diagnostic>>>,
     /// Which way the graph flows, read off its edges: handles and edges follow it.
     pub flow: Memo<Direction>,
+    /// The run shown on the canvas and in the run panel.
+    pub run: super::run_ctl::RunCtl,
     next_alert: RwSignal<u64>,
 }
 
@@ -114,6 +116,7 @@ impl Store {
             rects,
             diagnostics,
             flow,
+            run: super::run_ctl::RunCtl::new(),
             next_alert: RwSignal::new(1),
         }
     }

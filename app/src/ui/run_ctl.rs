@@ -1,0 +1,389 @@
+//! Running the open graph in the browser and moving through the run: the live engine run,
+//! the record being shown, and the commands of the run panel (run, pause, step, back,
+//! continue, reset, answer, fork, retry, open a saved run).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use engine::record::RunRecord;
+use engine::run::Status;
+use engine::{Plan, Run, compile};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use serde_json::{Map, Value};
+
+use super::browser_host::BrowserHost;
+use super::run_store::{self, RunSummary, SavedRun};
+use super::store::Store;
+use crate::model::playback::{NodeStatus, Playback};
+
+/// Speeds offered for live playback: pause between steps, in milliseconds.
+pub const SPEEDS: [(u32, &str); 4] = [(0, "Instant"), (120, "Fast"), (450, "Normal"), (1200, "Slow")];
+
+#[derive(Clone, Copy)]
+pub struct RunCtl {
+    /// The run on display (a live run, a saved one, or a subgraph's nested run).
+    pub view: RwSignal<Option<Playback>>,
+    /// The engine run behind the view, when it can go on.
+    live: StoredValue<Option<Run>, LocalStorage>,
+    pub playing: RwSignal<bool>,
+    pub busy: RwSignal<bool>,
+    pub speed_ms: RwSignal<u32>,
+    pub input: RwSignal<String>,
+    pub history: RwSignal<Vec<RunSummary>>,
+    /// Views of enclosing runs while a subgraph's run is shown.
+    pub parents: RwSignal<Vec<Playback>>,
+    /// Every node's status at the shown step.
+    pub statuses: Memo<Arc<BTreeMap<String, NodeStatus>>>,
+    /// Edges followed after the shown step.
+    pub taken: Memo<Arc<BTreeSet<usize>>>,
+}
+
+impl RunCtl {
+    pub fn new() -> RunCtl {
+        let view: RwSignal<Option<Playback>> = RwSignal::new(None);
+        let statuses =
+            Memo::new(move |_| Arc::new(view.with(|v| v.as_ref().map(Playback::statuses).unwrap_or_default())));
+        let taken = Memo::new(move |_| Arc::new(view.with(|v| v.as_ref().map(Playback::taken).unwrap_or_default())));
+        RunCtl {
+            view,
+            statuses,
+            taken,
+            live: StoredValue::new_local(None),
+            playing: RwSignal::new(false),
+            busy: RwSignal::new(false),
+            speed_ms: RwSignal::new(SPEEDS[2].0),
+            input: RwSignal::new("{}".into()),
+            history: RwSignal::new(Vec::new()),
+            parents: RwSignal::new(Vec::new()),
+        }
+    }
+
+    /// Whether stepping forward can produce a new step.
+    pub fn can_advance(&self) -> bool {
+        self.live.with_value(|r| r.as_ref().is_some_and(|r| r.status() == Status::Running))
+    }
+}
+
+/// An input prefilled from the start node's required keys and the declared state.
+pub fn suggested_input(graph: &engine::Graph) -> String {
+    let mut m = Map::new();
+    let required: Vec<String> = graph
+        .nodes
+        .iter()
+        .find(|n| n.kind == engine::NodeKind::Start)
+        .and_then(|n| n.required.clone())
+        .unwrap_or_default();
+    for key in &required {
+        let value = graph
+            .state
+            .as_ref()
+            .and_then(|s| s.get(key))
+            .map(|f| f.default.clone().unwrap_or_else(|| f.ty.zero()))
+            .unwrap_or(Value::String(String::new()));
+        m.insert(key.clone(), value);
+    }
+    serde_json::to_string_pretty(&Value::Object(m)).unwrap_or_else(|_| "{}".into())
+}
+
+fn plan_of(store: Store) -> Result<Rc<Plan>, String> {
+    let graph = store.editor.with_untracked(|e| e.graph().clone());
+    let compiled = compile(&graph);
+    match compiled.plan {
+        Some(p) => Ok(Rc::new(p)),
+        None => {
+            let errors: Vec<String> = compiled
+                .diagnostics
+                .iter()
+                .filter(|d| d.is_error())
+                .map(|d| format!("{}: {}", d.path, d.message))
+                .collect();
+            Err(format!(
+                "The graph has {} problem{} to fix before it can run; the first: {}",
+                errors.len(),
+                if errors.len() == 1 { "" } else { "s" },
+                errors.first().cloned().unwrap_or_default()
+            ))
+        }
+    }
+}
+
+/// Starts a new run with the input in the Input box and plays it.
+pub fn start(store: Store, ctl: RunCtl) {
+    let input = match engine::parse::parse_value(&ctl.input.get_untracked()) {
+        Ok(v) => v,
+        Err(e) => return store.error(format!("The run's input is not valid JSON: {e}")),
+    };
+    let plan = match plan_of(store) {
+        Ok(p) => p,
+        Err(why) => return store.error(why),
+    };
+    let host = BrowserHost::from_settings();
+    match Run::start(plan, input, &host) {
+        Ok(run) => {
+            let initial = run.state_at(0).map(|s| s.to_json()).unwrap_or_default();
+            ctl.parents.set(Vec::new());
+            ctl.view.set(Some(Playback::new(run.record(false), initial)));
+            ctl.live.set_value(Some(run));
+            play(store, ctl);
+        }
+        Err(e) => store.error(format!("The run's input does not fit the graph: {e}")),
+    }
+}
+
+/// Plays on: through recorded steps not shown yet, then by running new ones.
+pub fn play(store: Store, ctl: RunCtl) {
+    if ctl.playing.get_untracked() {
+        return;
+    }
+    ctl.playing.set(true);
+    spawn_local(async move {
+        let host = BrowserHost::from_settings();
+        loop {
+            if !ctl.playing.get_untracked() {
+                break;
+            }
+            let shown_all = ctl.view.with_untracked(|v| v.as_ref().is_none_or(Playback::at_end));
+            if !shown_all {
+                ctl.view.update(|v| {
+                    if let Some(v) = v {
+                        let next = v.displayed + 1;
+                        v.show(next);
+                    }
+                });
+            } else if ctl.can_advance() {
+                advance(store, ctl, &host).await;
+            } else {
+                break;
+            }
+            let pause = ctl.speed_ms.get_untracked();
+            if pause > 0 {
+                gloo_timers::future::TimeoutFuture::new(pause).await;
+            } else {
+                // Let the page draw between steps even at full speed.
+                gloo_timers::future::TimeoutFuture::new(0).await;
+            }
+        }
+        ctl.playing.set(false);
+    });
+}
+
+pub fn pause(ctl: RunCtl) {
+    ctl.playing.set(false);
+}
+
+/// One step forward: the next recorded step, or a new one.
+pub fn step(store: Store, ctl: RunCtl) {
+    ctl.playing.set(false);
+    let shown_all = ctl.view.with_untracked(|v| v.as_ref().is_none_or(Playback::at_end));
+    if !shown_all {
+        ctl.view.update(|v| {
+            if let Some(v) = v {
+                let next = v.displayed + 1;
+                v.show(next);
+            }
+        });
+    } else if ctl.can_advance() && !ctl.busy.get_untracked() {
+        spawn_local(async move {
+            let host = BrowserHost::from_settings();
+            advance(store, ctl, &host).await;
+        });
+    }
+}
+
+pub fn back(ctl: RunCtl) {
+    ctl.playing.set(false);
+    ctl.view.update(|v| {
+        if let Some(v) = v {
+            let prev = v.displayed.saturating_sub(1);
+            v.show(prev);
+        }
+    });
+}
+
+pub fn show_step(ctl: RunCtl, step: usize) {
+    ctl.playing.set(false);
+    ctl.view.update(|v| {
+        if let Some(v) = v {
+            v.show(step);
+        }
+    });
+}
+
+pub fn reset(ctl: RunCtl) {
+    ctl.playing.set(false);
+    ctl.live.set_value(None);
+    ctl.view.set(None);
+    ctl.parents.set(Vec::new());
+}
+
+/// Runs one superstep of the live run and shows it.
+async fn advance(store: Store, ctl: RunCtl, host: &BrowserHost) {
+    let Some(mut run) = ctl.live.try_update_value(Option::take).flatten() else { return };
+    ctl.busy.set(true);
+    run.step(host).await;
+    ctl.busy.set(false);
+    sync_view(ctl, &run);
+    let status = run.status();
+    ctl.live.set_value(Some(run));
+    if status != Status::Running {
+        ctl.playing.set(false);
+        finished(store, ctl);
+    }
+}
+
+/// Brings the shown record up to date with the live run: new steps are appended, the
+/// head (status, state, waiting) replaced, and the newest step shown.
+fn sync_view(ctl: RunCtl, run: &Run) {
+    ctl.view.update(|v| {
+        let Some(v) = v else { return };
+        let have = v.len();
+        let mut head = run.record(false);
+        let mut steps = v.record.steps.take().unwrap_or_default();
+        steps.extend(run.step_docs(have));
+        head.steps = Some(steps);
+        v.record = head;
+        let last = v.len();
+        v.show(last);
+    });
+}
+
+/// A run stopped (completed, failed, interrupted, limit): save it and say so.
+fn finished(store: Store, ctl: RunCtl) {
+    let Some(view) = ctl.view.get_untracked() else { return };
+    let record = &view.record;
+    match (&record.status, &record.error) {
+        (Status::Failed, Some(e)) => store.error(format!(
+            "The run failed at step {}{}: {}",
+            record.step,
+            e.node.as_deref().map(|n| format!(" in `{n}`")).unwrap_or_default(),
+            e.message
+        )),
+        (Status::LimitReached, Some(e)) => store.error(format!("The run stopped at its step limit: {}", e.message)),
+        (Status::Interrupted, _) => store.info("The run is waiting for input"),
+        (Status::Completed, _) => store.info(format!("The run completed in {} steps", record.step)),
+        _ => {}
+    }
+    save(store, ctl);
+}
+
+/// Saves the shown run in the graph's history.
+pub fn save(store: Store, ctl: RunCtl) {
+    let Some(view) = ctl.view.get_untracked() else { return };
+    if !ctl.parents.with_untracked(Vec::is_empty) {
+        return;
+    }
+    let graph = store.current.get_untracked();
+    let saved = SavedRun { record: view.record.clone(), initial: view.initial.clone() };
+    match run_store::save(&graph, &saved) {
+        Ok(notices) => {
+            for n in notices {
+                store.info(n);
+            }
+        }
+        Err(why) => store.error(format!("Could not save the run: {why}.")),
+    }
+    ctl.history.set(run_store::list(&graph));
+}
+
+/// Answers the node the run waits for, and plays on.
+pub fn answer(store: Store, ctl: RunCtl, node: &str, value: Value) {
+    let result = ctl.live.try_update_value(|r| r.as_mut().map(|r| r.answer(node, value))).flatten();
+    match result {
+        Some(Ok(())) => {
+            ctl.view.update(|v| {
+                if let Some(v) = v {
+                    v.record.status = Status::Running;
+                    v.record.waiting.clear();
+                }
+            });
+            play(store, ctl);
+        }
+        Some(Err(e)) => store.error(format!("That answer was not accepted: {e}")),
+        None => store.error("This run cannot go on here (open it from the run history to continue it)."),
+    }
+}
+
+/// Starts a new run from the shown step, with `values` set in the state there.
+pub fn fork(store: Store, ctl: RunCtl, values: Map<String, Value>) {
+    let Some(view) = ctl.view.get_untracked() else { return };
+    let step = view.displayed as u64;
+    let Some(source) = rebuild(store, &view.record) else { return };
+    let host = BrowserHost::from_settings();
+    let result =
+        if values.is_empty() { source.fork(step, None, &host) } else { source.fork_with_values(step, values, &host) };
+    match result {
+        Ok(run) => {
+            let mut record = run.record(false);
+            record.steps = Some(run.step_docs(0));
+            ctl.view.set(Some(Playback::new(record, view.initial.clone())));
+            ctl.live.set_value(Some(run));
+            store.info(format!("Forked a new run from step {step}; the original run is kept in the history"));
+            play(store, ctl);
+        }
+        Err(e) => store.error(format!("Cannot fork from step {step}: {e}")),
+    }
+}
+
+/// The engine run for a record, against the open graph.
+fn rebuild(store: Store, record: &RunRecord) -> Option<Run> {
+    let plan = match plan_of(store) {
+        Ok(p) => p,
+        Err(why) => {
+            store.error(why);
+            return None;
+        }
+    };
+    let host = BrowserHost::from_settings();
+    match Run::from_record(plan, record, &host) {
+        Ok(r) => Some(r),
+        Err(e) => {
+            store.error(format!("This run no longer fits the graph: {e}"));
+            None
+        }
+    }
+}
+
+/// Shows a saved run; one that stopped half way can be continued.
+pub fn open_saved(store: Store, ctl: RunCtl, run_id: &str) {
+    let graph = store.current.get_untracked();
+    match run_store::load(&graph, run_id) {
+        Ok(saved) => {
+            ctl.playing.set(false);
+            ctl.parents.set(Vec::new());
+            ctl.live.set_value(rebuild(store, &saved.record));
+            ctl.view.set(Some(Playback::new(saved.record, saved.initial)));
+        }
+        Err(why) => store.error(format!("Could not open that run: {why}")),
+    }
+}
+
+/// Loads the run history of the open graph.
+pub fn load_history(store: Store, ctl: RunCtl) {
+    ctl.history.set(run_store::list(&store.current.get_untracked()));
+}
+
+/// Shows the run a subgraph node made at the shown step (its steps are in the parent's
+/// record); `close_nested` goes back.
+pub fn open_nested(store: Store, ctl: RunCtl, node: &str) {
+    let Some(view) = ctl.view.get_untracked() else { return };
+    let Some((_, detail)) = view.detail(node) else {
+        return store.info(format!("`{node}` has not run a subgraph yet at this step"));
+    };
+    let Ok(record) = serde_json::from_value::<RunRecord>(detail["subgraph"].clone()) else {
+        return store.info(format!("`{node}` has no subgraph run to show"));
+    };
+    let initial = Map::new();
+    ctl.playing.set(false);
+    ctl.parents.update(|p| p.push(view));
+    ctl.view.set(Some(Playback::new(record, initial)));
+}
+
+pub fn close_nested(ctl: RunCtl) {
+    let mut parents = ctl.parents.get_untracked();
+    if let Some(parent) = parents.pop() {
+        ctl.parents.set(parents);
+        ctl.view.set(Some(parent));
+    }
+}
