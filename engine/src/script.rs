@@ -183,6 +183,29 @@ impl Scripting {
             let v = from_dynamic(&d).map_err(|e| e.to_string())?;
             Ok(v.to_string().into())
         });
+        // rhai's `pad` with an empty padding string never returns; refuse that case.
+        engine.register_fn(
+            "pad",
+            |s: &mut ImmutableString, len: INT, padding: &str| -> Result<(), Box<rhai::EvalAltResult>> {
+                if padding.is_empty() {
+                    return Err("pad: the padding text must not be empty".into());
+                }
+                let target = usize::try_from(len).unwrap_or(0);
+                let mut out = s.to_string();
+                let mut count = out.chars().count();
+                'fill: while count < target {
+                    for c in padding.chars() {
+                        if count >= target {
+                            break 'fill;
+                        }
+                        out.push(c);
+                        count += 1;
+                    }
+                }
+                *s = out.into();
+                Ok(())
+            },
+        );
         engine.register_fn("parse_json", |s: &str| -> Result<Dynamic, Box<rhai::EvalAltResult>> {
             let v: Value = serde_json::from_str(s).map_err(|e| format!("parse_json: {e}"))?;
             Ok(to_dynamic(&v))
@@ -357,8 +380,19 @@ impl fmt::Display for NotJson {
     }
 }
 
+/// How deeply nested a value may be to be stored as JSON (deeper values would exhaust the
+/// stack converting them, and no sensible state is that deep).
+pub const MAX_DEPTH: usize = 128;
+
 /// Rhai → JSON.
 pub fn from_dynamic(d: &Dynamic) -> Result<Value, NotJson> {
+    from_dynamic_at(d, 0)
+}
+
+fn from_dynamic_at(d: &Dynamic, depth: usize) -> Result<Value, NotJson> {
+    if depth > MAX_DEPTH {
+        return Err(NotJson(format!("the value is nested more than {MAX_DEPTH} levels deep")));
+    }
     if d.is_unit() {
         return Ok(Value::Null);
     }
@@ -378,12 +412,12 @@ pub fn from_dynamic(d: &Dynamic) -> Result<Value, NotJson> {
         return Ok(Value::String(c.to_string()));
     }
     if let Some(items) = d.read_lock::<Array>() {
-        return items.iter().map(from_dynamic).collect::<Result<Vec<_>, _>>().map(Value::Array);
+        return items.iter().map(|i| from_dynamic_at(i, depth + 1)).collect::<Result<Vec<_>, _>>().map(Value::Array);
     }
     if let Some(map) = d.read_lock::<RhaiMap>() {
         let mut out = Map::new();
         for (k, v) in map.iter() {
-            out.insert(k.to_string(), from_dynamic(v)?);
+            out.insert(k.to_string(), from_dynamic_at(v, depth + 1)?);
         }
         return Ok(Value::Object(out));
     }
@@ -451,6 +485,25 @@ mod tests {
         let e = s.compile("let x = 0; loop { x += 1; }", &[]).unwrap();
         let err = s.eval(&e, &ctx(serde_json::json!({}))).unwrap_err();
         assert!(err.0.contains("max_ops"), "{err}");
+    }
+
+    #[test]
+    fn pad_with_empty_padding_fails_instead_of_hanging() {
+        let s = scripting();
+        let c = ctx(serde_json::json!({}));
+        let e = s.compile("let x = \"x\"; x.pad(5, \"\"); x", &[]).unwrap();
+        assert!(s.eval(&e, &c).unwrap_err().0.contains("must not be empty"));
+        let e = s.compile("let x = \"x\"; x.pad(5, \"ab\"); x", &[]).unwrap();
+        assert_eq!(s.eval_json(&e, &c).unwrap(), Value::from("xabab"));
+    }
+
+    #[test]
+    fn deeply_nested_values_are_refused_not_crashed_on() {
+        let s = scripting();
+        let c = ctx(serde_json::json!({}));
+        let e = s.compile("let a = []; for i in 0..300 { a = [a]; } a", &[]).unwrap();
+        let err = s.eval_json(&e, &c).unwrap_err();
+        assert!(err.0.contains("nested more than"), "{err}");
     }
 
     #[test]

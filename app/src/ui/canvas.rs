@@ -11,7 +11,7 @@ use web_sys::{DragEvent, PointerEvent, WheelEvent};
 use super::edge_view::{EdgeView, WirePreview};
 use super::minimap::Minimap;
 use super::node_view::NodeView;
-use super::store::{NodeDrag, Store, Wire, use_store};
+use super::store::{Store, Wire, use_store};
 use crate::model::geometry::{Point, Rect, View};
 
 /// A pointer gesture in progress.
@@ -114,7 +114,10 @@ pub fn Canvas() -> impl IntoView {
                 let (dx, dy) = (p.x - start.x, p.y - start.y);
                 let moved = moved || (dx.abs() + dy.abs()) * view.zoom > CLICK_SLOP;
                 if moved {
-                    store.node_drag.set(Some(NodeDrag { ids: ids.clone(), dx, dy }));
+                    if store.drag_ids.with_untracked(|d| d.is_empty()) {
+                        store.drag_ids.set(std::sync::Arc::new(ids.iter().cloned().collect()));
+                    }
+                    store.drag_offset.set((dx, dy));
                 }
                 gesture.set_value(Some(Gesture::Move { start, ids, moved }));
             }
@@ -144,19 +147,21 @@ pub fn Canvas() -> impl IntoView {
                 store.marquee.set(None);
             }
             Gesture::Move { ids, moved, .. } => {
-                if let (true, Some(d)) = (moved, store.node_drag.get_untracked()) {
+                if moved {
+                    let (dx, dy) = store.drag_offset.get_untracked();
                     let moves: Vec<(String, Point)> = ids
                         .iter()
                         .filter_map(|id| {
                             store
                                 .rects
                                 .with_untracked(|r| r.get(id).copied())
-                                .map(|r| (id.clone(), Point::new(r.x + d.dx, r.y + d.dy)))
+                                .map(|r| (id.clone(), Point::new(r.x + dx, r.y + dy)))
                         })
                         .collect();
                     store.edit(|e| e.move_nodes(&moves));
                 }
-                store.node_drag.set(None);
+                store.drag_ids.set(std::sync::Arc::new(Default::default()));
+                store.drag_offset.set((0.0, 0.0));
             }
             Gesture::Wire { from, edge } => {
                 store.wire.set(None);
@@ -221,23 +226,31 @@ pub fn Canvas() -> impl IntoView {
         let v = store.view.get();
         format!("translate({}px, {}px) scale({})", v.x, v.y, v.zoom)
     };
-    let grid_style = move || {
+    // The dot grid is its own layer, moved by a transform (less than one grid step) while
+    // panning, so the browser does not repaint it on every frame.
+    let grid_size = move || {
+        let step = crate::model::geometry::GRID * store.view.with(|v| v.zoom);
+        format!("{step}px {step}px")
+    };
+    let grid_shift = move || {
         let v = store.view.get();
         let step = crate::model::geometry::GRID * v.zoom;
-        format!("background-size: {step}px {step}px; background-position: {}px {}px", v.x, v.y)
+        format!("translate({}px, {}px)", v.x.rem_euclid(step), v.y.rem_euclid(step))
     };
+    let large = move || store.node_ids.with(Vec::len) > 300;
 
     view! {
         <div
             class="canvas"
+            class:large=large
             node_ref=canvas
-            style=grid_style
             on:pointerdown=on_down
             on:wheel=on_wheel
             on:dragover=on_dragover
             on:drop=on_drop
             aria-label="Canvas"
         >
+            <div class="grid" style:background-size=grid_size style:transform=grid_shift></div>
             <div class="viewport" style:transform=transform>
                 <svg class="edges" aria-hidden="false">
                     <defs>

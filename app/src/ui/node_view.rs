@@ -15,7 +15,10 @@ pub fn NodeView(id: String) -> impl IntoView {
     let ctx = expect_context::<CanvasCtx>();
     let node = {
         let id = id.clone();
-        Memo::new(move |_| store.editor.with(|e| e.graph().node(&id).cloned()))
+        Memo::new(move |_| {
+            let ix = store.node_index.with(|m| m.get(&id).copied())?;
+            store.editor.with(|e| e.graph().nodes.get(ix).cloned())
+        })
     };
     let rect = {
         let id = id.clone();
@@ -27,15 +30,7 @@ pub fn NodeView(id: String) -> impl IntoView {
     };
     let problems = {
         let id = id.clone();
-        Memo::new(move |_| {
-            store.diagnostics.with(|d| {
-                let mine: Vec<&engine::Diagnostic> =
-                    d.iter().filter(|x| x.node.as_deref() == Some(id.as_str())).collect();
-                let errors = mine.iter().filter(|x| x.is_error()).count();
-                let text = mine.iter().map(|x| x.message.clone()).collect::<Vec<_>>().join("\n");
-                (errors, mine.len() - errors, text)
-            })
-        })
+        Memo::new(move |_| store.node_problems.with(|m| m.get(&id).cloned().unwrap_or_default()))
     };
     let status = {
         let id = id.clone();

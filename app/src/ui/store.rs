@@ -2,7 +2,7 @@
 //! undo log live in one [`Editor`] (the pure model); around it sit the view state (pan and
 //! zoom, gestures in progress, dialogs, alerts) and memos derived from the document.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use engine::Diagnostic;
@@ -43,14 +43,6 @@ pub enum Dialog {
     Settings,
 }
 
-/// Nodes being dragged: where the pointer started (canvas units) and how far it has moved.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NodeDrag {
-    pub ids: Vec<String>,
-    pub dx: f64,
-    pub dy: f64,
-}
-
 /// An edge being drawn from an output handle (or an edge end being moved).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Wire {
@@ -60,12 +52,18 @@ pub struct Wire {
     pub to_point: Point,
 }
 
+/// A node's validation findings: errors, warnings, and their messages.
+pub type NodeProblems = (usize, usize, String);
+
 #[derive(Clone, Copy)]
 pub struct Store {
     pub editor: RwSignal<Editor>,
     pub view: RwSignal<View>,
     pub canvas_size: RwSignal<(f64, f64)>,
-    pub node_drag: RwSignal<Option<NodeDrag>>,
+    /// Nodes being dragged (set once per drag) and how far (set on every move): only the
+    /// dragged nodes and their edges follow the offset.
+    pub drag_ids: RwSignal<Arc<BTreeSet<String>>>,
+    pub drag_offset: RwSignal<(f64, f64)>,
     pub wire: RwSignal<Option<Wire>>,
     pub marquee: RwSignal<Option<Rect>>,
     pub alerts: RwSignal<Vec<Alert>>,
@@ -76,6 +74,10 @@ pub struct Store {
     pub current: RwSignal<String>,
     /// Node ids in document order.
     pub node_ids: Memo<Vec<String>>,
+    /// Node id → its index in the document.
+    pub node_index: Memo<Arc<HashMap<String, usize>>>,
+    /// Node id → (errors, warnings, their messages).
+    pub node_problems: Memo<Arc<HashMap<String, NodeProblems>>>,
     /// Every node's box as stored (without a drag in progress).
     pub rects: Memo<Arc<HashMap<String, Rect>>>,
     pub diagnostics: Memo<Arc<Vec<Diagnostic>>>,
@@ -99,12 +101,37 @@ impl Store {
             })
         });
         let diagnostics = Memo::new(move |_| Arc::new(editor.with(|e| engine::validate(e.graph()))));
+        let node_index = Memo::new(move |_| {
+            editor.with(|e| {
+                Arc::new(e.graph().nodes.iter().enumerate().map(|(i, n)| (n.id.clone(), i)).collect::<HashMap<_, _>>())
+            })
+        });
+        let node_problems = Memo::new(move |_| {
+            diagnostics.with(|d| {
+                let mut m: HashMap<String, NodeProblems> = HashMap::new();
+                for x in d.iter() {
+                    let Some(node) = &x.node else { continue };
+                    let e = m.entry(node.clone()).or_default();
+                    if x.is_error() {
+                        e.0 += 1;
+                    } else {
+                        e.1 += 1;
+                    }
+                    if !e.2.is_empty() {
+                        e.2.push('\n');
+                    }
+                    e.2.push_str(&x.message);
+                }
+                Arc::new(m)
+            })
+        });
         let flow = Memo::new(move |_| editor.with(|e| crate::model::layout::flow_direction(e.graph())));
         Store {
             editor,
             view: RwSignal::new(View::default()),
             canvas_size: RwSignal::new((1000.0, 700.0)),
-            node_drag: RwSignal::new(None),
+            drag_ids: RwSignal::new(Arc::new(BTreeSet::new())),
+            drag_offset: RwSignal::new((0.0, 0.0)),
             wire: RwSignal::new(None),
             marquee: RwSignal::new(None),
             alerts: RwSignal::new(Vec::new()),
@@ -115,6 +142,8 @@ impl Store {
             node_ids,
             rects,
             diagnostics,
+            node_index,
+            node_problems,
             flow,
             run: super::run_ctl::RunCtl::new(),
             next_alert: RwSignal::new(1),
@@ -154,11 +183,10 @@ impl Store {
     /// Where a node is drawn now, drag included.
     pub fn rect_of(&self, id: &str) -> Option<Rect> {
         let mut r = self.rects.with(|m| m.get(id).copied())?;
-        if let Some(d) =
-            self.node_drag.with(|d| d.as_ref().filter(|d| d.ids.iter().any(|x| x == id)).map(|d| (d.dx, d.dy)))
-        {
-            r.x += d.0;
-            r.y += d.1;
+        if self.drag_ids.with(|ids| ids.contains(id)) {
+            let (dx, dy) = self.drag_offset.get();
+            r.x += dx;
+            r.y += dy;
         }
         Some(r)
     }
