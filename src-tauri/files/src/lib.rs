@@ -1,0 +1,433 @@
+//! The desktop app's storage (spec section 7): every graph is a `*.json` file (the exported
+//! document) in one workflows folder, its saved runs in `runs/<graph>/`. Names coming from the
+//! UI are checked so they can never leave the folder, and every write goes to a temporary file
+//! in the same folder first and is then renamed over the old one, so a crash mid-save leaves
+//! the old file whole.
+//!
+//! | item | what it is |
+//! |---|---|
+//! | [`Workflows`] | the folder: list, load, save, rename, delete graphs and their runs |
+//! | [`check_name`] | which file names the UI may use |
+//! | [`write_atomic`] | the write-then-rename every save goes through |
+//! | [`Config`] | the app's settings file (the API key), readable by its user only |
+
+use std::fmt;
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::UNIX_EPOCH;
+
+use serde::{Deserialize, Serialize};
+
+/// A storage failure, in words for the user.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FileError(pub String);
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for FileError {}
+
+fn io_error(what: &str, e: &io::Error) -> FileError {
+    let why = match e.kind() {
+        io::ErrorKind::NotFound => "it does not exist".to_string(),
+        io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        io::ErrorKind::AlreadyExists => "a file with that name already exists".to_string(),
+        _ => e.to_string(),
+    };
+    FileError(format!("{what}: {why}"))
+}
+
+/// A file name the UI may use: `name.json`, no folders, no `..`, nothing hidden.
+pub fn check_name(name: &str) -> Result<(), FileError> {
+    let bad = |why: &str| Err(FileError(format!("“{name}” cannot be used as a file name: {why}")));
+    if name.is_empty() || name.len() > 200 {
+        return bad("it must have 1 to 200 characters");
+    }
+    if name.contains('/') || name.contains('\\') || Path::new(name).is_absolute() {
+        return bad("it must not contain a folder");
+    }
+    if name == "." || name == ".." || name.contains("..") {
+        return bad("it must not contain `..`");
+    }
+    if name.starts_with('.') {
+        return bad("it must not start with a dot");
+    }
+    if name.chars().any(|c| c.is_control()) {
+        return bad("it must not contain control characters");
+    }
+    if !name.ends_with(".json") || name.len() == ".json".len() {
+        return bad("it must end with .json");
+    }
+    Ok(())
+}
+
+/// A file name for a graph called `title`: letters, digits and `-`, then `.json`.
+pub fn file_name_for(title: &str) -> String {
+    let slug: String = title
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+        .collect::<String>()
+        .split('-')
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    let slug: String = slug.chars().take(80).collect();
+    format!("{}.json", if slug.is_empty() { "graph" } else { &slug })
+}
+
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// Writes `text` to `path` atomically: a temporary file in the same folder, flushed to disk,
+/// then renamed over `path`.
+pub fn write_atomic(path: &Path, text: &str) -> io::Result<()> {
+    write_atomic_with(path, text, || Ok(()))
+}
+
+/// [`write_atomic`] with a hook run between writing the temporary file and renaming it
+/// (tests use it to simulate a crash at the worst moment).
+pub fn write_atomic_with(path: &Path, text: &str, before_rename: impl FnOnce() -> io::Result<()>) -> io::Result<()> {
+    let dir = path.parent().ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no folder"))?;
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
+    let temp = dir.join(format!(".{name}.{}-{n}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = fs::File::create(&temp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        drop(f);
+        before_rename()?;
+        fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    result
+}
+
+fn modified_ms(path: &Path) -> u64 {
+    fs::metadata(path)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// One file in the workflows folder.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Entry {
+    pub file: String,
+    /// The graph's name, or the file name when it cannot be read.
+    pub name: String,
+    pub modified_ms: u64,
+    /// Why the file cannot be read, if it cannot.
+    pub error: Option<String>,
+}
+
+/// A saved file's modification time, so the app can notice later changes by others.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Saved {
+    pub modified_ms: u64,
+}
+
+/// The workflows folder.
+#[derive(Debug, Clone)]
+pub struct Workflows {
+    dir: PathBuf,
+}
+
+impl Workflows {
+    /// Opens (creating if needed) the folder.
+    pub fn open(dir: impl Into<PathBuf>) -> Result<Workflows, FileError> {
+        let dir = dir.into();
+        fs::create_dir_all(&dir).map_err(|e| io_error(&format!("creating {}", dir.display()), &e))?;
+        Ok(Workflows { dir })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn path(&self, file: &str) -> Result<PathBuf, FileError> {
+        check_name(file)?;
+        Ok(self.dir.join(file))
+    }
+
+    /// Every `*.json` file, by name; unreadable ones are listed with their error, never hidden
+    /// and never hiding others.
+    pub fn list(&self) -> Result<Vec<Entry>, FileError> {
+        let read = fs::read_dir(&self.dir).map_err(|e| io_error("reading the workflows folder", &e))?;
+        let mut out = Vec::new();
+        for item in read.flatten() {
+            let Some(file) = item.file_name().to_str().map(str::to_string) else { continue };
+            if check_name(&file).is_err() || !item.path().is_file() {
+                continue;
+            }
+            let modified_ms = modified_ms(&item.path());
+            let entry = match fs::read_to_string(item.path()) {
+                Ok(text) => match engine::parse_graph(&text) {
+                    Ok(g) => Entry { name: g.display_name().to_string(), file, modified_ms, error: None },
+                    Err(e) => Entry { name: file.clone(), file, modified_ms, error: Some(e.to_string()) },
+                },
+                Err(e) => Entry { name: file.clone(), file, modified_ms, error: Some(io_error("reading", &e).0) },
+            };
+            out.push(entry);
+        }
+        out.sort_by(|a, b| a.file.cmp(&b.file));
+        Ok(out)
+    }
+
+    pub fn load(&self, file: &str) -> Result<String, FileError> {
+        let path = self.path(file)?;
+        fs::read_to_string(&path).map_err(|e| io_error(&format!("reading {file}"), &e))
+    }
+
+    pub fn save(&self, file: &str, text: &str) -> Result<Saved, FileError> {
+        let path = self.path(file)?;
+        write_atomic(&path, text).map_err(|e| io_error(&format!("saving {file}"), &e))?;
+        Ok(Saved { modified_ms: modified_ms(&path) })
+    }
+
+    /// The file's modification time (0 if it is gone).
+    pub fn modified(&self, file: &str) -> Result<u64, FileError> {
+        Ok(modified_ms(&self.path(file)?))
+    }
+
+    /// A file name not used yet, derived from a graph's title.
+    pub fn free_name(&self, title: &str) -> String {
+        let base = file_name_for(title);
+        let stem = base.trim_end_matches(".json").to_string();
+        let taken = |n: &str| self.dir.join(n).exists();
+        if !taken(&base) {
+            return base;
+        }
+        (2..).map(|k| format!("{stem}-{k}.json")).find(|n| !taken(n)).unwrap_or(base)
+    }
+
+    /// Renames a graph file (and its runs folder); refuses to overwrite another file.
+    pub fn rename(&self, from: &str, to: &str) -> Result<(), FileError> {
+        let (a, b) = (self.path(from)?, self.path(to)?);
+        if b.exists() {
+            return Err(FileError(format!("cannot rename to {to}: a file with that name already exists")));
+        }
+        fs::rename(&a, &b).map_err(|e| io_error(&format!("renaming {from}"), &e))?;
+        let (ra, rb) = (self.runs_dir(from), self.runs_dir(to));
+        if ra.exists() {
+            let _ = fs::rename(ra, rb);
+        }
+        Ok(())
+    }
+
+    pub fn delete(&self, file: &str) -> Result<(), FileError> {
+        let path = self.path(file)?;
+        fs::remove_file(&path).map_err(|e| io_error(&format!("deleting {file}"), &e))?;
+        let runs = self.runs_dir(file);
+        if runs.exists() {
+            let _ = fs::remove_dir_all(runs);
+        }
+        Ok(())
+    }
+
+    fn runs_dir(&self, graph_file: &str) -> PathBuf {
+        self.dir.join("runs").join(graph_file.trim_end_matches(".json"))
+    }
+
+    fn run_path(&self, graph_file: &str, run_id: &str) -> Result<PathBuf, FileError> {
+        check_name(graph_file)?;
+        let name = format!("{run_id}.json");
+        check_name(&name)?;
+        Ok(self.runs_dir(graph_file).join(name))
+    }
+
+    /// Saves a run record beside its graph.
+    pub fn save_run(&self, graph_file: &str, run_id: &str, text: &str) -> Result<(), FileError> {
+        let path = self.run_path(graph_file, run_id)?;
+        if let Some(dir) = path.parent() {
+            fs::create_dir_all(dir).map_err(|e| io_error("creating the runs folder", &e))?;
+        }
+        write_atomic(&path, text).map_err(|e| io_error(&format!("saving run {run_id}"), &e))
+    }
+
+    pub fn load_run(&self, graph_file: &str, run_id: &str) -> Result<String, FileError> {
+        let path = self.run_path(graph_file, run_id)?;
+        fs::read_to_string(path).map_err(|e| io_error(&format!("reading run {run_id}"), &e))
+    }
+
+    pub fn delete_run(&self, graph_file: &str, run_id: &str) -> Result<(), FileError> {
+        let path = self.run_path(graph_file, run_id)?;
+        fs::remove_file(path).map_err(|e| io_error(&format!("deleting run {run_id}"), &e))
+    }
+
+    /// Run ids saved for a graph, newest first.
+    pub fn list_runs(&self, graph_file: &str) -> Result<Vec<String>, FileError> {
+        check_name(graph_file)?;
+        let Ok(read) = fs::read_dir(self.runs_dir(graph_file)) else { return Ok(Vec::new()) };
+        let mut runs: Vec<(u64, String)> = read
+            .flatten()
+            .filter_map(|e| {
+                let name = e.file_name().to_str()?.to_string();
+                check_name(&name).ok()?;
+                Some((modified_ms(&e.path()), name.trim_end_matches(".json").to_string()))
+            })
+            .collect();
+        runs.sort_by(|a, b| b.cmp(a));
+        Ok(runs.into_iter().map(|(_, id)| id).collect())
+    }
+}
+
+/// The app's settings file. It holds the API key, so it is readable by its owner only.
+#[derive(Debug, Clone)]
+pub struct Config {
+    path: PathBuf,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openai_api_key: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openai_base_url: Option<String>,
+}
+
+impl Config {
+    pub fn new(path: impl Into<PathBuf>) -> Config {
+        Config { path: path.into() }
+    }
+
+    pub fn load(&self) -> Settings {
+        fs::read_to_string(&self.path).ok().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default()
+    }
+
+    pub fn save(&self, settings: &Settings) -> Result<(), FileError> {
+        if let Some(dir) = self.path.parent() {
+            fs::create_dir_all(dir).map_err(|e| io_error("creating the config folder", &e))?;
+        }
+        let text = serde_json::to_string_pretty(settings).map_err(|e| FileError(e.to_string()))?;
+        write_atomic_with(&self.path, &text, || Ok(())).map_err(|e| io_error("saving the settings", &e))?;
+        restrict(&self.path).map_err(|e| io_error("protecting the settings file", &e))
+    }
+}
+
+#[cfg(unix)]
+fn restrict(path: &Path) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(path, fs::Permissions::from_mode(0o600))
+}
+
+#[cfg(not(unix))]
+fn restrict(_: &Path) -> io::Result<()> {
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(name: &str) -> String {
+        engine::Graph::new(name).to_pretty_json()
+    }
+
+    #[test]
+    fn save_load_list_rename_delete() {
+        let dir = tempfile::tempdir().unwrap();
+        let w = Workflows::open(dir.path().join("workflows")).unwrap();
+        w.save("approval.json", &doc("Approval")).unwrap();
+        w.save("loop.json", &doc("Loop")).unwrap();
+        assert_eq!(w.load("approval.json").unwrap(), doc("Approval"));
+        let names: Vec<_> = w.list().unwrap().into_iter().map(|e| (e.file, e.name)).collect();
+        assert_eq!(names, vec![("approval.json".into(), "Approval".into()), ("loop.json".into(), "Loop".into())]);
+        w.save_run("approval.json", "run-1", "{}").unwrap();
+        w.rename("approval.json", "approval-v2.json").unwrap();
+        assert!(w.load("approval.json").is_err());
+        assert_eq!(w.list_runs("approval-v2.json").unwrap(), vec!["run-1".to_string()]);
+        assert!(w.rename("loop.json", "approval-v2.json").unwrap_err().0.contains("already exists"));
+        w.delete("approval-v2.json").unwrap();
+        assert_eq!(w.list().unwrap().len(), 1);
+        assert!(w.list_runs("approval-v2.json").unwrap().is_empty());
+        assert_eq!(w.free_name("Loop"), "loop-2.json");
+    }
+
+    #[test]
+    fn a_crash_between_write_and_rename_keeps_the_old_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let w = Workflows::open(dir.path()).unwrap();
+        w.save("g.json", &doc("Old")).unwrap();
+        let path = dir.path().join("g.json");
+        let crash = write_atomic_with(&path, &doc("New"), || Err(io::Error::other("power cut")));
+        assert!(crash.is_err());
+        assert_eq!(fs::read_to_string(&path).unwrap(), doc("Old"));
+        // No temporary file is left behind, and the folder lists just the one graph.
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        assert_eq!(w.list().unwrap().len(), 1);
+        w.save("g.json", &doc("New")).unwrap();
+        assert_eq!(w.load("g.json").unwrap(), doc("New"));
+    }
+
+    #[test]
+    fn names_cannot_escape_the_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let w = Workflows::open(dir.path().join("w")).unwrap();
+        for bad in [
+            "../x.json",
+            "..",
+            "/etc/passwd.json",
+            "a/b.json",
+            "a\\b.json",
+            ".hidden.json",
+            "x.txt",
+            "",
+            ".json",
+            "x\n.json",
+            "..json",
+        ] {
+            let err = w.save(bad, "{}").unwrap_err();
+            assert!(err.0.contains("cannot be used as a file name"), "{bad}: {err}");
+            assert!(w.load(bad).is_err());
+            assert!(w.delete(bad).is_err());
+        }
+        assert!(w.rename("x.json", "../y.json").is_err());
+        assert!(w.save_run("g.json", "../../evil", "{}").is_err());
+        assert!(!dir.path().join("y.json").exists());
+    }
+
+    #[test]
+    fn a_corrupt_file_is_reported_without_hiding_the_others() {
+        let dir = tempfile::tempdir().unwrap();
+        let w = Workflows::open(dir.path()).unwrap();
+        w.save("good.json", &doc("Good")).unwrap();
+        fs::write(dir.path().join("broken.json"), "{\"format\": \"switchyard/graph@1\", \"nodes\": [").unwrap();
+        fs::write(dir.path().join("notes.txt"), "ignored").unwrap();
+        let list = w.list().unwrap();
+        assert_eq!(list.len(), 2);
+        let broken = list.iter().find(|e| e.file == "broken.json").unwrap();
+        assert!(broken.error.as_deref().unwrap().contains("line"), "{broken:?}");
+        assert!(list.iter().any(|e| e.name == "Good" && e.error.is_none()));
+    }
+
+    #[test]
+    fn settings_are_private_to_their_owner() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = Config::new(dir.path().join("config").join("settings.json"));
+        assert_eq!(c.load(), Settings::default());
+        let s = Settings { openai_api_key: Some("sk-test".into()), openai_base_url: None };
+        c.save(&s).unwrap();
+        assert_eq!(c.load(), s);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = fs::metadata(dir.path().join("config/settings.json")).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+    }
+
+    #[test]
+    fn file_names_from_titles() {
+        assert_eq!(file_name_for("My Approval Flow!"), "my-approval-flow.json");
+        assert_eq!(file_name_for("???"), "graph.json");
+        assert!(check_name(&file_name_for("Ünïcode name")).is_ok());
+    }
+}
