@@ -49,6 +49,24 @@ impl Library {
         (2..).map(|k| format!("{base}-{k}")).find(|id| self.get(id).is_none()).unwrap_or(base)
     }
 
+    /// A file name not used yet, derived from a name (the desktop app's graphs are files).
+    pub fn fresh_file_name(&self, name: &str) -> String {
+        let slug: String = name
+            .chars()
+            .map(|c| if c.is_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+            .collect::<String>()
+            .split('-')
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join("-");
+        let slug: String = if slug.is_empty() { "graph".into() } else { slug.chars().take(80).collect() };
+        let base = format!("{slug}.json");
+        if self.get(&base).is_none() {
+            return base;
+        }
+        (2..).map(|k| format!("{slug}-{k}.json")).find(|id| self.get(id).is_none()).unwrap_or(base)
+    }
+
     /// Records a save, newest first.
     pub fn touch(&mut self, id: &str, name: &str, now: f64) {
         self.entries.retain(|e| e.id != id);
@@ -94,6 +112,9 @@ mod tests {
         lib.rename(&b, "Renamed");
         assert_eq!(lib.get(&b).unwrap().name, "Renamed");
         lib.remove(&a);
+        lib.touch("flow.json", "Flow", 4.0);
+        assert_eq!(lib.fresh_file_name("Flow"), "flow-2.json");
+        assert_eq!(lib.fresh_file_name("Ünï Côde"), "ünï-côde.json");
         assert_eq!(lib.entries.len(), 1);
         assert_eq!(graph_key("x"), "switchyard.graph.x");
     }

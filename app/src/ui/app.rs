@@ -31,15 +31,31 @@ pub fn starter_graph() -> Graph {
     g
 }
 
+/// Reads what the editor needs before it starts: nothing in the browser (local storage is
+/// synchronous), the workflows folder in the desktop app. Returns problems to report.
+pub async fn load_initial() -> Vec<String> {
+    if super::desktop::is_desktop() { super::desktop::preload().await } else { Vec::new() }
+}
+
 #[component]
-pub fn App() -> impl IntoView {
-    let (mut library, problems) = storage::load_library();
+pub fn App(#[prop(optional)] preload_problems: Vec<String>) -> impl IntoView {
+    let (mut library, mut problems) = storage::load_library();
+    problems.extend(preload_problems);
     let (current, graph) = open_initial(&mut library);
     let is_new = library.get(&current).is_none();
     let store = Store::new(Editor::new(graph), current, library);
     provide_context(store);
     for p in problems {
         store.error(p);
+    }
+    super::desktop::set_error_hook(move |m| store.error(m));
+    if super::desktop::is_desktop() {
+        super::desktop_window::install(store);
+    } else {
+        Effect::new(move |_| {
+            let name = store.editor.with(|e| e.graph().display_name().to_string());
+            document().set_title(&format!("{name} — Switchyard"));
+        });
     }
     init_theme(store);
     init_view(store);
@@ -80,7 +96,7 @@ fn open_initial(library: &mut Library) -> (String, Graph) {
         }
     }
     let graph = super::library_panel::with_default_layout(starter_graph());
-    let id = library.fresh_id(graph.display_name(), storage::now());
+    let id = storage::new_id(library, graph.display_name());
     (id, graph)
 }
 
@@ -119,12 +135,12 @@ fn init_view(store: Store) {
 /// Saves the open graph shortly after each change. A failed save keeps the work in memory
 /// and says so.
 fn autosave(store: Store) {
-    let saved_revision = StoredValue::new(0u64);
+    let saved_revision = store.saved_revision;
     let pending = StoredValue::new(None::<TimeoutHandle>);
     Effect::new(move |_| {
         let revision = store.editor.with(Editor::revision);
         store.current.track();
-        if revision == saved_revision.get_value() {
+        if revision == saved_revision.get_untracked() {
             return;
         }
         if let Some(h) = pending.get_value() {
@@ -133,7 +149,7 @@ fn autosave(store: Store) {
         let handle = set_timeout_with_handle(
             move || {
                 if save_now(store) {
-                    saved_revision.set_value(store.editor.with_untracked(Editor::revision));
+                    saved_revision.set(store.editor.with_untracked(Editor::revision));
                 }
             },
             std::time::Duration::from_millis(400),
@@ -154,6 +170,10 @@ pub fn save_now(store: Store) -> bool {
     let id = store.current.get_untracked();
     let graph = store.editor.with_untracked(|e| e.graph().clone());
     let result = storage::save_graph(&id, &graph).and_then(|()| {
+        // A file opened from elsewhere on the desktop is not part of the library.
+        if id.starts_with('/') {
+            return Ok(());
+        }
         let mut ok = Ok(());
         store.library.update(|lib| {
             lib.touch(&id, graph.display_name(), storage::now());
@@ -190,6 +210,7 @@ pub fn open_graph(store: Store, id: &str) {
 pub fn load_into(store: Store, id: String, graph: Graph) {
     let viewport = graph.layout.as_ref().and_then(|l| l.viewport.clone());
     store.editor.set(Editor::new(graph));
+    store.saved_revision.set(0);
     store.current.set(id);
     match viewport {
         Some(v) => store.view.set(View::from(&v)),

@@ -40,6 +40,10 @@ impl Host for BrowserHost {
     }
 
     fn http(&self, mut request: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, HttpFailure>> {
+        if super::desktop::is_desktop() {
+            // The desktop app sends it natively (no CORS) and adds the key itself.
+            return Box::pin(async move { desktop_http(&request).await });
+        }
         if request.auth == Some(Auth::OpenAi) {
             if let Some(base) = &self.base_url
                 && let Some(rest) = request.url.strip_prefix("https://api.openai.com/v1")
@@ -55,6 +59,29 @@ impl Host for BrowserHost {
 
     fn sleep(&self, ms: u64) -> LocalBoxFuture<'_, ()> {
         Box::pin(gloo_timers::future::TimeoutFuture::new(ms.min(u32::MAX as u64) as u32))
+    }
+}
+
+async fn desktop_http(req: &HttpRequest) -> Result<HttpResponse, HttpFailure> {
+    #[derive(serde::Deserialize)]
+    struct Reply {
+        status: u16,
+        body: String,
+    }
+    let args = serde_json::json!({ "request": {
+        "method": req.method, "url": req.url, "headers": req.headers, "body": req.body,
+        "timeout_ms": req.timeout_ms, "auth": req.auth.map(|_| "openai"),
+    }});
+    match super::desktop::invoke::<Reply>("http", args).await {
+        Ok(r) => Ok(HttpResponse { status: r.status, body: r.body }),
+        Err(e) => {
+            let failure: Option<HttpFailure> =
+                serde_json::from_str::<serde_json::Value>(&e).ok().map(|v| HttpFailure {
+                    message: v["message"].as_str().unwrap_or(&e).to_string(),
+                    timed_out: v["timed_out"].as_bool().unwrap_or(false),
+                });
+            Err(failure.unwrap_or(HttpFailure { message: e, timed_out: false }))
+        }
     }
 }
 

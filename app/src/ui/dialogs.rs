@@ -19,6 +19,7 @@ pub fn Dialogs() -> impl IntoView {
                 Dialog::Search => view! { <SearchDialog/> }.into_any(),
                 Dialog::Help => view! { <HelpDialog/> }.into_any(),
                 Dialog::Settings => view! { <super::settings::SettingsDialog/> }.into_any(),
+                Dialog::FileChanged(text) => view! { <FileChangedDialog text=text/> }.into_any(),
             };
             view! {
                 <div class="backdrop" on:pointerdown=move |ev| {
@@ -163,6 +164,34 @@ fn HelpDialog() -> impl IntoView {
             </table>
             <div class="dialog-actions">
                 <button class="primary" on:click=move |_| store.dialog.set(None)>"Close"</button>
+            </div>
+        </div>
+    }
+}
+
+/// The open file changed on disk (another program, a `git pull`): reload it or keep ours.
+#[component]
+fn FileChangedDialog(text: String) -> impl IntoView {
+    let store = use_store();
+    let reload = move |_| {
+        match engine::parse_graph(&text) {
+            Ok(g) => {
+                let id = store.current.get_untracked();
+                store.edit(|e| e.replace_graph(g));
+                store.saved_revision.set(store.editor.with_untracked(crate::model::editor::Editor::revision));
+                store.info(format!("Reloaded {id} from disk (Undo brings your version back)"));
+            }
+            Err(e) => store.error(format!("The file on disk cannot be read: {e}. Your version is kept.")),
+        }
+        store.dialog.set(None);
+    };
+    view! {
+        <div class="dialog" role="dialog" aria-modal="true" aria-label="File changed on disk">
+            <h2>"The file changed on disk"</h2>
+            <p>"Another program changed this graph's file since it was opened here."</p>
+            <div class="dialog-actions">
+                <button on:click=move |_| store.dialog.set(None)>"Keep my version"</button>
+                <button class="primary" on:click=reload>"Reload from disk"</button>
             </div>
         </div>
     }

@@ -36,7 +36,7 @@ pub fn create_graph(store: Store, from: Option<Graph>) {
     let name = store.library.with_untracked(|l| l.unique_name(graph.display_name()));
     let mut graph = graph;
     graph.name = Some(name.clone());
-    let id = store.library.with_untracked(|l| l.fresh_id(&name, storage::now()));
+    let id = store.library.with_untracked(|l| storage::new_id(l, &name));
     load_into(store, id, graph);
 }
 

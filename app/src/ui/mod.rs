@@ -5,6 +5,8 @@ mod alerts;
 mod app;
 mod browser_host;
 mod canvas;
+mod desktop;
+mod desktop_window;
 mod dialogs;
 mod edge_form;
 mod edge_view;
@@ -29,4 +31,4 @@ mod storage;
 mod store;
 mod toolbar;
 
-pub use app::App;
+pub use app::{App, load_initial};

@@ -86,6 +86,7 @@ pub fn NodeView(id: String) -> impl IntoView {
             data-status=move || status.get()
             style:transform=move || rect.get().map(|r| format!("translate({}px, {}px)", r.x, r.y)).unwrap_or_default()
             style:width=move || rect.get().map(|r| format!("{}px", r.w)).unwrap_or_default()
+            style:height=move || rect.get().map(|r| format!("{}px", r.h)).unwrap_or_default()
             style=move || format!("--kind: var({})", info().color_var)
             on:pointerdown=on_down
             on:dblclick=on_dblclick

@@ -46,7 +46,9 @@ pub fn RunPanel() -> impl IntoView {
         run_ctl::reset(ctl);
         run_ctl::load_history(store, ctl);
         // Recovery: a run left waiting for input (the tab was closed or reloaded) comes back.
-        let unfinished = ctl.history.with_untracked(|h| h.first().filter(|r| r.status == Status::Interrupted).map(|r| r.run_id.clone()));
+        let unfinished = ctl
+            .history
+            .with_untracked(|h| h.first().filter(|r| r.status == Status::Interrupted).map(|r| r.run_id.clone()));
         if let Some(run_id) = unfinished {
             run_ctl::open_saved(store, ctl, &run_id);
             store.info("Reopened the last run, which is waiting for input");

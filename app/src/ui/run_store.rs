@@ -1,6 +1,6 @@
-//! Saved runs in local storage: one key per run (compressed), and per graph a list of its
-//! runs, newest first, bounded. Keys: `switchyard.run.<graph>.<run>` and
-//! `switchyard.runs.<graph>`.
+//! Saved runs: in the browser, one local-storage key per run (compressed) and per graph a
+//! list of its runs, newest first, bounded (`switchyard.run.<graph>.<run>`,
+//! `switchyard.runs.<graph>`); in the desktop app, one JSON file per run beside the graph.
 
 use engine::record::RunRecord;
 use engine::run::Status;
@@ -8,6 +8,7 @@ use gloo_storage::{LocalStorage, Storage};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::desktop;
 use crate::model::library::PREFIX;
 use crate::model::share;
 
@@ -40,7 +41,27 @@ fn run_key(graph: &str, run: &str) -> String {
     format!("{PREFIX}run.{graph}.{run}")
 }
 
+fn summary(saved: &SavedRun) -> RunSummary {
+    let r = &saved.record;
+    RunSummary {
+        run_id: r.run_id.clone(),
+        status: r.status,
+        steps: r.step,
+        at: 0.0,
+        forked_from: r.forked_from.as_ref().map(|f| format!("{} @ step {}", f.run_id, f.step)),
+    }
+}
+
 pub fn list(graph: &str) -> Vec<RunSummary> {
+    if desktop::is_desktop() {
+        let mut runs: Vec<(String, RunSummary)> = desktop::runs(graph)
+            .into_iter()
+            .filter_map(|(id, text)| serde_json::from_str::<SavedRun>(&text).ok().map(|s| (id, summary(&s))))
+            .collect();
+        // Run ids start with the time they were made, in hexadecimal: newest first.
+        runs.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(b.0.cmp(&a.0)));
+        return runs.into_iter().map(|(_, s)| s).collect();
+    }
     LocalStorage::raw()
         .get_item(&index_key(graph))
         .ok()
@@ -50,6 +71,10 @@ pub fn list(graph: &str) -> Vec<RunSummary> {
 }
 
 pub fn load(graph: &str, run: &str) -> Result<SavedRun, String> {
+    if desktop::is_desktop() {
+        let text = desktop::runs(graph).remove(run).ok_or("it is not in the runs folder")?;
+        return serde_json::from_str(&text).map_err(|e| format!("it is damaged: {e}"));
+    }
     let text = LocalStorage::raw().get_item(&run_key(graph, run)).ok().flatten().ok_or("it is no longer in storage")?;
     let json = match share::decode(&text) {
         Some(r) => r?,
@@ -60,6 +85,20 @@ pub fn load(graph: &str, run: &str) -> Result<SavedRun, String> {
 
 /// Saves a run. Returns notices for the user (runs evicted to make room), or why it failed.
 pub fn save(graph: &str, saved: &SavedRun) -> Result<Vec<String>, String> {
+    if desktop::is_desktop() {
+        let text = serde_json::to_string_pretty(saved).map_err(|e| e.to_string())?;
+        desktop::save_run(graph, &saved.record.run_id, text);
+        let mut notices = Vec::new();
+        let all = list(graph);
+        for old in all.iter().skip(MAX_RUNS_PER_GRAPH) {
+            desktop::delete_run(graph, &old.run_id);
+            notices.push(format!(
+                "Removed the oldest saved run ({}) to keep {MAX_RUNS_PER_GRAPH} runs per graph.",
+                old.run_id
+            ));
+        }
+        return Ok(notices);
+    }
     let json = serde_json::to_string(saved).map_err(|e| e.to_string())?;
     let packed = share::encode(&json);
     let record = &saved.record;
@@ -110,6 +149,9 @@ pub fn save(graph: &str, saved: &SavedRun) -> Result<Vec<String>, String> {
 }
 
 pub fn delete(graph: &str, run: &str) {
+    if desktop::is_desktop() {
+        return desktop::delete_run(graph, run);
+    }
     let _ = LocalStorage::raw().remove_item(&run_key(graph, run));
     let mut index = list(graph);
     index.retain(|s| s.run_id != run);
@@ -118,6 +160,9 @@ pub fn delete(graph: &str, run: &str) {
 
 /// Bytes the saved runs of a graph take in storage.
 pub fn bytes_used(graph: &str) -> usize {
+    if desktop::is_desktop() {
+        return desktop::runs(graph).values().map(String::len).sum();
+    }
     list(graph)
         .iter()
         .filter_map(|s| LocalStorage::raw().get_item(&run_key(graph, &s.run_id)).ok().flatten())

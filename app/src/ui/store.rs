@@ -41,6 +41,8 @@ pub enum Dialog {
     Search,
     Help,
     Settings,
+    /// The open file was changed by another program: its new text.
+    FileChanged(String),
 }
 
 /// An edge being drawn from an output handle (or an edge end being moved).
@@ -72,6 +74,8 @@ pub struct Store {
     pub library: RwSignal<Library>,
     /// Storage id of the open graph.
     pub current: RwSignal<String>,
+    /// The editor revision last saved (the window title marks anything newer as unsaved).
+    pub saved_revision: RwSignal<u64>,
     /// Node ids in document order.
     pub node_ids: Memo<Vec<String>>,
     /// Node id → its index in the document.
@@ -139,6 +143,7 @@ impl Store {
             theme: RwSignal::new(Theme::Light),
             library: RwSignal::new(library),
             current: RwSignal::new(current),
+            saved_revision: RwSignal::new(0),
             node_ids,
             rects,
             diagnostics,

@@ -32,6 +32,10 @@ pub fn Toolbar() -> impl IntoView {
             <div class="tool-group" role="group" aria-label="File">
                 <button on:click=new_graph title="New graph">"New"</button>
                 <button on:click=move |_| store.dialog.set(Some(Dialog::Import)) title="Import a graph document">"Import"</button>
+                {super::desktop::is_desktop().then(|| view! {
+                    <button on:click=move |_| super::desktop_window::open_file(store) title="Open a graph file anywhere">"Open…"</button>
+                    <button on:click=move |_| super::desktop_window::save_as(store) title="Save the graph to a file anywhere">"Save As…"</button>
+                })}
                 <button on:click=export title="Download the graph document">"Export"</button>
                 <button on:click=mermaid title="Copy a Mermaid flowchart">"Mermaid"</button>
                 <button on:click=share title="Make a link that opens this graph">"Share"</button>
