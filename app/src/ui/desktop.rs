@@ -66,9 +66,12 @@ struct Cache {
     runs: HashMap<String, BTreeMap<String, String>>,
 }
 
+/// Receives messages about failed background writes.
+type ErrorHook = Box<dyn Fn(String)>;
+
 thread_local! {
     static CACHE: RefCell<Cache> = RefCell::new(Cache::default());
-    static ON_ERROR: RefCell<Option<Box<dyn Fn(String)>>> = const { RefCell::new(None) };
+    static ON_ERROR: RefCell<Option<ErrorHook>> = const { RefCell::new(None) };
 }
 
 /// Where background write failures are reported.
