@@ -88,7 +88,6 @@ pub fn StateView() -> impl IntoView {
 /// One key of the tree; objects and lists fold.
 #[component]
 fn Entry(name: String, value: Value, changed: bool, top: bool) -> impl IntoView {
-    let open = RwSignal::new(top && changed);
     let summary = match &value {
         Value::Object(m) => format!("{{…}} {} keys", m.len()),
         Value::Array(a) => format!("[…] {} items", a.len()),
@@ -96,6 +95,8 @@ fn Entry(name: String, value: Value, changed: bool, top: bool) -> impl IntoView 
     };
     let foldable =
         matches!(&value, Value::Object(m) if !m.is_empty()) || matches!(&value, Value::Array(a) if !a.is_empty());
+    // A changed list or object starts unfolded so the change is in view; a scalar has nothing to fold.
+    let open = RwSignal::new(foldable && top && changed);
     let children = move || {
         open.get().then(|| {
             let items: Vec<(String, Value)> = match &value {

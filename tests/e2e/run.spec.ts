@@ -1,0 +1,534 @@
+// The run debugger: running graphs in the browser, answering human nodes, stepping and
+// scrubbing through a run, forking with an edited state, failures and step limits, and the
+// same record as the CLI for the same graph and input. Everything is found through SPEC.md
+// section 6 (roles, accessible names, data-* attributes) and the run panel's accessible names.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
+import type { Page } from '@playwright/test';
+import { expect, node, test } from './fixtures';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const template = (file: string) => readFileSync(join(ROOT, 'templates', file), 'utf8');
+
+// ---------------------------------------------------------------------------------------
+// The run panel.
+
+const runRegion = (page: Page) => page.getByRole('region', { name: 'Run', exact: true });
+const stateRegion = (page: Page) => page.getByRole('region', { name: 'State', exact: true });
+const inputBox = (page: Page) => runRegion(page).getByRole('textbox', { name: 'Input', exact: true });
+const timeline = (page: Page) => page.getByRole('slider', { name: 'Timeline' });
+const runStatus = (page: Page) => page.locator('[data-run-status]');
+const inputRequired = (page: Page) => page.getByRole('region', { name: 'Input required' });
+const historyRegion = (page: Page) => page.getByRole('region', { name: 'Run history' });
+const stepsRegion = (page: Page) => page.getByRole('region', { name: 'Steps', exact: true });
+const runButton = (page: Page, name: string) => runRegion(page).getByRole('button', { name, exact: true });
+
+async function openTemplate(page: Page, name: string, firstNode: string): Promise<void> {
+  await page.getByRole('button', { name: `Open template ${name}`, exact: true }).click();
+  await expect(node(page, firstNode)).toBeVisible();
+}
+
+/** Imports a graph document through Import → Paste JSON → Import pasted JSON. */
+async function importJson(page: Page, doc: object, firstNode: string): Promise<void> {
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Import' });
+  await dialog.getByRole('textbox', { name: 'Paste JSON' }).fill(JSON.stringify(doc, null, 2));
+  await dialog.getByRole('button', { name: 'Import pasted JSON' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(node(page, firstNode)).toBeVisible();
+}
+
+/** Picks the fastest entry of the Speed select (the one with the shortest pause). */
+async function fastest(page: Page): Promise<void> {
+  const speed = runRegion(page).getByRole('combobox', { name: 'Speed' });
+  const values = await speed.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+  const best = values.reduce((a, b) => (Number(b) < Number(a) ? b : a));
+  await speed.selectOption(best);
+  await expect(speed).toHaveValue(best);
+}
+
+/** Fills Input with `input` and presses Run. */
+async function startRun(page: Page, input: object): Promise<void> {
+  await inputBox(page).fill(JSON.stringify(input));
+  await runButton(page, 'Run').click();
+}
+
+/** Every node's data-status, by id. */
+async function statuses(page: Page): Promise<Record<string, string>> {
+  return page.locator('[data-node-id]').evaluateAll((els) =>
+    Object.fromEntries(els.map((e) => [e.getAttribute('data-node-id'), e.getAttribute('data-status')])),
+  );
+}
+
+/** The edges with data-taken="true", as "from>to", sorted. */
+async function takenEdges(page: Page): Promise<string[]> {
+  return page.locator('[data-edge-from]').evaluateAll((els) =>
+    els
+      .filter((e) => e.getAttribute('data-taken') === 'true')
+      .map((e) => `${e.getAttribute('data-edge-from')}>${e.getAttribute('data-edge-to')}`)
+      .sort(),
+  );
+}
+
+interface Entry {
+  value: string;
+  changed: string | null;
+}
+
+/**
+ * The State region's top-level entries: key → shown value (the entry's text without its key)
+ * and data-changed.
+ */
+async function shownState(page: Page): Promise<Record<string, Entry>> {
+  return stateRegion(page)
+    .locator('[data-key]')
+    .evaluateAll((els) =>
+      Object.fromEntries(
+        els
+          .filter((e) => !e.parentElement?.closest('[data-key]'))
+          .map((e) => {
+            const key = e.getAttribute('data-key') ?? '';
+            const text = (e.textContent ?? '').trim();
+            return [key, { value: text.startsWith(key) ? text.slice(key.length).trim() : text, changed: e.getAttribute('data-changed') }];
+          }),
+      ),
+    );
+}
+
+/** key → shown value only. */
+async function shownValues(page: Page): Promise<Record<string, string>> {
+  return Object.fromEntries(Object.entries(await shownState(page)).map(([k, e]) => [k, e.value]));
+}
+
+/** The keys marked data-changed="true", sorted. */
+async function changedKeys(page: Page): Promise<string[]> {
+  return Object.entries(await shownState(page))
+    .filter(([, e]) => e.changed === 'true')
+    .map(([k]) => k)
+    .sort();
+}
+
+// ---------------------------------------------------------------------------------------
+// The approval template (templates/003-approval.json) and what each step of an approved
+// run must show.
+
+const APPROVAL_NODES = ['start', 'get_approval', 'check_approval', 'approved_action', 'rejected_action', 'end_approved', 'end_rejected'];
+const DONE = '"Done: the request has been carried out and the requester has been told."';
+const SORRY = '"Sorry, your request was not approved this time. Feel free to ask again with more detail."';
+
+interface Expected {
+  /** Nodes not listed are idle. */
+  status: Record<string, string>;
+  taken: string[];
+  changed: string[];
+  /** A subset of the shown state. */
+  state: Record<string, string>;
+}
+
+function allStatuses(nodes: string[], set: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(nodes.map((id) => [id, set[id] ?? 'idle']));
+}
+
+const APPROVED_STEPS: Expected[] = [
+  {
+    status: {},
+    taken: [],
+    changed: [],
+    state: { request: '"two laptops"', requester: '"a colleague"', approval_status: '""', action_result: '""', notification: '""' },
+  },
+  {
+    status: { get_approval: 'active' },
+    taken: ['get_approval>check_approval'],
+    changed: ['approval_status'],
+    state: { approval_status: '"approve"', action_result: '""' },
+  },
+  {
+    status: { get_approval: 'done', check_approval: 'active' },
+    taken: ['check_approval>approved_action'],
+    changed: [],
+    state: { approval_status: '"approve"', action_result: '""' },
+  },
+  {
+    status: { get_approval: 'done', check_approval: 'done', approved_action: 'active' },
+    taken: ['approved_action>end_approved'],
+    changed: ['action_result'],
+    state: { approval_status: '"approve"', action_result: DONE, notification: '""' },
+  },
+];
+
+/** Polls quickly at first: the page updates within a frame or two. */
+const QUICK = { intervals: [20, 50, 100, 250] };
+
+/** Waits until the page shows step `k` as `want` describes. */
+async function expectStep(page: Page, k: number, want: Expected): Promise<void> {
+  await expect(timeline(page), `the Timeline shows step ${k}`).toHaveValue(String(k));
+  await expect
+    .poll(() => statuses(page), { ...QUICK, message: `node statuses at step ${k}` })
+    .toEqual(allStatuses(APPROVAL_NODES, want.status));
+  await expect.poll(() => takenEdges(page), { ...QUICK, message: `taken edges at step ${k}` }).toEqual(want.taken);
+  await expect.poll(() => changedKeys(page), { ...QUICK, message: `changed keys at step ${k}` }).toEqual(want.changed);
+  await expect
+    .poll(async () => {
+      const shown = await shownValues(page);
+      return Object.fromEntries(Object.keys(want.state).map((key) => [key, shown[key]]));
+    }, { ...QUICK, message: `the State region shows each key's value at step ${k}` })
+    .toEqual(want.state);
+}
+
+/** Runs the approval template with `request` until it waits for the approver. */
+async function runApprovalUntilWaiting(page: Page, request = 'two laptops'): Promise<void> {
+  await openTemplate(page, 'Approval workflow', 'get_approval');
+  await fastest(page);
+  await startRun(page, { request });
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'interrupted');
+  await expect(node(page, 'get_approval')).toHaveAttribute('data-status', 'waiting');
+  await expect(inputRequired(page)).toContainText(`a colleague asks for: ${request}. Approve or reject?`);
+}
+
+async function answer(page: Page, option: string): Promise<void> {
+  await inputRequired(page).getByRole('button', { name: option, exact: true }).click();
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
+  await expect(inputRequired(page)).toHaveCount(0);
+}
+
+// ---------------------------------------------------------------------------------------
+// Saved runs in localStorage: `switchyard.runs.<graph>` (the list, newest first) and
+// `switchyard.run.<graph>.<run>` ("graph=" + base64url of the raw-deflated JSON
+// `{record, initial}`).
+
+interface StoredRuns {
+  graph: string;
+  list: { run_id: string; status: string; steps: number }[];
+  raw: Record<string, string>;
+}
+
+async function storedRuns(page: Page): Promise<StoredRuns[]> {
+  return page.evaluate(() => {
+    const out: StoredRuns[] = [];
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i) ?? '';
+      if (!key.startsWith('switchyard.runs.')) continue;
+      const graph = key.slice('switchyard.runs.'.length);
+      const list = JSON.parse(localStorage.getItem(key) ?? '[]');
+      const raw: Record<string, string> = {};
+      for (const r of list) raw[r.run_id] = localStorage.getItem(`switchyard.run.${graph}.${r.run_id}`) ?? '';
+      out.push({ graph, list, raw });
+    }
+    return out;
+  });
+}
+
+/** The one graph with saved runs, once it holds `count` runs. */
+async function theStoredRuns(page: Page, count: number): Promise<StoredRuns> {
+  let found: StoredRuns[] = [];
+  await expect
+    .poll(async () => {
+      found = await storedRuns(page);
+      return found.map((g) => g.list.length);
+    }, { message: `one graph with ${count} saved run(s)` })
+    .toEqual([count]);
+  return found[0];
+}
+
+function unpack(value: string): { record: Record<string, unknown>; initial: Record<string, unknown> } {
+  expect(value.startsWith('graph='), 'a saved run is a share-style "graph=…" string').toBe(true);
+  const bytes = Buffer.from(value.slice('graph='.length), 'base64url');
+  return JSON.parse(inflateRawSync(bytes).toString('utf8'));
+}
+
+// ---------------------------------------------------------------------------------------
+
+test('approval: run, answer approve, then step and scrub through the run', async ({ editor: page }) => {
+  await runApprovalUntilWaiting(page);
+  // Waiting before any step: the approver's node waits, the slider has nothing to move to.
+  await expect(timeline(page)).toHaveValue('0');
+  await expect(timeline(page)).toHaveAttribute('max', '0');
+  expect(await statuses(page)).toEqual(allStatuses(APPROVAL_NODES, { get_approval: 'waiting' }));
+  await expect(inputRequired(page).getByRole('button', { name: 'reject', exact: true })).toBeVisible();
+
+  await answer(page, 'approve');
+  await expect(timeline(page)).toHaveAttribute('max', '3');
+  await expectStep(page, 3, APPROVED_STEPS[3]);
+  await expect(runButton(page, 'Step')).toBeDisabled();
+  await expect(runButton(page, 'Continue')).toBeDisabled();
+
+  // From the start, one step at a time.
+  await timeline(page).fill('0');
+  await expectStep(page, 0, APPROVED_STEPS[0]);
+  await expect(runButton(page, 'Back')).toBeDisabled();
+  for (let k = 1; k <= 3; k++) {
+    await runButton(page, 'Step').click();
+    await expectStep(page, k, APPROVED_STEPS[k]);
+  }
+  await expect(runButton(page, 'Step')).toBeDisabled();
+  for (let k = 2; k >= 0; k--) {
+    await runButton(page, 'Back').click();
+    await expectStep(page, k, APPROVED_STEPS[k]);
+  }
+  await expect(runButton(page, 'Back')).toBeDisabled();
+
+  // Scrubbing the Timeline back and forth, by value and by keyboard.
+  for (const k of [3, 1, 2, 0, 3, 2, 0, 1]) {
+    await timeline(page).fill(String(k));
+    await expectStep(page, k, APPROVED_STEPS[k]);
+  }
+  await timeline(page).focus();
+  await page.keyboard.press('End');
+  await expectStep(page, 3, APPROVED_STEPS[3]);
+  await page.keyboard.press('ArrowLeft');
+  await expectStep(page, 2, APPROVED_STEPS[2]);
+  await page.keyboard.press('Home');
+  await expectStep(page, 0, APPROVED_STEPS[0]);
+  await page.keyboard.press('ArrowRight');
+  await expectStep(page, 1, APPROVED_STEPS[1]);
+
+  // Continue plays the rest of the recorded run.
+  await runButton(page, 'Continue').click();
+  await expectStep(page, 3, APPROVED_STEPS[3]);
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
+
+  // Reset clears the run from the canvas.
+  await runButton(page, 'Reset').click();
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'none');
+  await expect.poll(() => statuses(page)).toEqual(allStatuses(APPROVAL_NODES, {}));
+  await expect.poll(() => takenEdges(page)).toEqual([]);
+});
+
+test('a human node is answered after a reload: the waiting run comes back and completes', async ({ editor: page }) => {
+  await runApprovalUntilWaiting(page, 'a new monitor');
+  const before = await theStoredRuns(page, 1);
+  expect(before.list[0].status).toBe('interrupted');
+
+  await page.reload();
+  await expect(node(page, 'get_approval')).toBeVisible();
+  // The app reopens the last interrupted run.
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'interrupted');
+  await expect(node(page, 'get_approval')).toHaveAttribute('data-status', 'waiting');
+  await expect(inputRequired(page)).toContainText('a colleague asks for: a new monitor. Approve or reject?');
+
+  await fastest(page);
+  await answer(page, 'reject');
+  await expect(timeline(page)).toHaveValue('3');
+  await expect
+    .poll(() => statuses(page))
+    .toEqual(allStatuses(APPROVAL_NODES, { get_approval: 'done', check_approval: 'done', rejected_action: 'active' }));
+  await expect.poll(() => takenEdges(page)).toEqual(['rejected_action>end_rejected']);
+  await expect.poll(() => changedKeys(page)).toEqual(['notification']);
+  const state = await shownValues(page);
+  expect(state).toMatchObject({ request: '"a new monitor"', approval_status: '"reject"', notification: SORRY, action_result: '""' });
+
+  // The same run was continued (not a new one) and saved as completed.
+  const after = await theStoredRuns(page, 1);
+  expect(after.list[0]).toMatchObject({ run_id: before.list[0].run_id, status: 'completed', steps: 3 });
+  await expect(historyRegion(page).getByRole('listitem')).toHaveCount(1);
+});
+
+test('fork from step 2 with an edited state; the original run is unchanged', async ({ editor: page }) => {
+  await runApprovalUntilWaiting(page);
+  await answer(page, 'approve');
+  await expectStep(page, 3, APPROVED_STEPS[3]);
+  const originalState = await shownValues(page);
+  const originalSteps = (await stepsRegion(page).textContent()) ?? '';
+  const stored = await theStoredRuns(page, 1);
+  const originalId = stored.list[0].run_id;
+  const originalRaw = stored.raw[originalId];
+  await expect(historyRegion(page).getByRole('listitem')).toHaveCount(1);
+  const originalLabel = ((await historyRegion(page).getByRole('button').first().textContent()) ?? '').trim();
+  expect(originalLabel).toContain(originalId);
+
+  // Edit the state at step 2 and run on from there.
+  await timeline(page).fill('2');
+  await expectStep(page, 2, APPROVED_STEPS[2]);
+  await stateRegion(page).getByRole('button', { name: 'Edit and fork' }).click();
+  const editor = stateRegion(page).getByRole('textbox', { name: 'Edited state' });
+  const edited = JSON.parse(await editor.inputValue());
+  expect(edited).toMatchObject({ request: 'two laptops', requester: 'a colleague', approval_status: 'approve', action_result: '' });
+  edited.requester = 'the finance team';
+  await editor.fill(JSON.stringify(edited, null, 2));
+  await stateRegion(page).getByRole('button', { name: 'Run from step 2' }).click();
+
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
+  const forks = await theStoredRuns(page, 2);
+  const forkId = forks.list[0].run_id;
+  expect(forkId).not.toBe(originalId);
+  await expect(timeline(page)).toHaveValue('3');
+  await expect
+    .poll(() => shownValues(page))
+    .toEqual({ ...originalState, requester: '"the finance team"' });
+  // The forked run's last step ran the approved action with the edited requester.
+  const fork = unpack(forks.raw[forkId]).record as { steps: { ran: string[]; details?: Record<string, { prompt?: string }> }[] };
+  expect(fork.steps.at(-1)?.ran).toEqual(['approved_action']);
+  expect(fork.steps.at(-1)?.details?.approved_action?.prompt).toBe('Carry out this approved request for the finance team: two laptops');
+
+  // The original is untouched, in storage and when opened again from the history.
+  expect(forks.raw[originalId], 'the saved original run is byte for byte the same').toBe(originalRaw);
+  await expect(historyRegion(page).getByRole('listitem')).toHaveCount(2);
+  await historyRegion(page).getByRole('button', { name: originalLabel, exact: true }).click();
+  await expect(timeline(page)).toHaveValue('3');
+  await expect.poll(() => shownValues(page)).toEqual(originalState);
+  await expect(stepsRegion(page)).toHaveText(originalSteps);
+  await expectStep(page, 3, APPROVED_STEPS[3]);
+  await timeline(page).fill('2');
+  await expectStep(page, 2, APPROVED_STEPS[2]);
+});
+
+const FAILING = {
+  format: 'switchyard/graph@1',
+  name: 'Failing node',
+  state: { x: { type: 'number' }, y: { type: 'string' } },
+  nodes: [
+    { id: 'start', kind: 'start' },
+    { id: 'prep', kind: 'set', set: { x: '1' } },
+    { id: 'boom', kind: 'set', set: { y: 'throw "boom"' } },
+    { id: 'end', kind: 'end' },
+  ],
+  edges: [
+    { from: 'start', to: 'prep' },
+    { from: 'prep', to: 'boom' },
+    { from: 'boom', to: 'end' },
+  ],
+};
+
+test('a failing node shows its error on the node and in an alert', async ({ editor: page }) => {
+  await importJson(page, FAILING, 'boom');
+  await fastest(page);
+  await startRun(page, {});
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'failed');
+  await expect(node(page, 'boom')).toHaveAttribute('data-status', 'error');
+  await expect(node(page, 'prep')).toHaveAttribute('data-status', 'done');
+  const alert = page.getByRole('alert').filter({ hasText: 'boom' });
+  await expect(alert).toHaveCount(1);
+  await expect(alert).toContainText('`boom`');
+  await expect(alert).toContainText('set.y');
+  // The state is kept as of the last good step.
+  await expect.poll(() => shownValues(page)).toEqual({ x: '1', y: '""' });
+
+  // Retrying runs the step again (and, this graph being deterministic, fails again).
+  await stateRegion(page).getByRole('button', { name: 'Retry step' }).click();
+  await theStoredRuns(page, 2);
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'failed');
+  await expect(node(page, 'boom')).toHaveAttribute('data-status', 'error');
+});
+
+const LOOP = {
+  format: 'switchyard/graph@1',
+  name: 'Endless loop',
+  state: { n: { type: 'number', reducer: 'add', default: 0 } },
+  nodes: [
+    { id: 'start', kind: 'start' },
+    { id: 'ping', kind: 'set', set: { n: '1' } },
+    { id: 'pong', kind: 'set', set: { n: '1' } },
+    { id: 'end', kind: 'end' },
+  ],
+  edges: [
+    { from: 'start', to: 'ping' },
+    { from: 'ping', to: 'pong' },
+    { from: 'pong', to: 'ping' },
+  ],
+  limits: { max_steps: 6 },
+};
+
+test('a loop that reaches max_steps says so', async ({ editor: page }) => {
+  await importJson(page, LOOP, 'ping');
+  await fastest(page);
+  await startRun(page, {});
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'limit_reached');
+  const alert = page.getByRole('alert').filter({ hasText: /step limit/i });
+  await expect(alert).toHaveCount(1);
+  await expect(alert).toContainText('max_steps (6)');
+  await expect(timeline(page)).toHaveAttribute('max', '6');
+  await expect(timeline(page)).toHaveValue('6');
+  await expect.poll(() => shownValues(page)).toEqual({ n: '6' });
+  // Step 6 ran pong; its edge back to ping was followed (ping would run next).
+  await expect(node(page, 'pong')).toHaveAttribute('data-status', 'active');
+  await expect(node(page, 'ping')).toHaveAttribute('data-status', 'done');
+  await expect.poll(() => takenEdges(page)).toEqual(['pong>ping']);
+});
+
+// ---------------------------------------------------------------------------------------
+// Browser and CLI agree.
+
+test.describe('the browser and the CLI', () => {
+  let cli = '';
+
+  // The CLI from this checkout: `cargo build -p switchyard` (a no-op when up to date; it may
+  // wait for other builds' lock), or the binary named by SWITCHYARD_CLI.
+  test.beforeAll(() => {
+    test.setTimeout(900_000);
+    if (process.env.SWITCHYARD_CLI) {
+      cli = resolve(process.env.SWITCHYARD_CLI);
+      return;
+    }
+    const build = spawnSync('cargo', ['build', '-q', '-p', 'switchyard'], { cwd: ROOT, encoding: 'utf8', timeout: 880_000 });
+    if (build.status !== 0) {
+      throw new Error(`cargo build -p switchyard failed (${build.error ?? `exit ${build.status}`}):\n${build.stderr}`);
+    }
+    const meta = spawnSync('cargo', ['metadata', '--format-version', '1', '--no-deps'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+    cli = join(JSON.parse(meta.stdout).target_directory, 'debug', 'switchyard');
+  });
+
+  /** Runs the CLI, expecting exit code `code`; returns the record it prints. */
+  function cliRun(args: string[], code: number): Record<string, unknown> {
+    const r = spawnSync(cli, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+    expect(r.status, `switchyard ${args.join(' ')}: ${r.stderr}`).toBe(code);
+    return JSON.parse(r.stdout);
+  }
+
+  /** The record without what may differ between two runs: ids and durations. */
+  function comparable(v: unknown): unknown {
+    if (Array.isArray(v)) return v.map(comparable);
+    if (v && typeof v === 'object') {
+      return Object.fromEntries(
+        Object.entries(v)
+          .filter(([k]) => k !== 'run_id' && k !== 'duration_ms')
+          .map(([k, x]) => [k, comparable(x)]),
+      );
+    }
+    return v;
+  }
+
+  function expectSameRun(browser: Record<string, unknown>, native: Record<string, unknown>): void {
+    const b = comparable(browser) as { steps: Record<string, unknown>[] };
+    const n = comparable(native) as { steps: Record<string, unknown>[] };
+    expect(b.steps.length, 'as many steps').toBe(n.steps.length);
+    for (let i = 0; i < n.steps.length; i++) {
+      for (const field of ['ran', 'updates', 'errors', 'patch', 'state', 'next', 'taken']) {
+        expect(b.steps[i][field], `step ${i + 1} ${field}`).toEqual(n.steps[i][field]);
+      }
+      expect(b.steps[i], `step ${i + 1} in full`).toEqual(n.steps[i]);
+    }
+    expect(b, 'the whole record').toEqual(n);
+  }
+
+  test('the approval template, answered approve', async ({ editor: page }, info) => {
+    await runApprovalUntilWaiting(page);
+    await answer(page, 'approve');
+    const stored = await theStoredRuns(page, 1);
+    const browser = unpack(stored.raw[stored.list[0].run_id]).record;
+
+    const first = info.outputPath('interrupted.json');
+    const interrupted = cliRun(['run', join(ROOT, 'templates/003-approval.json'), '--input', JSON.stringify({ request: 'two laptops' })], 3);
+    writeFileSync(first, JSON.stringify(interrupted));
+    const native = cliRun(['resume', first, '--graph', join(ROOT, 'templates/003-approval.json'), '--answer', JSON.stringify({ get_approval: 'approve' })], 0);
+    expectSameRun(browser, native);
+  });
+
+  test('the task loop template on a complex request', async ({ editor: page }) => {
+    const input = {
+      request:
+        'Analyze and compare three databases for our analytics workload, research their costs, and then recommend the best one for a team of twenty engineers with a tight budget',
+    };
+    const name = JSON.parse(template('000-task-loop.json')).name;
+    await openTemplate(page, name, 'assess');
+    await fastest(page);
+    await startRun(page, input);
+    await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
+    const stored = await theStoredRuns(page, 1);
+    const browser = unpack(stored.raw[stored.list[0].run_id]).record;
+    const native = cliRun(['run', join(ROOT, 'templates/000-task-loop.json'), '--input', JSON.stringify(input)], 0);
+    expect((native.steps as unknown[]).length, 'the complex path loops').toBeGreaterThan(8);
+    expectSameRun(browser, native);
+  });
+});
