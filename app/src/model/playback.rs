@@ -3,7 +3,7 @@
 //! changed. Works on a run record, so a live run, a saved run and a subgraph's nested run are
 //! shown the same way.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use engine::record::{RunRecord, StepDoc};
 use engine::run::Status;
@@ -38,12 +38,42 @@ pub struct Playback {
     pub initial: Map<String, Value>,
     /// The step shown: 0 is before the first step, `len()` the last.
     pub displayed: usize,
+    /// Node → the indices of the steps it ran (or was passed through) in, ascending: a node's
+    /// status at any step is then a binary search, not a walk over every earlier step, which
+    /// keeps scrubbing a 10,000-step run as quick as a short one.
+    appearances: HashMap<String, Vec<usize>>,
 }
 
 impl Playback {
     pub fn new(record: RunRecord, initial: Map<String, Value>) -> Playback {
         let displayed = record.steps.as_ref().map_or(0, Vec::len);
-        Playback { record, initial, displayed }
+        let mut p = Playback { record, initial, displayed, appearances: HashMap::new() };
+        p.index_from(0);
+        p
+    }
+
+    /// Takes a newer summary of the same run (`head`, without steps) and the steps it has
+    /// beyond the ones held, then shows the newest step.
+    pub fn extend(&mut self, mut head: RunRecord, new_steps: Vec<StepDoc>) {
+        let have = self.len();
+        let mut steps = self.record.steps.take().unwrap_or_default();
+        steps.extend(new_steps);
+        head.steps = Some(steps);
+        self.record = head;
+        self.index_from(have);
+        self.displayed = self.len();
+    }
+
+    fn index_from(&mut self, from: usize) {
+        let steps = self.record.steps.as_deref().unwrap_or_default();
+        for (i, step) in steps.iter().enumerate().skip(from) {
+            for id in step.ran.iter().chain(&step.skipped) {
+                let seen = self.appearances.entry(id.clone()).or_default();
+                if seen.last() != Some(&i) {
+                    seen.push(i);
+                }
+            }
+        }
     }
 
     pub fn steps(&self) -> &[StepDoc] {
@@ -88,25 +118,27 @@ impl Playback {
         self.current().map(|s| s.taken.iter().copied().collect()).unwrap_or_default()
     }
 
-    /// Every node's status at the displayed step; nodes not listed are idle.
+    /// Every node's status at the displayed step; nodes not listed are idle. A node's status
+    /// comes from the latest step up to the displayed one that ran it.
     pub fn statuses(&self) -> BTreeMap<String, NodeStatus> {
         let mut out = BTreeMap::new();
         let k = self.displayed;
-        for (i, step) in self.steps().iter().take(k).enumerate() {
-            let now = i + 1 == k;
-            for id in step.ran.iter().chain(&step.skipped) {
-                let failed = step.errors.contains_key(id);
-                let status = match (now, failed) {
-                    (_, true) => NodeStatus::Error,
-                    (true, false) => NodeStatus::Active,
-                    (false, false) => NodeStatus::Done,
-                };
-                out.insert(id.clone(), status);
-            }
-            if now {
-                for id in &step.waiting {
-                    out.insert(id.clone(), NodeStatus::Waiting);
-                }
+        let steps = self.steps();
+        for (id, seen) in &self.appearances {
+            // Index of the latest appearance among steps[..k].
+            let Some(&i) = seen[..seen.partition_point(|&i| i < k)].last() else { continue };
+            let status = if steps[i].errors.contains_key(id) {
+                NodeStatus::Error
+            } else if i + 1 == k {
+                NodeStatus::Active
+            } else {
+                NodeStatus::Done
+            };
+            out.insert(id.clone(), status);
+        }
+        if let Some(step) = self.current() {
+            for id in &step.waiting {
+                out.insert(id.clone(), NodeStatus::Waiting);
             }
         }
         // At the end of an interrupted run, what it waits for (possibly not in any step).
@@ -202,6 +234,65 @@ mod tests {
             for key in p.state().keys() {
                 assert_eq!(changed.contains(key), before.get(key) != p.state().get(key), "step {k} key {key}");
             }
+        }
+    }
+
+    /// The statuses as the plain walk over every step up to the displayed one gives them.
+    fn walked_statuses(p: &Playback) -> BTreeMap<String, NodeStatus> {
+        let mut out = BTreeMap::new();
+        for (i, step) in p.steps().iter().take(p.displayed).enumerate() {
+            let now = i + 1 == p.displayed;
+            for id in step.ran.iter().chain(&step.skipped) {
+                let status = if step.errors.contains_key(id) {
+                    NodeStatus::Error
+                } else if now {
+                    NodeStatus::Active
+                } else {
+                    NodeStatus::Done
+                };
+                out.insert(id.clone(), status);
+            }
+            if now {
+                for id in &step.waiting {
+                    out.insert(id.clone(), NodeStatus::Waiting);
+                }
+            }
+        }
+        if p.at_end() && p.record.status == Status::Interrupted {
+            for w in &p.record.waiting {
+                out.insert(w.node.clone(), NodeStatus::Waiting);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn statuses_of_a_looping_run_built_step_by_step_match_the_walk() {
+        let g = parse_graph(include_str!("../../../templates/000-task-loop.json")).unwrap();
+        let plan = Rc::new(compile(&g).plan.unwrap());
+        let host = OfflineHost::new();
+        let input =
+            serde_json::json!({"request": "Organize all my machine learning notes and create a comprehensive index"});
+        let mut run = Run::start(plan, input, &host).unwrap();
+        let initial = run.state_at(0).unwrap().to_json();
+        let mut live = Playback::new(run.record(false), initial.clone());
+        let waker = std::task::Waker::noop();
+        let mut cx = std::task::Context::from_waker(waker);
+        while run.status() == Status::Running {
+            while Box::pin(run.step(&host)).as_mut().poll(&mut cx).is_pending() {}
+            live.extend(run.record(false), run.step_docs(live.len()));
+            assert_eq!(live.displayed, live.len(), "the newest step is shown");
+        }
+        let whole = Playback::new(run.record(true), initial);
+        assert_eq!(live.record, whole.record);
+        assert!(whole.len() > 8, "the complex request loops");
+        let mut live = live;
+        let mut whole = whole;
+        for k in (0..=whole.len()).chain([3, 1, 7, 0]) {
+            live.show(k);
+            whole.show(k);
+            assert_eq!(whole.statuses(), walked_statuses(&whole), "step {k}");
+            assert_eq!(live.statuses(), whole.statuses(), "step {k}");
         }
     }
 }

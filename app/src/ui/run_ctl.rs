@@ -132,6 +132,9 @@ pub fn start(store: Store, ctl: RunCtl) {
     }
 }
 
+/// How long the fastest speed runs steps before letting the page draw.
+const FRAME_BUDGET_MS: f64 = 12.0;
+
 /// Plays on: through recorded steps not shown yet, then by running new ones.
 pub fn play(store: Store, ctl: RunCtl) {
     if ctl.playing.get_untracked() {
@@ -140,6 +143,7 @@ pub fn play(store: Store, ctl: RunCtl) {
     ctl.playing.set(true);
     spawn_local(async move {
         let host = BrowserHost::from_settings();
+        let mut frame_start = js_sys::Date::now();
         loop {
             if !ctl.playing.get_untracked() {
                 break;
@@ -160,9 +164,11 @@ pub fn play(store: Store, ctl: RunCtl) {
             let pause = ctl.speed_ms.get_untracked();
             if pause > 0 {
                 gloo_timers::future::TimeoutFuture::new(pause).await;
-            } else {
-                // Let the page draw between steps even at full speed.
+            } else if js_sys::Date::now() - frame_start > FRAME_BUDGET_MS {
+                // At full speed, steps run back to back for about a frame, then the page
+                // draws and stays responsive (Pause works) before the next batch.
                 gloo_timers::future::TimeoutFuture::new(0).await;
+                frame_start = js_sys::Date::now();
             }
         }
         ctl.playing.set(false);
@@ -237,15 +243,9 @@ async fn advance(store: Store, ctl: RunCtl, host: &BrowserHost) {
 /// head (status, state, waiting) replaced, and the newest step shown.
 fn sync_view(ctl: RunCtl, run: &Run) {
     ctl.view.update(|v| {
-        let Some(v) = v else { return };
-        let have = v.len();
-        let mut head = run.record(false);
-        let mut steps = v.record.steps.take().unwrap_or_default();
-        steps.extend(run.step_docs(have));
-        head.steps = Some(steps);
-        v.record = head;
-        let last = v.len();
-        v.show(last);
+        if let Some(v) = v {
+            v.extend(run.record(false), run.step_docs(v.len()));
+        }
     });
 }
 

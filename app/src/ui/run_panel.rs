@@ -165,59 +165,82 @@ fn InputRequired() -> impl IntoView {
     }
 }
 
-/// Every step of the shown run; a subgraph's steps can be opened.
+/// Steps listed at a time: a long run's list shows the page holding the displayed step, so a
+/// 10,000-step run costs the page what a short one does.
+const STEP_PAGE: usize = 100;
+
+/// One row of the step list.
+#[derive(Clone, PartialEq)]
+struct StepRow {
+    step: usize,
+    ran: String,
+    errors: bool,
+    failed: bool,
+    /// Subgraph nodes of the step and how many steps their runs took.
+    subgraphs: Vec<(String, usize)>,
+}
+
+/// The steps of the page holding `displayed`, and how many steps come before and after it.
+fn step_page(v: &Playback) -> (Vec<StepRow>, usize, usize) {
+    let page = v.displayed.saturating_sub(1) / STEP_PAGE;
+    let from = (page * STEP_PAGE).min(v.len());
+    let to = (from + STEP_PAGE).min(v.len());
+    let rows = v.steps()[from..to]
+        .iter()
+        .map(|s| StepRow {
+            step: s.step as usize,
+            ran: s.ran.join(", "),
+            errors: !s.errors.is_empty(),
+            failed: s.failed,
+            subgraphs: s
+                .details
+                .iter()
+                .filter_map(|(node, d)| d["subgraph"]["steps"].as_array().map(|a| (node.clone(), a.len())))
+                .collect(),
+        })
+        .collect();
+    (rows, from, v.len() - to)
+}
+
+/// The steps of the shown run (a page of them at a time); a subgraph's steps can be opened.
 #[component]
 fn StepList() -> impl IntoView {
     let store = use_store();
     let ctl = store.run;
-    let rows = move || {
-        ctl.view.with(|v| {
-            v.as_ref()
-                .map(|v| {
-                    v.steps()
-                        .iter()
-                        .map(|s| {
-                            let subgraphs: Vec<(String, usize)> = s
-                                .details
-                                .iter()
-                                .filter_map(|(node, d)| {
-                                    d["subgraph"]["steps"].as_array().map(|a| (node.clone(), a.len()))
-                                })
-                                .collect();
-                            (s.step, s.ran.join(", "), !s.errors.is_empty(), s.failed, subgraphs)
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .unwrap_or_default()
-        })
+    let page = Memo::new(move |_| ctl.view.with(|v| v.as_ref().map(step_page).unwrap_or_default()));
+    let shown = Memo::new(move |_| ctl.view.with(|v| v.as_ref().map_or(0, |v| v.displayed)));
+    let row = move |r: StepRow| {
+        let k = r.step;
+        let text = format!("{k} · {}", if r.ran.is_empty() { "(waiting)".to_string() } else { r.ran });
+        view! {
+            <li class:current=move || shown.get() == k class:error=r.errors class:failed=r.failed>
+                <button class="step-row" on:click=move |_| run_ctl::show_step(ctl, k)>{text}</button>
+                {r.subgraphs.into_iter().map(|(node, count)| {
+                    let node2 = node.clone();
+                    view! {
+                        <button class="small nested" on:click=move |_| { run_ctl::show_step(ctl, k); run_ctl::open_nested(store, ctl, &node2); }
+                            aria-label=format!("Open the steps of subgraph {node}")>
+                            {format!("▸ {node}: {count} steps")}
+                        </button>
+                    }
+                }).collect_view()}
+            </li>
+        }
     };
-    let shown = move || ctl.view.with(|v| v.as_ref().map_or(0, |v| v.displayed));
     view! {
         <section class="steps" aria-label="Steps">
             <h2>"Steps"</h2>
             <ol class="step-list">
-                <li class:current=move || shown() == 0>
+                <li class:current=move || shown.get() == 0>
                     <button class="step-row" on:click=move |_| run_ctl::show_step(ctl, 0)>"0 · input"</button>
                 </li>
-                {move || rows().into_iter().map(|(n, ran, errors, failed, subs)| {
-                    let k = n as usize;
-                    view! {
-                        <li class:current=move || shown() == k class:error=errors class:failed=failed>
-                            <button class="step-row" on:click=move |_| run_ctl::show_step(ctl, k)>
-                                {format!("{n} · {}", if ran.is_empty() { "(waiting)".to_string() } else { ran })}
-                            </button>
-                            {subs.into_iter().map(|(node, count)| {
-                                let node2 = node.clone();
-                                view! {
-                                    <button class="small nested" on:click=move |_| { run_ctl::show_step(ctl, k); run_ctl::open_nested(store, ctl, &node2); }
-                                        aria-label=format!("Open the steps of subgraph {node}")>
-                                        {format!("▸ {node}: {count} steps")}
-                                    </button>
-                                }
-                            }).collect_view()}
-                        </li>
-                    }
-                }).collect_view()}
+                {move || page.with(|p| p.1 > 0).then(|| view! {
+                    <li class="step-more">{move || format!("… steps 1–{} (move the Timeline to see them)", page.with(|p| p.1))}</li>
+                })}
+                <For each=move || page.with(|p| p.0.clone()) key=|r| (r.step, r.ran.clone(), r.errors, r.failed) children=row/>
+                {move || page.with(|p| p.2 > 0).then(|| view! {
+                    <li class="step-more">{move || format!("… {} later steps", page.with(|p| p.2))}</li>
+                })}
             </ol>
         </section>
     }
