@@ -448,6 +448,109 @@ test('a loop that reaches max_steps says so', async ({ editor: page }) => {
 });
 
 // ---------------------------------------------------------------------------------------
+// Subgraphs: the run's nested steps, and the canvas entering the embedded graph.
+
+const WITH_SUBGRAPH = {
+  format: 'switchyard/graph@1',
+  name: 'Outer',
+  state: { x: { type: 'number', default: 0 }, y: { type: 'number', default: 0 } },
+  nodes: [
+    { id: 'start', kind: 'start' },
+    { id: 'prep', kind: 'set', set: { x: '2' } },
+    {
+      id: 'inner',
+      kind: 'subgraph',
+      inputs: { v: 'state.x' },
+      outputs: { y: 'result.v' },
+      graph: {
+        format: 'switchyard/graph@1',
+        name: 'Doubler',
+        state: { v: { type: 'number', default: 0 } },
+        nodes: [
+          { id: 'start', kind: 'start' },
+          { id: 'double', kind: 'set', set: { v: 'state.v * 2' } },
+          { id: 'again', kind: 'set', set: { v: 'state.v * 2' } },
+          { id: 'end', kind: 'end' },
+        ],
+        edges: [
+          { from: 'start', to: 'double' },
+          { from: 'double', to: 'again' },
+          { from: 'again', to: 'end' },
+        ],
+      },
+    },
+    { id: 'end', kind: 'end' },
+  ],
+  edges: [
+    { from: 'start', to: 'prep' },
+    { from: 'prep', to: 'inner' },
+    { from: 'inner', to: 'end' },
+  ],
+};
+
+async function exported(page: Page): Promise<{ nodes: { id: string; graph?: { nodes: { id: string }[] } }[] }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export', exact: true }).click()]);
+  return JSON.parse(readFileSync(await download.path(), 'utf8'));
+}
+
+const innerIds = async (page: Page) =>
+  ((await exported(page)).nodes.find((n) => n.id === 'inner')?.graph?.nodes ?? []).map((n) => n.id);
+
+test('a subgraph step opens its nested run, and the canvas enters the embedded graph', async ({ editor: page }) => {
+  await importJson(page, WITH_SUBGRAPH, 'inner');
+  await fastest(page);
+  await startRun(page, {});
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
+  await expect.poll(() => shownValues(page)).toEqual({ x: '2', y: '8' });
+
+  // The step that ran the subgraph lists its run; opening it shows the inner graph and run.
+  await stepsRegion(page).getByRole('button', { name: 'Open the steps of subgraph inner' }).click();
+  const path = page.getByRole('navigation', { name: 'Subgraph path' });
+  await expect(path).toContainText('inner');
+  await expect(node(page, 'double')).toBeVisible();
+  await expect(node(page, 'prep')).toHaveCount(0);
+  await expect(timeline(page)).toHaveAttribute('max', '2');
+  await timeline(page).fill('1');
+  await expect(node(page, 'double')).toHaveAttribute('data-status', 'active');
+  await expect(node(page, 'again')).toHaveAttribute('data-status', 'idle');
+  await expect.poll(() => takenEdges(page)).toEqual(['double>again']);
+  await expect.poll(() => shownValues(page)).toEqual({ v: '4' });
+  await timeline(page).fill('2');
+  await expect(node(page, 'double')).toHaveAttribute('data-status', 'done');
+  await expect(node(page, 'again')).toHaveAttribute('data-status', 'active');
+  await expect.poll(() => shownValues(page)).toEqual({ v: '8' });
+
+  // Back to the parent run: the outer graph and its run again.
+  await runRegion(page).getByRole('button', { name: 'Back to the parent run' }).click();
+  await expect(path).toHaveCount(0);
+  await expect(node(page, 'prep')).toBeVisible();
+  await expect(node(page, 'inner')).toHaveAttribute('data-status', 'active');
+  await expect.poll(() => shownValues(page)).toEqual({ x: '2', y: '8' });
+
+  // Editing inside: delete a node of the embedded graph, leave, undo from outside.
+  await runButton(page, 'Reset').click();
+  await page.getByRole('button', { name: 'Open subgraph inner', exact: true }).click();
+  await expect(node(page, 'again')).toBeVisible();
+  await node(page, 'again').click();
+  await page.keyboard.press('Delete');
+  await expect(node(page, 'again')).toHaveCount(0);
+  await path.getByRole('button', { name: 'Leave the subgraph' }).click();
+  await expect(node(page, 'prep')).toBeVisible();
+  await expect.poll(() => innerIds(page)).toEqual(['start', 'double', 'end']);
+  await page.keyboard.press('Control+z');
+  // Undo goes back into the subgraph, where the edit was made.
+  await expect(node(page, 'again')).toBeVisible();
+  await expect(path).toContainText('inner');
+  await expect.poll(() => innerIds(page)).toEqual(['start', 'double', 'again', 'end']);
+
+  // A run from inside a subgraph runs the whole document, shown from the top.
+  await startRun(page, {});
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
+  await expect(path).toHaveCount(0);
+  await expect.poll(() => shownValues(page)).toEqual({ x: '2', y: '8' });
+});
+
+// ---------------------------------------------------------------------------------------
 // Browser and CLI agree.
 
 test.describe('the browser and the CLI', () => {

@@ -1,5 +1,10 @@
 //! The editing state of one open graph: the document, the selection, and the undo log.
 //! Every change goes through [`Editor::apply`], so everything a user does can be undone.
+//!
+//! The editor can *enter* a subgraph node: from then on [`Editor::graph`] is the embedded
+//! graph and edits apply there, while [`Editor::document`] is still the whole document (what
+//! is saved, exported and run). Each undo entry remembers the scope it was made in, so undo
+//! and redo reach edits made inside a subgraph from anywhere.
 
 use engine::document::{Layout, NodeKind, Position};
 use engine::{Edge, Graph, Node};
@@ -14,12 +19,16 @@ use super::selection::Selection;
 /// How many steps of undo are kept.
 pub const UNDO_DEPTH: usize = 200;
 
+/// A path of subgraph node ids from the document down to the graph being edited.
+pub type Scope = Vec<String>;
+
 #[derive(Debug, Clone)]
 pub struct Editor {
-    graph: Graph,
+    root: Graph,
+    scope: Scope,
     pub selection: Selection,
-    undo: Vec<Edit>,
-    redo: Vec<Edit>,
+    undo: Vec<(Scope, Edit)>,
+    redo: Vec<(Scope, Edit)>,
     /// Bumped by every change to the document.
     revision: u64,
     pub snap_to_grid: bool,
@@ -28,7 +37,8 @@ pub struct Editor {
 impl Editor {
     pub fn new(graph: Graph) -> Editor {
         Editor {
-            graph,
+            root: graph,
+            scope: Vec::new(),
             selection: Selection::default(),
             undo: Vec::new(),
             redo: Vec::new(),
@@ -37,8 +47,56 @@ impl Editor {
         }
     }
 
+    /// The graph on the canvas: the document, or the subgraph entered.
     pub fn graph(&self) -> &Graph {
-        &self.graph
+        graph_at(&self.root, &self.scope).unwrap_or(&self.root)
+    }
+
+    /// The whole document, whatever subgraph is entered.
+    pub fn document(&self) -> &Graph {
+        &self.root
+    }
+
+    /// The subgraph nodes entered, outermost first.
+    pub fn scope(&self) -> &[String] {
+        &self.scope
+    }
+
+    /// Shows the graph embedded in subgraph node `id` of the current graph.
+    pub fn enter(&mut self, id: &str) -> Result<(), String> {
+        match self.graph().node(id) {
+            Some(n) if n.kind == NodeKind::Subgraph && n.graph.is_some() => {}
+            Some(n) if n.kind == NodeKind::Subgraph => return Err(format!("`{id}` has no embedded graph yet")),
+            Some(_) => return Err(format!("`{id}` is not a subgraph node")),
+            None => return Err(format!("no node `{id}`")),
+        }
+        self.scope.push(id.to_string());
+        self.selection.clear();
+        Ok(())
+    }
+
+    /// Goes back to the graph holding the entered subgraph, selecting its node.
+    pub fn leave(&mut self) -> Option<String> {
+        let id = self.scope.pop()?;
+        self.selection = Selection::only_node(&id);
+        Some(id)
+    }
+
+    /// Goes back up to `depth` subgraphs deep (0: the document).
+    pub fn leave_to(&mut self, depth: usize) {
+        while self.scope.len() > depth {
+            self.leave();
+        }
+    }
+
+    /// The graph being edited. The scope always names existing subgraph nodes: edits that
+    /// would break it (deleting or renaming an entered node) can only be made from outside it,
+    /// and undo returns to the scope an edit was made in.
+    fn graph_mut(&mut self) -> &mut Graph {
+        if graph_at(&self.root, &self.scope).is_none() {
+            self.scope.clear();
+        }
+        graph_at_mut(&mut self.root, &self.scope).expect("the scope was just checked")
     }
 
     pub fn revision(&self) -> u64 {
@@ -55,11 +113,11 @@ impl Editor {
 
     /// Applies an edit, recording how to undo it.
     pub fn apply(&mut self, edit: Edit) {
-        let inverse = edit.apply(&mut self.graph);
+        let inverse = edit.apply(self.graph_mut());
         if inverse.is_empty() {
             return;
         }
-        self.undo.push(inverse);
+        self.undo.push((self.scope.clone(), inverse));
         if self.undo.len() > UNDO_DEPTH {
             self.undo.remove(0);
         }
@@ -67,32 +125,43 @@ impl Editor {
         self.changed();
     }
 
+    /// Undoes the last edit, in the scope it was made in (which becomes the one shown).
     pub fn undo(&mut self) -> bool {
-        let Some(edit) = self.undo.pop() else { return false };
-        let inverse = edit.apply(&mut self.graph);
-        self.redo.push(inverse);
+        let Some((scope, edit)) = self.undo.pop() else { return false };
+        let inverse = self.apply_in(&scope, edit);
+        self.redo.push((scope, inverse));
         self.changed();
         true
     }
 
     pub fn redo(&mut self) -> bool {
-        let Some(edit) = self.redo.pop() else { return false };
-        let inverse = edit.apply(&mut self.graph);
-        self.undo.push(inverse);
+        let Some((scope, edit)) = self.redo.pop() else { return false };
+        let inverse = self.apply_in(&scope, edit);
+        self.undo.push((scope, inverse));
         self.changed();
         true
+    }
+
+    fn apply_in(&mut self, scope: &[String], edit: Edit) -> Edit {
+        if self.scope != scope {
+            self.scope = scope.to_vec();
+            self.selection.clear();
+        }
+        edit.apply(self.graph_mut())
     }
 
     fn changed(&mut self) {
         self.revision += 1;
         // An empty layout is dropped so that it does not appear in exports.
-        if let Some(l) = &self.graph.layout
+        let graph = self.graph_mut();
+        if let Some(l) = &graph.layout
             && l.nodes.is_empty()
             && l.viewport.is_none()
         {
-            self.graph.layout = None;
+            graph.layout = None;
         }
-        self.selection.retain_existing(&self.graph);
+        let graph = graph_at(&self.root, &self.scope).unwrap_or(&self.root);
+        self.selection.retain_existing(graph);
     }
 
     fn snapped(&self, p: Point) -> Position {
@@ -101,10 +170,10 @@ impl Editor {
 
     /// Adds a node of `kind` with its top-left corner at `at`, selects it, returns its id.
     pub fn add_node(&mut self, kind: NodeKind, at: Point) -> String {
-        let node = palette::new_node(&self.graph, kind);
+        let node = palette::new_node(self.graph(), kind);
         let id = node.id.clone();
         let pos = self.snapped(at);
-        self.apply(Edit::InsertNode { index: self.graph.nodes.len(), node, pos: Some(pos) });
+        self.apply(Edit::InsertNode { index: self.graph().nodes.len(), node, pos: Some(pos) });
         self.selection = Selection::only_node(&id);
         id
     }
@@ -113,7 +182,7 @@ impl Editor {
     pub fn delete_selection(&mut self) {
         let nodes = self.selection.nodes.clone();
         let mut edge_ix: Vec<usize> = self
-            .graph
+            .graph()
             .edges
             .iter()
             .enumerate()
@@ -133,8 +202,8 @@ impl Editor {
             .iter()
             .filter_map(|(id, p)| {
                 let pos = self.snapped(*p);
-                let i = self.graph.nodes.iter().position(|n| &n.id == id)?;
-                let current = node_rect(&self.graph, i);
+                let i = self.graph().nodes.iter().position(|n| &n.id == id)?;
+                let current = node_rect(self.graph(), i);
                 let unchanged =
                     (current.x - pos.x).abs() < 0.01 && (current.y - pos.y).abs() < 0.01 && self.has_position(id);
                 (!unchanged).then(|| Edit::SetPosition { id: id.clone(), pos: Some(pos) })
@@ -144,13 +213,13 @@ impl Editor {
     }
 
     fn has_position(&self, id: &str) -> bool {
-        self.graph.layout.as_ref().is_some_and(|l| l.nodes.contains_key(id))
+        self.graph().layout.as_ref().is_some_and(|l| l.nodes.contains_key(id))
     }
 
     /// Connects `from` to `to`, giving the edge a label when the source chooses by label.
     pub fn connect(&mut self, from: &str, to: &str) -> Result<usize, String> {
         let edge = self.new_edge(from, to)?;
-        let index = self.graph.edges.len();
+        let index = self.graph().edges.len();
         self.apply(Edit::InsertEdge { index, edge });
         self.selection.clear();
         self.selection.edges.insert(index);
@@ -159,7 +228,7 @@ impl Editor {
 
     /// Moves one end of an existing edge.
     pub fn reconnect(&mut self, index: usize, from: &str, to: &str) -> Result<(), String> {
-        let Some(old) = self.graph.edges.get(index).cloned() else { return Err("that edge no longer exists".into()) };
+        let Some(old) = self.graph().edges.get(index).cloned() else { return Err("that edge no longer exists".into()) };
         self.check_endpoints(from, to, Some(index))?;
         let mut edge = old.clone();
         edge.from = from.to_string();
@@ -169,7 +238,7 @@ impl Editor {
     }
 
     fn check_endpoints(&self, from: &str, to: &str, ignore: Option<usize>) -> Result<(), String> {
-        let kind = |id: &str| self.graph.node(id).map(|n| n.kind);
+        let kind = |id: &str| self.graph().node(id).map(|n| n.kind);
         match (kind(from), kind(to)) {
             (None, _) | (_, None) => return Err("both ends of an edge must be nodes".into()),
             (Some(NodeKind::End), _) => return Err("nothing can follow an end node".into()),
@@ -178,7 +247,7 @@ impl Editor {
             _ => {}
         }
         let duplicate = self
-            .graph
+            .graph()
             .edges
             .iter()
             .enumerate()
@@ -190,7 +259,7 @@ impl Editor {
     }
 
     fn chooses_by_label(&self, id: &str) -> bool {
-        self.graph
+        self.graph()
             .node(id)
             .is_some_and(|n| n.kind == NodeKind::Router || (n.kind == NodeKind::Human && n.options.is_some()))
     }
@@ -200,8 +269,8 @@ impl Editor {
         let mut edge = Edge::new(from, to);
         if self.chooses_by_label(from) {
             let used: Vec<&str> =
-                self.graph.edges.iter().filter(|e| e.from == from).filter_map(|e| e.label.as_deref()).collect();
-            let node = self.graph.node(from);
+                self.graph().edges.iter().filter(|e| e.from == from).filter_map(|e| e.label.as_deref()).collect();
+            let node = self.graph().node(from);
             let options: Vec<String> =
                 node.and_then(|n| n.options.clone()).unwrap_or_else(|| vec!["yes".into(), "no".into()]);
             let label = options
@@ -217,10 +286,10 @@ impl Editor {
 
     /// Replaces a node's fields; a changed id is carried through its edges and position.
     pub fn update_node(&mut self, id: &str, node: Node) -> Result<(), String> {
-        let Some(index) = self.graph.nodes.iter().position(|n| n.id == id) else {
+        let Some(index) = self.graph().nodes.iter().position(|n| n.id == id) else {
             return Err(format!("no node `{id}`"));
         };
-        if node == self.graph.nodes[index] {
+        if node == self.graph().nodes[index] {
             return Ok(());
         }
         let mut edits = Vec::new();
@@ -228,10 +297,10 @@ impl Editor {
             if !engine::plan::valid_id(&node.id) {
                 return Err(format!("`{}` is not a valid id: use 1 to 64 letters, digits, `_` or `-`", node.id));
             }
-            if self.graph.node(&node.id).is_some() {
+            if self.graph().node(&node.id).is_some() {
                 return Err(format!("another node already has the id `{}`", node.id));
             }
-            for (i, e) in self.graph.edges.iter().enumerate() {
+            for (i, e) in self.graph().edges.iter().enumerate() {
                 if e.from == id || e.to == id {
                     let mut e = e.clone();
                     if e.from == id {
@@ -243,7 +312,7 @@ impl Editor {
                     edits.push(Edit::ReplaceEdge { index: i, edge: e });
                 }
             }
-            if let Some(pos) = self.graph.layout.as_ref().and_then(|l| l.nodes.get(id)).cloned() {
+            if let Some(pos) = self.graph().layout.as_ref().and_then(|l| l.nodes.get(id)).cloned() {
                 edits.push(Edit::SetPosition { id: id.to_string(), pos: None });
                 edits.push(Edit::SetPosition { id: node.id.clone(), pos: Some(pos) });
             }
@@ -257,25 +326,25 @@ impl Editor {
     }
 
     pub fn update_edge(&mut self, index: usize, edge: Edge) {
-        if self.graph.edges.get(index) != Some(&edge) {
+        if self.graph().edges.get(index) != Some(&edge) {
             self.apply(Edit::ReplaceEdge { index, edge });
         }
     }
 
     pub fn set_meta(&mut self, meta: Meta) {
-        if meta != Meta::of(&self.graph) {
+        if meta != Meta::of(self.graph()) {
             self.apply(Edit::SetMeta(meta));
         }
     }
 
     /// The selection as a clipboard fragment.
     pub fn copy(&self) -> Option<Fragment> {
-        clipboard::copy(&self.graph, &self.selection)
+        clipboard::copy(self.graph(), &self.selection)
     }
 
     /// Pastes a fragment, offset from where it was copied, and selects what was pasted.
     pub fn paste(&mut self, fragment: &Fragment, offset: f64) -> Vec<String> {
-        let (edit, ids) = clipboard::paste(&self.graph, fragment, offset, offset);
+        let (edit, ids) = clipboard::paste(self.graph(), fragment, offset, offset);
         self.apply(edit);
         self.selection.clear();
         self.selection.nodes.extend(ids.iter().cloned());
@@ -291,17 +360,19 @@ impl Editor {
     }
 
     pub fn auto_layout(&mut self, direction: Direction) {
-        let edits = auto_layout(&self.graph, direction)
+        let edits = auto_layout(self.graph(), direction)
             .into_iter()
             .map(|(id, pos)| Edit::SetPosition { id, pos: Some(pos) })
             .collect();
         self.apply(Edit::Batch(edits));
     }
 
-    /// Replaces the whole document (an import): one undoable step.
+    /// Replaces the whole document (an import): one undoable step, shown from the top.
     pub fn replace_graph(&mut self, graph: Graph) {
-        let mut edits: Vec<Edit> = (0..self.graph.edges.len()).rev().map(|index| Edit::RemoveEdge { index }).collect();
-        edits.extend(self.graph.nodes.iter().map(|n| Edit::RemoveNode { id: n.id.clone() }));
+        self.scope.clear();
+        let mut edits: Vec<Edit> =
+            (0..self.graph().edges.len()).rev().map(|index| Edit::RemoveEdge { index }).collect();
+        edits.extend(self.graph().nodes.iter().map(|n| Edit::RemoveNode { id: n.id.clone() }));
         edits.push(Edit::SetMeta(Meta::of(&graph)));
         let positions = graph.layout.clone().unwrap_or_default();
         for (index, node) in graph.nodes.into_iter().enumerate() {
@@ -311,15 +382,28 @@ impl Editor {
         edits.extend(graph.edges.into_iter().enumerate().map(|(index, edge)| Edit::InsertEdge { index, edge }));
         self.apply(Edit::Batch(edits));
         if let Some(v) = positions.viewport {
-            self.graph.layout.get_or_insert_with(Layout::default).viewport = Some(v);
+            self.root.layout.get_or_insert_with(Layout::default).viewport = Some(v);
         }
         self.selection.clear();
     }
 
     /// Saves the canvas's pan and zoom in the document (not an undoable edit).
     pub fn set_viewport(&mut self, view: super::geometry::View) {
-        self.graph.layout.get_or_insert_with(Layout::default).viewport = Some(view.to_viewport());
+        self.graph_mut().layout.get_or_insert_with(Layout::default).viewport = Some(view.to_viewport());
     }
+}
+
+/// The graph embedded along `scope`, if every step of it is a subgraph node with a graph.
+fn graph_at<'g>(root: &'g Graph, scope: &[String]) -> Option<&'g Graph> {
+    scope.iter().try_fold(root, |g, id| g.node(id).and_then(|n| n.graph.as_deref()))
+}
+
+fn graph_at_mut<'g>(root: &'g mut Graph, scope: &[String]) -> Option<&'g mut Graph> {
+    let mut g = root;
+    for id in scope {
+        g = g.nodes.iter_mut().find(|n| &n.id == id)?.graph.as_deref_mut()?;
+    }
+    Some(g)
 }
 
 #[cfg(test)]
@@ -434,5 +518,55 @@ mod tests {
         assert!(l.nodes["start"].x < l.nodes["end"].x);
         assert!(ed.undo());
         assert!(ed.graph().layout.is_none());
+    }
+
+    #[test]
+    fn edits_inside_a_subgraph_land_in_the_document_and_undo_from_outside() {
+        let mut ed = editor();
+        let sub = ed.add_node(NodeKind::Subgraph, Point::new(200.0, 0.0));
+        let set = ed.add_node(NodeKind::Set, Point::new(400.0, 0.0));
+        assert!(ed.enter(&set).is_err(), "a set node has no graph to enter");
+        ed.enter(&sub).unwrap();
+        assert_eq!(ed.scope(), [sub.clone()]);
+        let inner_before = ed.graph().clone();
+        let inner_node = ed.add_node(NodeKind::Script, Point::new(100.0, 100.0));
+        ed.connect("start", &inner_node).unwrap();
+        // The canvas shows the inner graph; the document holds it inside the subgraph node.
+        assert!(ed.graph().node(&inner_node).is_some());
+        assert!(ed.document().node(&inner_node).is_none());
+        let embedded = ed.document().node(&sub).unwrap().graph.as_deref().unwrap();
+        assert_eq!(embedded, ed.graph());
+        assert_eq!(embedded.edges.len(), inner_before.edges.len() + 1);
+
+        assert_eq!(ed.leave(), Some(sub.clone()));
+        assert!(ed.scope().is_empty());
+        assert!(ed.selection.nodes.contains(&sub), "leaving selects the subgraph node");
+        // Undo from the top undoes the inner edit and shows where it happened.
+        assert!(ed.undo());
+        assert_eq!(ed.scope(), [sub.clone()]);
+        assert!(ed.graph().node(&inner_node).is_some());
+        assert_eq!(ed.graph().edges.len(), inner_before.edges.len());
+        assert!(ed.undo());
+        assert_eq!(ed.graph(), &inner_before);
+        assert!(ed.redo());
+        assert!(ed.graph().node(&inner_node).is_some());
+        // A document edit while inside is undone at the top.
+        ed.leave_to(0);
+        let label_before = ed.graph().node(&set).unwrap().label.clone();
+        ed.update_node(&set, {
+            let mut n = ed.graph().node(&set).unwrap().clone();
+            n.label = Some("Count".into());
+            n
+        })
+        .unwrap();
+        ed.enter(&sub).unwrap();
+        assert!(ed.undo());
+        assert!(ed.scope().is_empty());
+        assert_eq!(ed.graph().node(&set).unwrap().label, label_before);
+        // Importing replaces the whole document, from the top.
+        ed.enter(&sub).unwrap();
+        ed.replace_graph(Graph::new("imported"));
+        assert!(ed.scope().is_empty());
+        assert_eq!(ed.document().name.as_deref(), Some("imported"));
     }
 }

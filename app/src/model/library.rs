@@ -53,7 +53,7 @@ impl Library {
     pub fn fresh_file_name(&self, name: &str) -> String {
         let slug: String = name
             .chars()
-            .map(|c| if c.is_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+            .flat_map(|c| if c.is_alphanumeric() { c.to_lowercase().collect::<Vec<_>>() } else { vec!['-'] })
             .collect::<String>()
             .split('-')
             .filter(|s| !s.is_empty())
@@ -115,7 +115,7 @@ mod tests {
         lib.touch("flow.json", "Flow", 4.0);
         assert_eq!(lib.fresh_file_name("Flow"), "flow-2.json");
         assert_eq!(lib.fresh_file_name("Ünï Côde"), "ünï-côde.json");
-        assert_eq!(lib.entries.len(), 1);
+        assert_eq!(lib.entries.len(), 2, "b and flow.json");
         assert_eq!(graph_key("x"), "switchyard.graph.x");
     }
 }

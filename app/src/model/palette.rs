@@ -73,7 +73,7 @@ pub const KINDS: [KindInfo; 10] = [
     KindInfo {
         kind: NodeKind::Subgraph,
         title: "Subgraph",
-        icon: "⧉",
+        icon: "⊞",
         color_var: "--kind-subgraph",
         blurb: "Runs an embedded graph as one node",
     },

@@ -53,7 +53,7 @@ pub fn App(#[prop(optional)] preload_problems: Vec<String>) -> impl IntoView {
         super::desktop_window::install(store);
     } else {
         Effect::new(move |_| {
-            let name = store.editor.with(|e| e.graph().display_name().to_string());
+            let name = store.editor.with(|e| e.document().display_name().to_string());
             document().set_title(&format!("{name} — Switchyard"));
         });
     }
@@ -168,7 +168,7 @@ pub fn save_now(store: Store) -> bool {
     let view = store.view.get_untracked();
     store.editor.update_untracked(|e| e.set_viewport(view));
     let id = store.current.get_untracked();
-    let graph = store.editor.with_untracked(|e| e.graph().clone());
+    let graph = store.editor.with_untracked(|e| e.document().clone());
     let result = storage::save_graph(&id, &graph).and_then(|()| {
         // A file opened from elsewhere on the desktop is not part of the library.
         if id.starts_with('/') {

@@ -274,6 +274,7 @@ pub fn Canvas() -> impl IntoView {
                 })}
             </div>
             <Minimap/>
+            <super::subgraph_nav::SubgraphPath/>
             {move || store.node_ids.with(Vec::is_empty).then(|| view! {
                 <div class="canvas-empty">"Drag a node from the palette, or press "<kbd>"Ctrl K"</kbd>" to search."</div>
             })}

@@ -12,7 +12,7 @@ use super::store::{Dialog, Store};
 
 pub fn install(store: Store) {
     Effect::new(move |_| {
-        let name = store.editor.with(|e| e.graph().display_name().to_string());
+        let name = store.editor.with(|e| e.document().display_name().to_string());
         let unsaved = store.editor.with(crate::model::editor::Editor::revision) != store.saved_revision.get();
         let file = store.current.get();
         let file = file.rsplit('/').next().unwrap_or(&file).to_string();
@@ -58,7 +58,7 @@ pub fn open_file(store: Store) {
 /// Saves the open graph to a file the user picks; later saves go there.
 pub fn save_as(store: Store) {
     let (name, text) =
-        store.editor.with_untracked(|e| (e.graph().display_name().to_string(), e.graph().to_pretty_json()));
+        store.editor.with_untracked(|e| (e.document().display_name().to_string(), e.document().to_pretty_json()));
     let suggested = store.library.with_untracked(|l| l.fresh_file_name(&name));
     wasm_bindgen_futures::spawn_local(async move {
         match desktop::invoke::<Option<String>>("save_file_as", json!({"suggested": suggested, "text": text})).await {

@@ -8,7 +8,7 @@ use super::store::Store;
 /// Downloads the open graph's document (pretty, stable key order).
 pub fn download_document(store: Store) {
     let (name, text) =
-        store.editor.with_untracked(|e| (e.graph().display_name().to_string(), e.graph().to_pretty_json()));
+        store.editor.with_untracked(|e| (e.document().display_name().to_string(), e.document().to_pretty_json()));
     let file = format!("{}.json", slug(&name));
     if download(&file, &text, "application/json").is_err() {
         store.error("The browser refused the download.");
@@ -16,7 +16,7 @@ pub fn download_document(store: Store) {
 }
 
 pub fn copy_mermaid(store: Store) {
-    let text = store.editor.with_untracked(|e| engine::to_mermaid(e.graph()));
+    let text = store.editor.with_untracked(|e| engine::to_mermaid(e.document()));
     let _ = window().navigator().clipboard().write_text(&text);
     store.info("Copied the Mermaid flowchart to the clipboard");
 }

@@ -52,8 +52,9 @@ pub fn LibraryPanel() -> impl IntoView {
             return;
         }
         if store.current.get_untracked() == id {
-            let mut meta = store.editor.with_untracked(|e| crate::model::edit::Meta::of(e.graph()));
+            let mut meta = store.editor.with_untracked(|e| crate::model::edit::Meta::of(e.document()));
             meta.name = Some(name.clone());
+            super::subgraph_nav::leave_to(store, 0);
             store.edit(|e| e.set_meta(meta));
         } else if let Ok(mut g) = storage::load_graph(&id) {
             g.name = Some(name.clone());
@@ -67,7 +68,7 @@ pub fn LibraryPanel() -> impl IntoView {
     };
     let duplicate = move |id: String| {
         let graph = if store.current.get_untracked() == id {
-            Ok(store.editor.with_untracked(|e| e.graph().clone()))
+            Ok(store.editor.with_untracked(|e| e.document().clone()))
         } else {
             storage::load_graph(&id)
         };

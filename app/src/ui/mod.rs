@@ -29,6 +29,7 @@ mod share_link;
 mod state_view;
 mod storage;
 mod store;
+mod subgraph_nav;
 mod toolbar;
 
 pub use app::{App, load_initial};

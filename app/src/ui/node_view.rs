@@ -65,9 +65,13 @@ pub fn NodeView(id: String) -> impl IntoView {
     };
     let dbl_id = id.clone();
     let on_dblclick = move |_| {
+        if kind() == Some(NodeKind::Subgraph) {
+            return super::subgraph_nav::enter(store, &dbl_id);
+        }
         store.edit(|e| e.selection = crate::model::selection::Selection::only_node(&dbl_id));
         super::inspector::focus_first_field();
     };
+    let open_id = id.clone();
 
     let has_in = move || !matches!(kind(), Some(NodeKind::Start | NodeKind::Note));
     let has_out = move || !matches!(kind(), Some(NodeKind::End | NodeKind::Note));
@@ -109,6 +113,14 @@ pub fn NodeView(id: String) -> impl IntoView {
                 }}
             </div>
             <div class="node-summary">{summary}</div>
+            {move || (kind() == Some(NodeKind::Subgraph)).then(|| {
+                let open_id = open_id.clone();
+                let label = format!("Open subgraph {}", open_id);
+                view! {
+                    <button class="node-open" aria-label=label title="Open the embedded graph (or double-click the node)"
+                        on:click=move |_| super::subgraph_nav::enter(store, &open_id)>"Open ⤵"</button>
+                }
+            })}
             <Show when=has_in>
                 <div class="handle in" data-handle="in" title="Input"></div>
             </Show>

@@ -88,7 +88,7 @@ pub fn suggested_input(graph: &engine::Graph) -> String {
 }
 
 fn plan_of(store: Store) -> Result<Rc<Plan>, String> {
-    let graph = store.editor.with_untracked(|e| e.graph().clone());
+    let graph = store.editor.with_untracked(|e| e.document().clone());
     let compiled = compile(&graph);
     match compiled.plan {
         Some(p) => Ok(Rc::new(p)),
@@ -375,11 +375,20 @@ pub fn open_nested(store: Store, ctl: RunCtl, node: &str) {
         return store.info(format!("`{node}` has no subgraph run to show"));
     };
     let initial = Map::new();
+    // The canvas goes into the subgraph with its run, when it showed the run's graph.
+    let canvas_follows = super::subgraph_nav::in_step(store);
     ctl.playing.set(false);
     ctl.parents.update(|p| p.push(view));
     ctl.view.set(Some(Playback::new(record, initial)));
+    if canvas_follows {
+        if let Err(why) = store.edit(|e| e.enter(node)) {
+            store.info(format!("Showing the subgraph's run without its graph: {why}"));
+        }
+        super::subgraph_nav::after_move(store);
+    }
 }
 
+/// Back to the run around the subgraph's run shown (the canvas leaves the subgraph with it).
 pub fn close_nested(ctl: RunCtl) {
     let mut parents = ctl.parents.get_untracked();
     if let Some(parent) = parents.pop() {

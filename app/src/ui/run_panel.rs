@@ -12,13 +12,16 @@ use crate::model::playback::{NodeStatus, Playback};
 
 /// A node's status at the shown step (`data-status`).
 pub fn node_status(store: Store, id: &str) -> &'static str {
+    if !super::subgraph_nav::in_step(store) {
+        return NodeStatus::Idle.name();
+    }
     store.run.statuses.with(|m| m.get(id).copied().unwrap_or(NodeStatus::Idle).name())
 }
 
 /// Whether the shown step followed edge `index`.
 pub fn edge_taken(store: Store, index: usize) -> bool {
-    // Edges belong to the graph on the canvas, not to a nested run's graph.
-    store.run.parents.with(Vec::is_empty) && store.run.taken.with(|t| t.contains(&index))
+    // Edge indices mean something only for the graph the shown run ran.
+    super::subgraph_nav::in_step(store) && store.run.taken.with(|t| t.contains(&index))
 }
 
 fn status_text(v: &Playback) -> String {
@@ -41,7 +44,7 @@ pub fn RunPanel() -> impl IntoView {
     // A new graph gets an input made from what it needs.
     Effect::new(move |_| {
         store.current.track();
-        let suggested = store.editor.with_untracked(|e| run_ctl::suggested_input(e.graph()));
+        let suggested = store.editor.with_untracked(|e| run_ctl::suggested_input(e.document()));
         ctl.input.set(suggested);
         run_ctl::reset(ctl);
         run_ctl::load_history(store, ctl);
@@ -74,7 +77,11 @@ pub fn RunPanel() -> impl IntoView {
                     <textarea aria-label="Input" rows="1" spellcheck="false" prop:value=move || ctl.input.get()
                         on:input=move |ev| ctl.input.set(event_target_value(&ev))></textarea>
                 </label>
-                <button class="primary" on:click=move |_| run_ctl::start(store, ctl) disabled=move || ctl.busy.get() || nested()>"Run"</button>
+                <button class="primary" on:click=move |_| {
+                    // A run is of the whole document, shown from the top.
+                    super::subgraph_nav::leave_to(store, 0);
+                    run_ctl::start(store, ctl);
+                } disabled=move || ctl.busy.get()>"Run"</button>
                 <div class="tool-group" role="group" aria-label="Run controls">
                     <button on:click=move |_| run_ctl::pause(ctl) disabled=move || !ctl.playing.get()>"Pause"</button>
                     <button on:click=move |_| run_ctl::back(ctl) disabled=move || displayed() == 0>"Back"</button>
@@ -104,7 +111,10 @@ pub fn RunPanel() -> impl IntoView {
                         <Show when=nested>
                             <div class="nested-bar">
                                 <span>"Showing a subgraph's run"</span>
-                                <button on:click=move |_| run_ctl::close_nested(ctl)>"Back to the parent run"</button>
+                                <button on:click=move |_| {
+                                    let depth = ctl.parents.with_untracked(Vec::len);
+                                    super::subgraph_nav::leave_to(store, depth.saturating_sub(1));
+                                }>"Back to the parent run"</button>
                             </div>
                         </Show>
                         <InputRequired/>

@@ -7,7 +7,7 @@ use crate::model::share;
 
 /// Builds the link for the open graph and shows it (and copies it).
 pub fn open_share(store: Store) {
-    let doc = store.editor.with_untracked(|e| e.graph().to_pretty_json());
+    let doc = store.editor.with_untracked(|e| e.document().to_pretty_json());
     let loc = window().location();
     let base = format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default());
     let link = format!("{base}#{}", share::encode(&doc));

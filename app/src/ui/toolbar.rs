@@ -8,7 +8,7 @@ use crate::model::layout::Direction;
 #[component]
 pub fn Toolbar() -> impl IntoView {
     let store = use_store();
-    let name = move || store.editor.with(|e| e.graph().display_name().to_string());
+    let name = move || store.editor.with(|e| e.document().display_name().to_string());
     let can_undo = move || store.editor.with(|e| e.can_undo());
     let can_redo = move || store.editor.with(|e| e.can_redo());
     let layout_dir = RwSignal::new(Direction::LeftToRight);

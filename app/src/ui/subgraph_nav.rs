@@ -1,0 +1,74 @@
+//! Entering subgraphs on the canvas: the path bar above the canvas, and keeping the run on
+//! display in step with the graph shown (a subgraph's canvas shows its nested run).
+
+use leptos::prelude::*;
+
+use super::run_ctl;
+use super::store::{Store, use_store};
+
+/// Shows the graph inside subgraph node `id` of the graph on the canvas; when the run on
+/// display has a nested run for that node at the shown step, that run is shown with it.
+pub fn enter(store: Store, id: &str) {
+    let has_nested = store.run.view.with_untracked(|v| v.as_ref().is_some_and(|v| v.detail(id).is_some()));
+    let in_step = in_step(store);
+    if has_nested && in_step {
+        // open_nested enters the canvas too.
+        run_ctl::open_nested(store, store.run, id);
+        return;
+    }
+    match store.edit(|e| e.enter(id)) {
+        Ok(()) => after_move(store),
+        Err(why) => store.error(format!("Cannot open the subgraph: {why}")),
+    }
+}
+
+/// Goes back up to `depth` subgraphs deep (0: the document), closing nested runs below it.
+pub fn leave_to(store: Store, depth: usize) {
+    while store.run.parents.with_untracked(Vec::len) > depth {
+        run_ctl::close_nested(store.run);
+    }
+    if store.editor.with_untracked(|e| e.scope().len()) > depth {
+        store.edit(|e| e.leave_to(depth));
+        after_move(store);
+    }
+}
+
+/// Whether the run on display belongs to the graph on the canvas (as deep in subgraphs).
+pub fn in_step(store: Store) -> bool {
+    store.run.parents.with(Vec::len) == store.editor.with(|e| e.scope().len())
+}
+
+pub fn after_move(store: Store) {
+    request_animation_frame(move || store.fit_view());
+}
+
+/// The path from the document to the subgraph on the canvas; each part goes back there.
+#[component]
+pub fn SubgraphPath() -> impl IntoView {
+    let store = use_store();
+    let scope = move || store.editor.with(|e| e.scope().to_vec());
+    let top = move || store.editor.with(|e| e.document().display_name().to_string());
+    view! {
+        <Show when=move || !scope().is_empty()>
+            <nav class="subgraph-path" aria-label="Subgraph path" on:pointerdown=|ev| ev.stop_propagation()>
+                <button class="small" on:click=move |_| leave_to(store, 0)>{top}</button>
+                {move || {
+                    let scope = scope();
+                    let last = scope.len() - 1;
+                    scope.into_iter().enumerate().map(|(d, id)| {
+                        let part = if d == last {
+                            view! { <span class="here" aria-current="page">{id}</span> }.into_any()
+                        } else {
+                            view! { <button class="small" on:click=move |_| leave_to(store, d + 1)>{id}</button> }.into_any()
+                        };
+                        view! { <span class="sep" aria-hidden="true">"›"</span>{part} }
+                    }).collect_view()
+                }}
+                <button class="small" aria-label="Leave the subgraph" on:click=move |_| {
+                    let depth = store.editor.with_untracked(|e| e.scope().len());
+                    leave_to(store, depth.saturating_sub(1));
+                }>"↑ Up"</button>
+            </nav>
+        </Show>
+    }
+}
