@@ -527,7 +527,7 @@ mod tests {
         let set = ed.add_node(NodeKind::Set, Point::new(400.0, 0.0));
         assert!(ed.enter(&set).is_err(), "a set node has no graph to enter");
         ed.enter(&sub).unwrap();
-        assert_eq!(ed.scope(), [sub.clone()]);
+        assert_eq!(ed.scope(), std::slice::from_ref(&sub));
         let inner_before = ed.graph().clone();
         let inner_node = ed.add_node(NodeKind::Script, Point::new(100.0, 100.0));
         ed.connect("start", &inner_node).unwrap();
@@ -543,7 +543,7 @@ mod tests {
         assert!(ed.selection.nodes.contains(&sub), "leaving selects the subgraph node");
         // Undo from the top undoes the inner edit and shows where it happened.
         assert!(ed.undo());
-        assert_eq!(ed.scope(), [sub.clone()]);
+        assert_eq!(ed.scope(), std::slice::from_ref(&sub));
         assert!(ed.graph().node(&inner_node).is_some());
         assert_eq!(ed.graph().edges.len(), inner_before.edges.len());
         assert!(ed.undo());

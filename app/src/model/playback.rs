@@ -283,11 +283,9 @@ mod tests {
             live.extend(run.record(false), run.step_docs(live.len()));
             assert_eq!(live.displayed, live.len(), "the newest step is shown");
         }
-        let whole = Playback::new(run.record(true), initial);
+        let mut whole = Playback::new(run.record(true), initial);
         assert_eq!(live.record, whole.record);
         assert!(whole.len() > 8, "the complex request loops");
-        let mut live = live;
-        let mut whole = whole;
         for k in (0..=whole.len()).chain([3, 1, 7, 0]) {
             live.show(k);
             whole.show(k);

@@ -54,7 +54,7 @@ pub fn SubgraphPath() -> impl IntoView {
                 <button class="small" on:click=move |_| leave_to(store, 0)>{top}</button>
                 {move || {
                     let scope = scope();
-                    let last = scope.len() - 1;
+                    let last = scope.len().saturating_sub(1);
                     scope.into_iter().enumerate().map(|(d, id)| {
                         let part = if d == last {
                             view! { <span class="here" aria-current="page">{id}</span> }.into_any()
