@@ -14,7 +14,9 @@ if (!app || !existsSync(app)) throw new Error(`no desktop binary at ${app}`);
 const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-desktop-'));
 const port = 4444 + Math.floor(Math.random() * 1000);
 const driver = spawn('tauri-driver', ['--port', String(port)], {
-  env: { ...process.env, SWITCHYARD_DATA_DIR: dataDir },
+  // While WebKitWebDriver starts, tauri-driver logs refused connections; without a
+  // backtrace each is one line.
+  env: { ...process.env, SWITCHYARD_DATA_DIR: dataDir, RUST_BACKTRACE: '0', RUST_LIB_BACKTRACE: '0' },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 const base = `http://127.0.0.1:${port}`;

@@ -84,7 +84,8 @@ pub fn suggested_input(graph: &engine::Graph) -> String {
             .unwrap_or(Value::String(String::new()));
         m.insert(key.clone(), value);
     }
-    serde_json::to_string_pretty(&Value::Object(m)).unwrap_or_else(|_| "{}".into())
+    // One line: the Input box is one row high until it is focused.
+    serde_json::to_string(&Value::Object(m)).unwrap_or_else(|_| "{}".into())
 }
 
 fn plan_of(store: Store) -> Result<Rc<Plan>, String> {
