@@ -89,6 +89,8 @@ pub struct Store {
     pub flow: Memo<Direction>,
     /// The run shown on the canvas and in the run panel.
     pub run: super::run_ctl::RunCtl,
+    /// Whether the run on display is of the graph on the canvas (as deep in subgraphs).
+    pub run_in_step: Memo<bool>,
     next_alert: RwSignal<u64>,
 }
 
@@ -130,6 +132,11 @@ impl Store {
             })
         });
         let flow = Memo::new(move |_| editor.with(|e| crate::model::layout::flow_direction(e.graph())));
+        let run = super::run_ctl::RunCtl::new();
+        // One memo that every node and edge reads, rather than each of them reading the editor:
+        // a signal's subscribers are dropped one by one in time that grows with their number.
+        let depth = Memo::new(move |_| editor.with(|e| e.scope().len()));
+        let run_in_step = Memo::new(move |_| run.parents.with(Vec::len) == depth.get());
         Store {
             editor,
             view: RwSignal::new(View::default()),
@@ -150,7 +157,8 @@ impl Store {
             node_index,
             node_problems,
             flow,
-            run: super::run_ctl::RunCtl::new(),
+            run,
+            run_in_step,
             next_alert: RwSignal::new(1),
         }
     }

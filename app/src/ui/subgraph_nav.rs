@@ -35,7 +35,7 @@ pub fn leave_to(store: Store, depth: usize) {
 
 /// Whether the run on display belongs to the graph on the canvas (as deep in subgraphs).
 pub fn in_step(store: Store) -> bool {
-    store.run.parents.with(Vec::len) == store.editor.with(|e| e.scope().len())
+    store.run_in_step.get()
 }
 
 pub fn after_move(store: Store) {
