@@ -551,6 +551,114 @@ test('a subgraph step opens its nested run, and the canvas enters the embedded g
 });
 
 // ---------------------------------------------------------------------------------------
+// Models and HTTP through fetch. Playwright answers for the two made-up hosts, standing in
+// for an OpenAI-compatible server and an API; the requests are what the page really sent.
+
+const EFFECTS = {
+  format: 'switchyard/graph@1',
+  name: 'Effects',
+  state: { name: { type: 'string' }, reply: { type: 'string' }, items: { type: 'any' } },
+  nodes: [
+    { id: 'start', kind: 'start', required: ['name'] },
+    { id: 'ask', kind: 'llm', prompt: 'Say hello to {{ state.name }}', writes: 'reply', model: { provider: 'openai', model: 'test-model' } },
+    { id: 'fetch', kind: 'http', method: 'GET', url: 'http://api.test/items/{{ state.name }}', writes: 'items', parse: 'json' },
+    { id: 'end', kind: 'end' },
+  ],
+  edges: [
+    { from: 'start', to: 'ask' },
+    { from: 'ask', to: 'fetch' },
+    { from: 'fetch', to: 'end' },
+  ],
+};
+
+test('llm and http nodes run through fetch; the API key from Settings is sent and never saved', async ({ editor: page }) => {
+  const KEY = 'sk-test-e2e-0123456789';
+  const seen: { url: string; auth: string | null; body: string | null }[] = [];
+  const CORS = {
+    'access-control-allow-origin': '*',
+    'access-control-allow-headers': 'authorization, content-type',
+    'access-control-allow-methods': 'GET, POST',
+  };
+  const preflight = async (route: import('@playwright/test').Route) => {
+    if (route.request().method() !== 'OPTIONS') return false;
+    await route.fulfill({ status: 204, headers: CORS });
+    return true;
+  };
+  await page.route('http://models.test/**', async (route) => {
+    if (await preflight(route)) return;
+    const r = route.request();
+    seen.push({ url: r.url(), auth: r.headers()['authorization'] ?? null, body: r.postData() });
+    await route.fulfill({
+      status: 200,
+      headers: { 'content-type': 'application/json', ...CORS },
+      body: JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'Hello, Ada!' } }] }),
+    });
+  });
+  await page.route('http://api.test/**', async (route) => {
+    if (await preflight(route)) return;
+    const url = route.request().url();
+    seen.push({ url, auth: route.request().headers()['authorization'] ?? null, body: null });
+    if (url.endsWith('/broken')) {
+      await route.fulfill({ status: 503, headers: CORS, body: 'upstream is down for maintenance' });
+    } else {
+      await route.fulfill({ status: 200, headers: { 'content-type': 'application/json', ...CORS }, body: '[{"id":1},{"id":2}]' });
+    }
+  });
+
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const settings = page.getByRole('dialog', { name: 'Settings' });
+  await settings.getByRole('textbox', { name: 'Base URL' }).fill('http://models.test/v1');
+  await settings.getByLabel('API key').fill(KEY);
+  await settings.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(settings).toHaveCount(0);
+
+  await importJson(page, EFFECTS, 'ask');
+  await fastest(page);
+  await startRun(page, { name: 'Ada' });
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
+  await expect.poll(() => shownValues(page)).toMatchObject({ reply: '"Hello, Ada!"' });
+
+  const model = seen.find((r) => r.url.startsWith('http://models.test/'));
+  expect(model?.url).toBe('http://models.test/v1/chat/completions');
+  expect(model?.auth).toBe(`Bearer ${KEY}`);
+  expect(JSON.parse(model?.body ?? '{}').messages.at(-1)).toEqual({ role: 'user', content: 'Say hello to Ada' });
+  expect(seen.find((r) => r.url === 'http://api.test/items/Ada')?.auth, 'the key goes only to the model').toBeNull();
+
+  // The key is in no saved run and no exported document.
+  const stored = await theStoredRuns(page, 1);
+  const saved = unpack(stored.raw[stored.list[0].run_id]);
+  expect((saved.record as { state: Record<string, unknown> }).state.items).toEqual([{ id: 1 }, { id: 2 }]);
+  const record = JSON.stringify(saved);
+  expect(record).toContain('Hello, Ada!');
+  expect(record).not.toContain(KEY);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export', exact: true }).click()]);
+  expect(readFileSync(await download.path(), 'utf8')).not.toContain(KEY);
+
+  // A non-2xx reply is the node's error, with the status and the start of the body.
+  const broken = structuredClone(EFFECTS);
+  broken.name = 'Effects broken';
+  broken.nodes[2].url = 'http://api.test/broken';
+  await importJson(page, broken, 'fetch');
+  await startRun(page, { name: 'Ada' });
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'failed');
+  await expect(node(page, 'fetch')).toHaveAttribute('data-status', 'error');
+  await expect(node(page, 'ask')).toHaveAttribute('data-status', 'done');
+  const alert = page.getByRole('alert').filter({ hasText: '503' });
+  await expect(alert).toContainText('`fetch`');
+  await expect(alert).toContainText('upstream is down');
+
+  // A server that cannot be reached (or refuses the page by CORS) is a node error too.
+  const refused = structuredClone(EFFECTS);
+  refused.name = 'Effects unreachable';
+  refused.nodes[2].url = 'http://127.0.0.1:9/items';
+  await importJson(page, refused, 'fetch');
+  await startRun(page, { name: 'Ada' });
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'failed');
+  await expect(node(page, 'fetch')).toHaveAttribute('data-status', 'error');
+  await expect(page.getByRole('alert').filter({ hasText: 'http://127.0.0.1:9/items' })).toHaveCount(1);
+});
+
+// ---------------------------------------------------------------------------------------
 // Browser and CLI agree.
 
 test.describe('the browser and the CLI', () => {

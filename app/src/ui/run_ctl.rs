@@ -84,7 +84,7 @@ pub fn suggested_input(graph: &engine::Graph) -> String {
             .unwrap_or(Value::String(String::new()));
         m.insert(key.clone(), value);
     }
-    // One line: the Input box is one row high until it is focused.
+    // One line: the Input box is one row high (it can be resized).
     serde_json::to_string(&Value::Object(m)).unwrap_or_else(|_| "{}".into())
 }
 
