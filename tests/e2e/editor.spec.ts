@@ -692,6 +692,40 @@ test.describe('conveniences', () => {
     }
   });
 
+  test('a large graph seen from far out shows plain boxes, and its labels once zoomed in', async ({ editor: page }) => {
+    // 400 set nodes on a 20-wide grid, chained.
+    const nodes: object[] = [{ id: 'start', kind: 'start' }];
+    const edges: object[] = [];
+    const positions: Record<string, { x: number; y: number }> = { start: { x: 0, y: 0 } };
+    let prev = 'start';
+    for (let i = 1; i <= 400; i++) {
+      const id = `s${i}`;
+      nodes.push({ id, kind: 'set', label: `Step ${i}`, set: { n: String(i) } });
+      edges.push({ from: prev, to: id });
+      positions[id] = { x: (i % 20) * 260, y: Math.floor(i / 20) * 140 };
+      prev = id;
+    }
+    const doc = { format: 'switchyard/graph@1', name: 'Big', nodes, edges, layout: positions };
+    const dialog = await openImport(page);
+    // The whole text in one input event, as a paste does (typing 60 KB would take minutes).
+    await dialog.getByRole('textbox', { name: 'Paste JSON', exact: true }).evaluate((el, value) => {
+      (el as HTMLTextAreaElement).value = value;
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    }, JSON.stringify(doc));
+    await button(dialog, 'Import pasted JSON').click();
+    await expect(page.locator('[data-node-id]')).toHaveCount(401);
+    await button(page, 'Fit view').click();
+    // From far out: every node is there (with its data attributes), without its inner text.
+    await expect(page.locator('.node-head')).toHaveCount(0);
+    await expect(node(page, 's250')).toHaveAttribute('data-kind', 'set');
+    await expect(page.locator('[data-edge-from]')).toHaveCount(400);
+    // Closer in, the nodes show their labels again.
+    for (let i = 0; i < 8 && (await page.locator('.node-head').count()) === 0; i++) {
+      await button(page, 'Zoom in').click();
+    }
+    await expect(node(page, 's250').locator('.node-title')).toHaveText('Step 250');
+  });
+
   test('Shift+drag on the background selects several nodes with a marquee', async ({ editor: page }) => {
     const cv = await boxOf(canvas(page));
     const ids = await nodeIds(page);

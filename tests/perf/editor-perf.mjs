@@ -331,8 +331,10 @@ async function main() {
         return pick?.getAttribute('data-node-id') ?? null;
       });
       if (!target) throw new Error('found no node inside the canvas to drag');
+      // By its header; from far out a large graph's nodes are plain boxes, dragged anywhere.
       const head = page.locator(`[data-node-id="${target}"] .node-head`);
-      const box = (await head.boundingBox()) ?? (await page.locator(`[data-node-id="${target}"]`).boundingBox());
+      const grip = (await head.count()) > 0 ? head : page.locator(`[data-node-id="${target}"]`);
+      const box = await grip.boundingBox();
       const nodeBefore = await page.locator(`[data-node-id="${target}"]`).boundingBox();
       results.drag = await measureDrag(page, { x: box.x + box.width / 2, y: box.y + box.height / 2 }, SECONDS, 60);
       const nodeAfter = await page.locator(`[data-node-id="${target}"]`).boundingBox();

@@ -127,6 +127,9 @@ fn init_view(store: Store) {
     match saved {
         Some(v) => store.view.set(View::from(&v)),
         None => {
+            // A first fit with the canvas size guessed, so a large graph is first built at
+            // the zoom it is shown at (plain boxes from far out), then the exact fit.
+            store.fit_view();
             request_animation_frame(move || store.fit_view());
         }
     }

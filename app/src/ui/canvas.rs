@@ -243,6 +243,7 @@ pub fn Canvas() -> impl IntoView {
         <div
             class="canvas"
             class:large=large
+            class:far=move || store.far.get()
             node_ref=canvas
             on:pointerdown=on_down
             on:wheel=on_wheel

@@ -58,13 +58,9 @@ pub fn EdgeView(index: usize, from: String, to: String, label: Option<String>, w
             Some(curve(&a, &b, from == to, store.flow.get()))
         })
     };
-    let selected = Memo::new(move |_| store.editor.with(|e| e.selection.edges.contains(&index)));
+    let selected = Memo::new(move |_| store.selection.with(|s| s.edges.contains(&index)));
     let taken = Memo::new(move |_| super::run_panel::edge_taken(store, index));
-    let problem = Memo::new(move |_| {
-        store.diagnostics.with(|d| {
-            d.iter().filter(|x| x.edge == Some(index)).map(|x| x.message.clone()).collect::<Vec<_>>().join("\n")
-        })
-    });
+    let problem = Memo::new(move |_| store.edge_problems.with(|m| m.get(&index).cloned().unwrap_or_default()));
     let text = match (&label, &when) {
         (Some(l), Some(w)) => format!("{l} · when {}", shorten(w, 28)),
         (Some(l), None) => l.clone(),
@@ -108,15 +104,23 @@ pub fn EdgeView(index: usize, from: String, to: String, label: Option<String>, w
             data-edge-index=index
             data-taken=move || if taken.get() { "true" } else { "false" }
         >
-            <title>{move || { let p = problem.get(); if p.is_empty() { plain_title.clone() } else { p } }}</title>
-            <path class="edge-hit" d=d on:pointerdown=on_down></path>
             <path class="edge-line" d=d marker-end=move || if taken.get() { "url(#arrow-taken)" } else { "url(#arrow)" }></path>
-            {has_text.then(|| view! {
-                <text class="edge-label" x=move || mid().x y=move || mid().y - 6.0 text-anchor="middle">{text.clone()}</text>
+            // From far out on a large graph only the line is drawn (see `Store::far`).
+            {move || (!store.far.get()).then(|| {
+                let plain_title = plain_title.clone();
+                let text = text.clone();
+                let on_end = on_end.clone();
+                view! {
+                    <title>{move || { let p = problem.get(); if p.is_empty() { plain_title.clone() } else { p } }}</title>
+                    <path class="edge-hit" d=d on:pointerdown=on_down></path>
+                    {has_text.then(|| view! {
+                        <text class="edge-label" x=move || mid().x y=move || mid().y - 6.0 text-anchor="middle">{text.clone()}</text>
+                    })}
+                    <Show when=move || selected.get()>
+                        <circle class="edge-end" r="7" cx=move || end.get().x cy=move || end.get().y on:pointerdown=on_end.clone()></circle>
+                    </Show>
+                }
             })}
-            <Show when=move || selected.get()>
-                <circle class="edge-end" r="7" cx=move || end.get().x cy=move || end.get().y on:pointerdown=on_end.clone()></circle>
-            </Show>
         </g>
     }
 }

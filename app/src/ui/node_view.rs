@@ -26,7 +26,7 @@ pub fn NodeView(id: String) -> impl IntoView {
     };
     let selected = {
         let id = id.clone();
-        Memo::new(move |_| store.editor.with(|e| e.selection.nodes.contains(&id)))
+        Memo::new(move |_| store.selection.with(|s| s.nodes.contains(&id)))
     };
     let problems = {
         let id = id.clone();
@@ -39,9 +39,7 @@ pub fn NodeView(id: String) -> impl IntoView {
     let kind = move || node.with(|n| n.as_ref().map(|n| n.kind));
     let info = move || palette::info(kind().unwrap_or(NodeKind::Set));
     let title = move || node.with(|n| n.as_ref().map(|n| n.title().to_string()).unwrap_or_default());
-    let summary = move || node.with(|n| n.as_ref().map(palette::summary).unwrap_or_default());
     let disabled = move || node.with(|n| n.as_ref().is_some_and(engine::Node::is_disabled));
-    let pinned = move || node.with(|n| n.as_ref().is_some_and(|n| n.pinned.is_some()));
 
     let down_id = id.clone();
     let on_down = move |ev: PointerEvent| {
@@ -54,15 +52,6 @@ pub fn NodeView(id: String) -> impl IntoView {
         }
         ctx.start_move(store, &down_id, ev.shift_key(), ev.client_x() as f64, ev.client_y() as f64);
     };
-    let out_id = id.clone();
-    let on_out = move |ev: PointerEvent| {
-        if ev.button() != 0 {
-            return;
-        }
-        ev.stop_propagation();
-        ev.prevent_default();
-        ctx.start_wire(store, &out_id, None, ev.client_x() as f64, ev.client_y() as f64);
-    };
     let dbl_id = id.clone();
     let on_dblclick = move |_| {
         if kind() == Some(NodeKind::Subgraph) {
@@ -71,10 +60,8 @@ pub fn NodeView(id: String) -> impl IntoView {
         store.edit(|e| e.selection = crate::model::selection::Selection::only_node(&dbl_id));
         super::inspector::focus_first_field();
     };
-    let open_id = id.clone();
 
-    let has_in = move || !matches!(kind(), Some(NodeKind::Start | NodeKind::Note));
-    let has_out = move || !matches!(kind(), Some(NodeKind::End | NodeKind::Note));
+    let body_id = id.clone();
     let kind_name = move || kind().map_or("set", NodeKind::name);
     let aria = move || format!("{} node {}", info().title, title());
 
@@ -83,6 +70,7 @@ pub fn NodeView(id: String) -> impl IntoView {
             class="node"
             class:selected=selected
             class:disabled=disabled
+            class:has-errors=move || problems.with(|p| p.0 > 0)
             class:note=move || kind() == Some(NodeKind::Note)
             class:flow-down=move || store.flow.get() == crate::model::layout::Direction::TopDown
             data-node-id=id.clone()
@@ -97,36 +85,65 @@ pub fn NodeView(id: String) -> impl IntoView {
             role="group"
             aria-label=aria
         >
-            <div class="node-head">
-                <span class="node-icon" aria-hidden="true">{move || info().icon}</span>
-                <span class="node-title">{title}</span>
-                <span class="node-kind">{move || info().title}</span>
-                {move || pinned().then(|| view! { <span class="node-flag" title="Pinned: uses a fixed update">"📌"</span> })}
-                {move || {
-                    let (errors, warnings, text) = problems.get();
-                    (errors + warnings > 0).then(|| view! {
-                        <span class="badge" class:error={errors > 0} class:warning={errors == 0} title=text
-                            data-problems={errors + warnings}>
-                            {if errors > 0 { errors.to_string() } else { warnings.to_string() }}
-                        </span>
-                    })
-                }}
-            </div>
-            <div class="node-summary">{summary}</div>
-            {move || (kind() == Some(NodeKind::Subgraph)).then(|| {
-                let open_id = open_id.clone();
-                let label = format!("Open subgraph {}", open_id);
-                view! {
-                    <button class="node-open" aria-label=label title="Open the embedded graph (or double-click the node)"
-                        on:click=move |_| super::subgraph_nav::enter(store, &open_id)>"Open ⤵"</button>
-                }
-            })}
-            <Show when=has_in>
-                <div class="handle in" data-handle="in" title="Input"></div>
-            </Show>
-            <Show when=has_out>
-                <div class="handle out" data-handle="out" title="Drag to connect" on:pointerdown=on_out.clone()></div>
-            </Show>
+            {move || (!store.far.get()).then(|| view! { <NodeBody id=body_id.clone() node=node problems=problems/> })}
         </div>
+    }
+}
+
+/// What a node shows inside its box: icon, label, kind, flags, problems badge, summary and
+/// handles. Left out when the canvas is zoomed far out on a large graph, where it would be
+/// unreadable and is most of the cost of drawing a thousand nodes.
+#[component]
+fn NodeBody(id: String, node: Memo<Option<engine::Node>>, problems: Memo<super::store::NodeProblems>) -> impl IntoView {
+    let store = use_store();
+    let ctx = expect_context::<CanvasCtx>();
+    let kind = move || node.with(|n| n.as_ref().map(|n| n.kind));
+    let info = move || palette::info(kind().unwrap_or(NodeKind::Set));
+    let title = move || node.with(|n| n.as_ref().map(|n| n.title().to_string()).unwrap_or_default());
+    let summary = move || node.with(|n| n.as_ref().map(palette::summary).unwrap_or_default());
+    let pinned = move || node.with(|n| n.as_ref().is_some_and(|n| n.pinned.is_some()));
+    let has_in = move || !matches!(kind(), Some(NodeKind::Start | NodeKind::Note));
+    let has_out = move || !matches!(kind(), Some(NodeKind::End | NodeKind::Note));
+    let out_id = id.clone();
+    let on_out = move |ev: PointerEvent| {
+        if ev.button() != 0 {
+            return;
+        }
+        ev.stop_propagation();
+        ev.prevent_default();
+        ctx.start_wire(store, &out_id, None, ev.client_x() as f64, ev.client_y() as f64);
+    };
+    let open_id = id;
+    view! {
+            <div class="node-head">
+            <span class="node-icon" aria-hidden="true">{move || info().icon}</span>
+            <span class="node-title">{title}</span>
+            <span class="node-kind">{move || info().title}</span>
+            {move || pinned().then(|| view! { <span class="node-flag" title="Pinned: uses a fixed update">"📌"</span> })}
+            {move || {
+                let (errors, warnings, text) = problems.get();
+                (errors + warnings > 0).then(|| view! {
+                    <span class="badge" class:error={errors > 0} class:warning={errors == 0} title=text
+                        data-problems={errors + warnings}>
+                        {if errors > 0 { errors.to_string() } else { warnings.to_string() }}
+                    </span>
+                })
+            }}
+        </div>
+        <div class="node-summary">{summary}</div>
+        {move || (kind() == Some(NodeKind::Subgraph)).then(|| {
+            let open_id = open_id.clone();
+            let label = format!("Open subgraph {}", open_id);
+            view! {
+                <button class="node-open" aria-label=label title="Open the embedded graph (or double-click the node)"
+                    on:click=move |_| super::subgraph_nav::enter(store, &open_id)>"Open ⤵"</button>
+            }
+        })}
+        <Show when=has_in>
+            <div class="handle in" data-handle="in" title="Input"></div>
+        </Show>
+        <Show when=has_out>
+            <div class="handle out" data-handle="out" title="Drag to connect" on:pointerdown=on_out.clone()></div>
+        </Show>
     }
 }

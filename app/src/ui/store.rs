@@ -13,6 +13,11 @@ use crate::model::geometry::{Point, Rect, View, node_rect};
 use crate::model::layout::Direction;
 use crate::model::library::Library;
 
+/// Graphs with more nodes than this are drawn in less detail below [`FAR_ZOOM`].
+pub const FAR_NODES: usize = 300;
+/// The zoom below which a large graph's nodes are plain boxes (their text would be under 4 px).
+pub const FAR_ZOOM: f64 = 0.35;
+
 /// A message shown to the user in the alert area (`role="alert"` for errors).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Alert {
@@ -91,6 +96,12 @@ pub struct Store {
     pub run: super::run_ctl::RunCtl,
     /// Whether the run on display is of the graph on the canvas (as deep in subgraphs).
     pub run_in_step: Memo<bool>,
+    /// A large graph seen from far out: nodes are drawn as plain coloured boxes.
+    pub far: Memo<bool>,
+    /// The selection, apart from the rest of the editor.
+    pub selection: Memo<Arc<crate::model::selection::Selection>>,
+    /// Edge index → its validation messages.
+    pub edge_problems: Memo<Arc<HashMap<usize, String>>>,
     next_alert: RwSignal<u64>,
 }
 
@@ -132,14 +143,37 @@ impl Store {
             })
         });
         let flow = Memo::new(move |_| editor.with(|e| crate::model::layout::flow_direction(e.graph())));
+        // Nodes and edges read these rather than the editor itself, so an edit reruns only
+        // the ones whose selection or problems changed.
+        let selection = Memo::new(move |_| editor.with(|e| Arc::new(e.selection.clone())));
+        let edge_problems = Memo::new(move |_| {
+            diagnostics.with(|d| {
+                let mut m: HashMap<usize, String> = HashMap::new();
+                for x in d.iter() {
+                    if let Some(i) = x.edge {
+                        let text = m.entry(i).or_default();
+                        if !text.is_empty() {
+                            text.push('\n');
+                        }
+                        text.push_str(&x.message);
+                    }
+                }
+                Arc::new(m)
+            })
+        });
         let run = super::run_ctl::RunCtl::new();
+        let view = RwSignal::new(View::default());
+        let far = Memo::new(move |_| node_ids.with(Vec::len) > FAR_NODES && view.with(|v| v.zoom) < FAR_ZOOM);
         // One memo that every node and edge reads, rather than each of them reading the editor:
         // a signal's subscribers are dropped one by one in time that grows with their number.
         let depth = Memo::new(move |_| editor.with(|e| e.scope().len()));
         let run_in_step = Memo::new(move |_| run.parents.with(Vec::len) == depth.get());
         Store {
             editor,
-            view: RwSignal::new(View::default()),
+            view,
+            far,
+            selection,
+            edge_problems,
             canvas_size: RwSignal::new((1000.0, 700.0)),
             drag_ids: RwSignal::new(Arc::new(BTreeSet::new())),
             drag_offset: RwSignal::new((0.0, 0.0)),
