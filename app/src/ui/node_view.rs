@@ -115,7 +115,7 @@ fn NodeBody(id: String, node: Memo<Option<engine::Node>>, problems: Memo<super::
     };
     let open_id = id;
     view! {
-            <div class="node-head">
+        <div class="node-head">
             <span class="node-icon" aria-hidden="true">{move || info().icon}</span>
             <span class="node-title">{title}</span>
             <span class="node-kind">{move || info().title}</span>
