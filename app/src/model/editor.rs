@@ -337,6 +337,15 @@ impl Editor {
         }
     }
 
+    /// Sets the document's name, description and limits, from inside a subgraph too.
+    pub fn set_document_meta(&mut self, meta: Meta) {
+        let scope = std::mem::take(&mut self.scope);
+        self.set_meta(meta);
+        if graph_at(&self.root, &scope).is_some() {
+            self.scope = scope;
+        }
+    }
+
     /// The selection as a clipboard fragment.
     pub fn copy(&self) -> Option<Fragment> {
         clipboard::copy(self.graph(), &self.selection)
@@ -389,7 +398,11 @@ impl Editor {
 
     /// Saves the canvas's pan and zoom in the document (not an undoable edit).
     pub fn set_viewport(&mut self, view: super::geometry::View) {
-        self.graph_mut().layout.get_or_insert_with(Layout::default).viewport = Some(view.to_viewport());
+        // The view of an entered subgraph is not kept: entering one always fits it.
+        if !self.scope.is_empty() {
+            return;
+        }
+        self.root.layout.get_or_insert_with(Layout::default).viewport = Some(view.to_viewport());
     }
 }
 
@@ -563,8 +576,18 @@ mod tests {
         assert!(ed.undo());
         assert!(ed.scope().is_empty());
         assert_eq!(ed.graph().node(&set).unwrap().label, label_before);
-        // Importing replaces the whole document, from the top.
+        // Renaming the document from inside keeps the subgraph on the canvas; its view is
+        // not written into the embedded graph.
         ed.enter(&sub).unwrap();
+        let inner_layout = ed.graph().layout.clone();
+        let mut meta = Meta::of(ed.document());
+        meta.name = Some("Renamed".into());
+        ed.set_document_meta(meta);
+        assert_eq!(ed.document().name.as_deref(), Some("Renamed"));
+        assert_eq!(ed.scope(), std::slice::from_ref(&sub));
+        ed.set_viewport(super::super::geometry::View::default());
+        assert_eq!(ed.graph().layout, inner_layout);
+        // Importing replaces the whole document, from the top.
         ed.replace_graph(Graph::new("imported"));
         assert!(ed.scope().is_empty());
         assert_eq!(ed.document().name.as_deref(), Some("imported"));

@@ -54,8 +54,7 @@ pub fn LibraryPanel() -> impl IntoView {
         if store.current.get_untracked() == id {
             let mut meta = store.editor.with_untracked(|e| crate::model::edit::Meta::of(e.document()));
             meta.name = Some(name.clone());
-            super::subgraph_nav::leave_to(store, 0);
-            store.edit(|e| e.set_meta(meta));
+            store.edit(|e| e.set_document_meta(meta));
         } else if let Ok(mut g) = storage::load_graph(&id) {
             g.name = Some(name.clone());
             if let Err(why) = storage::save_graph(&id, &g) {

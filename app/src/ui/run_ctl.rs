@@ -32,8 +32,9 @@ pub struct RunCtl {
     pub speed_ms: RwSignal<u32>,
     pub input: RwSignal<String>,
     pub history: RwSignal<Vec<RunSummary>>,
-    /// Views of enclosing runs while a subgraph's run is shown.
-    pub parents: RwSignal<Vec<Playback>>,
+    /// While a subgraph's run is shown: each enclosing run's view, with the id of the
+    /// subgraph node whose run was opened from it (outermost first).
+    pub parents: RwSignal<Vec<(String, Playback)>>,
     /// Every node's status at the shown step.
     pub statuses: Memo<Arc<BTreeMap<String, NodeStatus>>>,
     /// Edges followed after the shown step.
@@ -348,6 +349,8 @@ fn rebuild(store: Store, record: &RunRecord) -> Option<Run> {
 
 /// Shows a saved run; one that stopped half way can be continued.
 pub fn open_saved(store: Store, ctl: RunCtl, run_id: &str) {
+    // A saved run is of the whole document.
+    super::subgraph_nav::leave_to(store, 0);
     let graph = store.current.get_untracked();
     match run_store::load(&graph, run_id) {
         Ok(saved) => {
@@ -368,6 +371,10 @@ pub fn load_history(store: Store, ctl: RunCtl) {
 /// Shows the run a subgraph node made at the shown step (its steps are in the parent's
 /// record); `close_nested` goes back.
 pub fn open_nested(store: Store, ctl: RunCtl, node: &str) {
+    // The running step would land in the nested view rather than in its own run.
+    if ctl.busy.get_untracked() {
+        return store.info("Wait for the running step to finish, then open the subgraph's run");
+    }
     let Some(view) = ctl.view.get_untracked() else { return };
     let Some((_, detail)) = view.detail(node) else {
         return store.info(format!("`{node}` has not run a subgraph yet at this step"));
@@ -379,20 +386,17 @@ pub fn open_nested(store: Store, ctl: RunCtl, node: &str) {
     // The canvas goes into the subgraph with its run, when it showed the run's graph.
     let canvas_follows = super::subgraph_nav::in_step(store);
     ctl.playing.set(false);
-    ctl.parents.update(|p| p.push(view));
+    ctl.parents.update(|p| p.push((node.to_string(), view)));
     ctl.view.set(Some(Playback::new(record, initial)));
-    if canvas_follows {
-        if let Err(why) = store.edit(|e| e.enter(node)) {
-            store.info(format!("Showing the subgraph's run without its graph: {why}"));
-        }
-        super::subgraph_nav::after_move(store);
+    if canvas_follows && let Err(why) = store.edit(|e| e.enter(node)) {
+        store.info(format!("Showing the subgraph's run without its graph: {why}"));
     }
 }
 
 /// Back to the run around the subgraph's run shown (the canvas leaves the subgraph with it).
 pub fn close_nested(ctl: RunCtl) {
     let mut parents = ctl.parents.get_untracked();
-    if let Some(parent) = parents.pop() {
+    if let Some((_, parent)) = parents.pop() {
         ctl.parents.set(parents);
         ctl.view.set(Some(parent));
     }

@@ -180,7 +180,7 @@ fn InputRequired() -> impl IntoView {
 const STEP_PAGE: usize = 100;
 
 /// One row of the step list.
-#[derive(Clone, PartialEq)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 struct StepRow {
     step: usize,
     ran: String,
@@ -247,7 +247,7 @@ fn StepList() -> impl IntoView {
                 {move || page.with(|p| p.1 > 0).then(|| view! {
                     <li class="step-more">{move || format!("… steps 1–{} (move the Timeline to see them)", page.with(|p| p.1))}</li>
                 })}
-                <For each=move || page.with(|p| p.0.clone()) key=|r| (r.step, r.ran.clone(), r.errors, r.failed) children=row/>
+                <For each=move || page.with(|p| p.0.clone()) key=|r| r.clone() children=row/>
                 {move || page.with(|p| p.2 > 0).then(|| view! {
                     <li class="step-more">{move || format!("… {} later steps", page.with(|p| p.2))}</li>
                 })}

@@ -172,6 +172,11 @@ fn NodeRunDetails() -> impl IntoView {
     });
     move || {
         let id = node.get()?;
+        // Ids repeat between a graph and its subgraphs: only the run of the graph on the
+        // canvas speaks of its nodes.
+        if !store.run_in_step.get() {
+            return None;
+        }
         ctl.view.with(|v| {
             let v = v.as_ref()?;
             let history = v.history(&id);

@@ -94,7 +94,7 @@ pub struct Store {
     pub flow: Memo<Direction>,
     /// The run shown on the canvas and in the run panel.
     pub run: super::run_ctl::RunCtl,
-    /// Whether the run on display is of the graph on the canvas (as deep in subgraphs).
+    /// Whether the run on display is of the graph on the canvas (the same subgraphs in).
     pub run_in_step: Memo<bool>,
     /// A large graph seen from far out: nodes are drawn as plain coloured boxes.
     pub far: Memo<bool>,
@@ -166,8 +166,11 @@ impl Store {
         let far = Memo::new(move |_| node_ids.with(Vec::len) > FAR_NODES && view.with(|v| v.zoom) < FAR_ZOOM);
         // One memo that every node and edge reads, rather than each of them reading the editor:
         // a signal's subscribers are dropped one by one in time that grows with their number.
-        let depth = Memo::new(move |_| editor.with(|e| e.scope().len()));
-        let run_in_step = Memo::new(move |_| run.parents.with(Vec::len) == depth.get());
+        let scope = Memo::new(move |_| editor.with(|e| e.scope().to_vec()));
+        let run_in_step = Memo::new(move |_| {
+            scope
+                .with(|s| run.parents.with(|p| p.len() == s.len() && p.iter().zip(s).all(|((node, _), id)| node == id)))
+        });
         Store {
             editor,
             view,

@@ -16,9 +16,8 @@ pub fn enter(store: Store, id: &str) {
         run_ctl::open_nested(store, store.run, id);
         return;
     }
-    match store.edit(|e| e.enter(id)) {
-        Ok(()) => after_move(store),
-        Err(why) => store.error(format!("Cannot open the subgraph: {why}")),
+    if let Err(why) = store.edit(|e| e.enter(id)) {
+        store.error(format!("Cannot open the subgraph: {why}"));
     }
 }
 
@@ -29,31 +28,34 @@ pub fn leave_to(store: Store, depth: usize) {
     }
     if store.editor.with_untracked(|e| e.scope().len()) > depth {
         store.edit(|e| e.leave_to(depth));
-        after_move(store);
     }
 }
 
-/// Whether the run on display belongs to the graph on the canvas (as deep in subgraphs).
+/// Whether the run on display belongs to the graph on the canvas (the same subgraphs in).
 pub fn in_step(store: Store) -> bool {
     store.run_in_step.get()
-}
-
-pub fn after_move(store: Store) {
-    request_animation_frame(move || store.fit_view());
 }
 
 /// The path from the document to the subgraph on the canvas; each part goes back there.
 #[component]
 pub fn SubgraphPath() -> impl IntoView {
     let store = use_store();
-    let scope = move || store.editor.with(|e| e.scope().to_vec());
+    let scope = Memo::new(move |_| store.editor.with(|e| e.scope().to_vec()));
     let top = move || store.editor.with(|e| e.document().display_name().to_string());
+    // Whatever moved the canvas into or out of a subgraph (a click, the run panel, undo),
+    // the graph now shown is fitted into view.
+    Effect::new(move |first: Option<()>| {
+        scope.track();
+        if first.is_some() {
+            request_animation_frame(move || store.fit_view());
+        }
+    });
     view! {
-        <Show when=move || !scope().is_empty()>
+        <Show when=move || scope.with(|s| !s.is_empty())>
             <nav class="subgraph-path" aria-label="Subgraph path" on:pointerdown=|ev| ev.stop_propagation()>
                 <button class="small" on:click=move |_| leave_to(store, 0)>{top}</button>
                 {move || {
-                    let scope = scope();
+                    let scope = scope.get();
                     let last = scope.len().saturating_sub(1);
                     scope.into_iter().enumerate().map(|(d, id)| {
                         let part = if d == last {
