@@ -70,7 +70,7 @@ pub fn check_name(name: &str) -> Result<(), FileError> {
 pub fn file_name_for(title: &str) -> String {
     let slug: String = title
         .chars()
-        .map(|c| if c.is_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+        .flat_map(|c| if c.is_alphanumeric() { c.to_lowercase().collect::<Vec<_>>() } else { vec!['-'] })
         .collect::<String>()
         .split('-')
         .filter(|s| !s.is_empty())
@@ -429,5 +429,7 @@ mod tests {
         assert_eq!(file_name_for("My Approval Flow!"), "my-approval-flow.json");
         assert_eq!(file_name_for("???"), "graph.json");
         assert!(check_name(&file_name_for("Ünïcode name")).is_ok());
+        // The same name the editor suggests (app/src/model/library.rs).
+        assert_eq!(file_name_for("Ünï Côde"), "ünï-côde.json");
     }
 }
