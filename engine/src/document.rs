@@ -53,6 +53,21 @@ impl Graph {
         self.name.as_deref().filter(|n| !n.is_empty()).unwrap_or("Untitled")
     }
 
+    /// A file name stem for a graph called `title`: lowercase letters and digits joined by
+    /// `-`, at most 80 characters, `graph` when nothing is left. The editor and the desktop
+    /// app name graph files with it.
+    pub fn file_stem(title: &str) -> String {
+        let slug = title
+            .chars()
+            .flat_map(|c| if c.is_alphanumeric() { c.to_lowercase().collect::<Vec<_>>() } else { vec!['-'] })
+            .collect::<String>()
+            .split('-')
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join("-");
+        if slug.is_empty() { "graph".into() } else { slug.chars().take(80).collect() }
+    }
+
     pub fn node(&self, id: &str) -> Option<&Node> {
         self.nodes.iter().find(|n| n.id == id)
     }

@@ -51,15 +51,7 @@ impl Library {
 
     /// A file name not used yet, derived from a name (the desktop app's graphs are files).
     pub fn fresh_file_name(&self, name: &str) -> String {
-        let slug: String = name
-            .chars()
-            .flat_map(|c| if c.is_alphanumeric() { c.to_lowercase().collect::<Vec<_>>() } else { vec!['-'] })
-            .collect::<String>()
-            .split('-')
-            .filter(|s| !s.is_empty())
-            .collect::<Vec<_>>()
-            .join("-");
-        let slug: String = if slug.is_empty() { "graph".into() } else { slug.chars().take(80).collect() };
+        let slug = engine::Graph::file_stem(name);
         let base = format!("{slug}.json");
         if self.get(&base).is_none() {
             return base;

@@ -68,16 +68,7 @@ pub fn check_name(name: &str) -> Result<(), FileError> {
 
 /// A file name for a graph called `title`: letters, digits and `-`, then `.json`.
 pub fn file_name_for(title: &str) -> String {
-    let slug: String = title
-        .chars()
-        .flat_map(|c| if c.is_alphanumeric() { c.to_lowercase().collect::<Vec<_>>() } else { vec!['-'] })
-        .collect::<String>()
-        .split('-')
-        .filter(|s| !s.is_empty())
-        .collect::<Vec<_>>()
-        .join("-");
-    let slug: String = slug.chars().take(80).collect();
-    format!("{}.json", if slug.is_empty() { "graph" } else { &slug })
+    format!("{}.json", engine::Graph::file_stem(title))
 }
 
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
