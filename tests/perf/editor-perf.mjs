@@ -14,26 +14,16 @@
 //   wasm      the release .wasm in dist/, raw and gzipped
 // Frames are counted in the page with requestAnimationFrame; input is real mouse events
 // (Chromium's input pipeline), sent as fast as the page takes them.
-import { chromium } from '@playwright/test';
+import { args, DIST, JSON_OUT, launch, opt, printTable } from './common.mjs';
 import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { serve } from '../e2e/static-server.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const args = process.argv.slice(2);
-const opt = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : fallback;
-};
-const DIST = resolve(opt('--dist', process.env.SWITCHYARD_DIST ?? join(here, '../../dist')));
 const NODES = Number(opt('--nodes', 1000));
 const EDGES = Number(opt('--edges', 1500));
 const SECONDS = Number(opt('--seconds', 2));
-const JSON_OUT = args.includes('--json');
 const EXTRA_CSS = opt('--css');
-const CHROMIUM = process.env.SWITCHYARD_CHROMIUM ?? '/usr/bin/chromium';
 const TARGETS = { open: 1000, fps: 50, gzip: 600 * 1024 };
 
 // ---------------------------------------------------------------------------------------
@@ -258,12 +248,7 @@ async function main() {
 
   const server = await serve(DIST, 0);
   const base = `http://127.0.0.1:${server.address().port}`;
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launch();
   const results = {};
   const pageErrors = [];
   try {
@@ -420,12 +405,10 @@ function report(r) {
     ['wasm gzip -9', kb(r.wasm.gzip), `<= ${kb(TARGETS.gzip)}`, ok(r.wasm.gzip <= TARGETS.gzip)],
     ['wasm brotli', kb(r.wasm.brotli), '', ''],
   ];
-  const w = [0, 1, 2, 3].map((c) => Math.max(...rows.map((row) => row[c].length)));
   if (EXTRA_CSS) console.log(`\nwith extra CSS: ${EXTRA_CSS}`);
   console.log(`\nEditor performance: ${r.graph.nodes} nodes, ${r.graph.edges} edges (${kb(r.graph.bytes)} of JSON); ` +
     `${r.nodesInDom} nodes and ${r.edgesInDom} edges in the DOM; zoom ${Number(r.zoom).toFixed(3)}\n`);
-  console.log(['measure'.padEnd(w[0]), 'value'.padStart(w[1]), 'target'.padEnd(w[2]), ''].join('  '));
-  for (const row of rows) console.log([row[0].padEnd(w[0]), row[1].padStart(w[1]), row[2].padEnd(w[2]), row[3]].join('  '));
+  printTable(rows);
   if (r.pageErrors.length) console.log(`\npage errors:\n  ${r.pageErrors.join('\n  ')}`);
 }
 

@@ -14,24 +14,13 @@
 //   memory    the saved run in localStorage (characters; the JSON inside, unpacked), the JS
 //             heap (performance.memory, after a forced GC) and the wasm linear memory, before
 //             and after the run; the number of DOM elements
-import { chromium } from '@playwright/test';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { args, DIST, JSON_OUT, launch, opt, printTable } from './common.mjs';
 import { inflateRawSync } from 'node:zlib';
 import { serve } from '../e2e/static-server.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const args = process.argv.slice(2);
-const opt = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : fallback;
-};
-const DIST = resolve(opt('--dist', process.env.SWITCHYARD_DIST ?? join(here, '../../dist')));
 const STEPS = Number(opt('--steps', 10000));
 const SCRUBS = Number(opt('--scrubs', 60));
 const RUN_TIMEOUT_S = Number(opt('--run-timeout', 900));
-const JSON_OUT = args.includes('--json');
-const CHROMIUM = process.env.SWITCHYARD_CHROMIUM ?? '/usr/bin/chromium';
 const TARGETS = { scrub: 50 };
 
 if (STEPS % 2 !== 0 || STEPS < 2) throw new Error('--steps must be even and at least 2 (the loop has two nodes)');
@@ -238,12 +227,7 @@ async function main() {
   }
   const server = await serve(DIST, 0);
   const base = `http://127.0.0.1:${server.address().port}`;
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--enable-precise-memory-info', '--js-flags=--expose-gc'],
-  });
+  const browser = await launch(['--enable-precise-memory-info', '--js-flags=--expose-gc']);
   const results = { steps: STEPS };
   const pageErrors = [];
   try {
@@ -383,10 +367,8 @@ function report(r) {
     ['wasm memory: before / after run', `${size(r.memoryBefore.wasm)} / ${size(r.memoryAfter.wasm)}`, '', ''],
     ['DOM elements: before / after run', `${r.memoryBefore.elements} / ${r.memoryAfter.elements}`, '', ''],
   ];
-  const w = [0, 1, 2, 3].map((c) => Math.max(...rows.map((row) => row[c].length)));
   console.log(`\nRun debugger performance: a ${r.graph.nodes}-node loop of ${r.steps} steps, run, then scrubbed over ${r.run.steps} steps\n`);
-  console.log(['measure'.padEnd(w[0]), 'value'.padStart(w[1]), 'target'.padEnd(w[2]), ''].join('  '));
-  for (const row of rows) console.log([row[0].padEnd(w[0]), row[1].padStart(w[1]), row[2].padEnd(w[2]), row[3]].join('  '));
+  printTable(rows);
   if (s.hiddenValues) {
     console.log(`\nnote: at ${s.hiddenValues} of ${s.total} scrubbed steps the State region marked the changed key but did not show its value`);
   }
