@@ -1,18 +1,22 @@
-//! Nodes that reach outside the engine: `llm`, `http` and `subgraph`.
+//! Nodes that reach outside the engine: `llm` and `http`.
 //!
 //! The engine renders every request itself and hands it to the [`Host`]; the host only sends
 //! it (and adds credentials for model calls). Timeouts race the request against the host's
 //! clock, and `retry` re-sends with a doubling backoff. Each node's rendered request and the
 //! reply are kept in the step's `details`, which is what an editor shows for the node.
+//!
+//! The executor calls in with an [`EffectCall`]: the node, the step's scope, the host and the
+//! run's [`Deadline`], all an effect may use of the run. An effect answers with an
+//! [`Effect`], which the executor turns into the node's outcome.
 
 use futures_util::future::{Either, select};
 use serde_json::{Map, Value, json};
 
-use crate::document::{Parse, Provider};
+use crate::document::{EffectiveLimits, Parse, Provider};
 use crate::host::{Auth, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture};
-use crate::plan::{Body, HttpOp, JsonTemplate, LlmOp, Op, PlanNode, SubgraphOp};
-use crate::run::{ErrorKind, NodeError, Outcome, Route, Run, Status, Waiting};
-use crate::script::{Ctx, EvalError, Scripting, to_dynamic};
+use crate::plan::{Body, HttpOp, JsonTemplate, LlmOp, PlanNode};
+use crate::run::errors::{ErrorKind, NodeError};
+use crate::script::{Ctx, EvalError, Scripting, Template};
 use crate::update::Update;
 
 /// How much of a reply an error message quotes.
@@ -23,38 +27,129 @@ const DEFAULT_BACKOFF_MS: u64 = 500;
 const DEFAULT_MODEL: &str = "gpt-4o-mini";
 const DEFAULT_OPENAI_BASE: &str = "https://api.openai.com/v1";
 
-pub(crate) async fn exec(run: &Run, ix: usize, ctx: &Ctx, host: &dyn Host) -> Outcome {
-    let node = run.plan.node(ix);
-    match &node.op {
-        Op::Llm(op) => llm(run, ix, node, op, ctx, host).await,
-        Op::Http(op) => http(run, node, op, ctx, host).await,
-        Op::Subgraph(op) => subgraph(run, ix, node, op, ctx, host).await,
-        _ => failed(node, ErrorKind::Expression, format!("`{}` is not an effectful node", node.kind.name()), None),
+/// What an effectful node gets from the run that executes it.
+pub(crate) struct EffectCall<'a> {
+    /// The node being run.
+    pub node: &'a PlanNode,
+    /// The plan's expression engine, for the node's templates.
+    pub scripting: &'a Scripting,
+    /// The step's scope: `state`, `input`, `outputs`, `errors`, `step`.
+    pub ctx: &'a Ctx,
+    pub host: &'a dyn Host,
+    pub deadline: Deadline,
+    /// How many times the node ran before: a mock model answers in turn.
+    pub turn: u64,
+}
+
+impl EffectCall<'_> {
+    /// Renders template `t` of field `field`.
+    fn render(&self, field: &str, t: &Template) -> Result<String, NodeError> {
+        self.scripting.render(t, self.ctx).map_err(|e| NodeError::expression(&self.node.id, field, e))
+    }
+
+    /// How long the node may take from now (see [`Deadline::budget`]).
+    pub(crate) fn budget(&self) -> (u64, bool) {
+        self.deadline.budget(self.node, self.host.now_ms())
+    }
+
+    /// An error of `kind` in this node.
+    pub(crate) fn error(&self, kind: ErrorKind, message: impl std::fmt::Display) -> NodeError {
+        NodeError::in_node(&self.node.id, kind, message)
     }
 }
 
-fn failed(node: &PlanNode, kind: ErrorKind, message: String, detail: Option<Value>) -> Outcome {
-    Outcome::Failed { error: NodeError { kind, message: format!("node `{}`: {message}", node.id) }, detail }
+/// The run's time limits as a step sees them: effects respect the run timeout within a step,
+/// not only between steps.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Deadline {
+    /// The graph's `node_timeout_ms`, for nodes without their own `timeout_ms`.
+    pub node_timeout_ms: u64,
+    pub run_timeout_ms: u64,
+    /// Time the run had spent in steps before this one.
+    pub used_ms: f64,
+    /// When this step began, on the host's clock.
+    pub step_started_ms: f64,
 }
 
-fn render(
-    s: &Scripting,
-    node: &PlanNode,
-    field: &str,
-    t: &crate::script::Template,
-    ctx: &Ctx,
-) -> Result<String, Outcome> {
-    s.render(t, ctx).map_err(|e| expr_failed(node, field, &e))
+impl Deadline {
+    /// The deadline of a step that began at `step_started_ms`, after `used_ms` of earlier
+    /// steps.
+    pub(crate) fn new(limits: &EffectiveLimits, used_ms: f64, step_started_ms: f64) -> Deadline {
+        Deadline {
+            node_timeout_ms: limits.node_timeout_ms,
+            run_timeout_ms: limits.run_timeout_ms,
+            used_ms,
+            step_started_ms,
+        }
+    }
+
+    /// How long `node` may take at `now_ms`: its own `timeout_ms` (or the graph's
+    /// `node_timeout_ms`), and never past the run's `run_timeout_ms`. The flag says whether
+    /// the run's limit is the tighter one.
+    pub(crate) fn budget(&self, node: &PlanNode, now_ms: f64) -> (u64, bool) {
+        let own = node.timeout_ms.unwrap_or(self.node_timeout_ms);
+        let used = self.used_ms + (now_ms - self.step_started_ms).max(0.0);
+        let left = (self.run_timeout_ms as f64 - used).max(0.0) as u64;
+        if left < own { (left, true) } else { (own, false) }
+    }
+
+    /// Why `what` was stopped after `ms`: its own timeout, or the run's (`run_limit`).
+    pub(crate) fn timeout_message(&self, what: &str, ms: u64, run_limit: bool) -> String {
+        if run_limit {
+            format!("{what} was cut off by the run's time limit (run_timeout_ms {})", self.run_timeout_ms)
+        } else {
+            format!("{what} took longer than {ms} ms")
+        }
+    }
 }
 
-fn expr_error(node: &PlanNode, field: &str, e: &EvalError) -> NodeError {
-    NodeError { kind: ErrorKind::Expression, message: format!("node `{}`, field `{field}`: {e}", node.id) }
+/// What an effect produced: an update or an error, and what it sent and received.
+pub(crate) struct Effect {
+    pub result: Result<Update, NodeError>,
+    pub detail: Option<Value>,
 }
 
-fn expr_failed(node: &PlanNode, field: &str, e: &EvalError) -> Outcome {
-    Outcome::Failed { error: expr_error(node, field, e), detail: None }
+impl Effect {
+    fn failed(error: NodeError, detail: Option<Value>) -> Effect {
+        Effect { result: Err(error), detail }
+    }
+
+    /// `value` written to field `writes`.
+    fn writes(writes: &str, value: Value, detail: Value) -> Effect {
+        let mut update = Update::with_capacity(1);
+        update.insert(writes.to_string(), value);
+        Effect { result: Ok(update), detail: Some(detail) }
+    }
 }
 
+impl From<NodeError> for Effect {
+    fn from(error: NodeError) -> Effect {
+        Effect::failed(error, None)
+    }
+}
+
+/// A node's `retry`: how many attempts, and the pause before the next one, doubling.
+pub(crate) struct Retries {
+    pub attempts: u32,
+    pause_ms: u64,
+}
+
+impl Retries {
+    pub(crate) fn of(node: &PlanNode) -> Retries {
+        Retries {
+            attempts: node.retry.as_ref().map_or(1, |r| r.attempts.max(1)),
+            pause_ms: node.retry.as_ref().and_then(|r| r.backoff_ms).unwrap_or(DEFAULT_BACKOFF_MS),
+        }
+    }
+
+    /// Waits before the next attempt; the wait after it is twice as long.
+    pub(crate) async fn pause(&mut self, host: &dyn Host) {
+        host.sleep(self.pause_ms).await;
+        self.pause_ms = self.pause_ms.saturating_mul(2);
+    }
+}
+
+/// The first [`EXCERPT_CHARS`] characters of `text`, trimmed, for an error message.
 fn cut(text: &str) -> String {
     let t = text.trim();
     if t.chars().count() > EXCERPT_CHARS {
@@ -72,41 +167,29 @@ struct Sent {
 
 /// Sends `request`, racing each attempt against the node's timeout and retrying failures
 /// (no answer, a timeout, or a status that is not 2xx) as `retry` allows.
-async fn send(run: &Run, node: &PlanNode, request: &HttpRequest, failure_kind: ErrorKind, host: &dyn Host) -> Sent {
-    let attempts = node.retry.as_ref().map_or(1, |r| r.attempts.max(1));
-    let mut backoff = node.retry.as_ref().and_then(|r| r.backoff_ms).unwrap_or(DEFAULT_BACKOFF_MS);
+async fn send(call: &EffectCall<'_>, request: &HttpRequest, failure_kind: ErrorKind) -> Sent {
+    let mut retries = Retries::of(call.node);
+    let attempts = retries.attempts;
     let mut last = Err((failure_kind, String::new()));
     for attempt in 1..=attempts {
         if attempt > 1 {
-            host.sleep(backoff).await;
-            backoff = backoff.saturating_mul(2);
+            retries.pause(call.host).await;
         }
-        let (timeout, run_limit) = budget(run, node, host);
+        let (timeout, run_limit) = call.budget();
+        let what = || format!("{} {}", request.method, request.url);
         if run_limit && timeout == 0 {
-            let what = format!("{} {}", request.method, request.url);
-            last = Err((ErrorKind::Timeout, timeout_message(run, &what, 0, true)));
+            last = Err((ErrorKind::Timeout, call.deadline.timeout_message(&what(), 0, true)));
             break;
         }
-        let mut request = request.clone();
-        request.timeout_ms = timeout;
-        let reply: LocalBoxFuture<'_, Result<HttpResponse, HttpFailure>> = host.http(request.clone());
-        let outcome = match select(reply, host.sleep(timeout)).await {
-            Either::Left((r, _)) => r,
-            Either::Right(((), _)) => Err(HttpFailure { message: String::new(), timed_out: true }),
-        };
-        last = match outcome {
+        last = match send_once(call, request, timeout).await {
             Ok(resp) if (200..300).contains(&resp.status) => {
                 return Sent { result: Ok(resp), attempts: attempt };
             }
-            Ok(resp) => Err((
-                failure_kind,
-                format!("{} {} answered HTTP {}: {}", request.method, request.url, resp.status, cut(&resp.body)),
-            )),
+            Ok(resp) => Err((failure_kind, format!("{} answered HTTP {}: {}", what(), resp.status, cut(&resp.body)))),
             Err(f) if f.timed_out => {
-                let what = format!("{} {}", request.method, request.url);
-                Err((ErrorKind::Timeout, timeout_message(run, &what, timeout, run_limit)))
+                Err((ErrorKind::Timeout, call.deadline.timeout_message(&what(), timeout, run_limit)))
             }
-            Err(f) => Err((failure_kind, format!("{} {} failed: {}", request.method, request.url, f.message))),
+            Err(f) => Err((failure_kind, format!("{} failed: {}", what(), f.message))),
         };
     }
     let result = last.map_err(|(kind, message)| {
@@ -116,116 +199,107 @@ async fn send(run: &Run, node: &PlanNode, request: &HttpRequest, failure_kind: E
     Sent { result, attempts }
 }
 
-/// How long a node may take: its own `timeout_ms` (or the graph's `node_timeout_ms`), and
-/// never past the run's `run_timeout_ms`. The flag says whether the run's limit is the
-/// tighter one.
-fn budget(run: &Run, node: &PlanNode, host: &dyn Host) -> (u64, bool) {
-    let own = node.timeout_ms.unwrap_or(run.plan.limits.node_timeout_ms);
-    let used = run.active_ms + (host.now_ms() - run.step_started_ms.get()).max(0.0);
-    let left = (run.plan.limits.run_timeout_ms as f64 - used).max(0.0) as u64;
-    if left < own { (left, true) } else { (own, false) }
-}
-
-fn timeout_message(run: &Run, what: &str, ms: u64, run_limit: bool) -> String {
-    if run_limit {
-        format!("{what} was cut off by the run's time limit (run_timeout_ms {})", run.plan.limits.run_timeout_ms)
-    } else {
-        format!("{what} took longer than {ms} ms")
+/// One attempt: the host's reply, or a timeout after `timeout` ms.
+async fn send_once(call: &EffectCall<'_>, request: &HttpRequest, timeout: u64) -> Result<HttpResponse, HttpFailure> {
+    let mut request = request.clone();
+    request.timeout_ms = timeout;
+    let reply: LocalBoxFuture<'_, Result<HttpResponse, HttpFailure>> = call.host.http(request);
+    match select(reply, call.host.sleep(timeout)).await {
+        Either::Left((r, _)) => r,
+        Either::Right(((), _)) => Err(HttpFailure { message: String::new(), timed_out: true }),
     }
 }
 
-async fn llm(run: &Run, ix: usize, node: &PlanNode, op: &LlmOp, ctx: &Ctx, host: &dyn Host) -> Outcome {
-    let s = &run.plan.scripting;
-    let prompt = match render(s, node, "prompt", &op.prompt, ctx) {
+/// An `llm` node: renders its prompts, asks the model, and writes the reply (parsed as
+/// `parse` says) to `writes`.
+pub(crate) async fn llm(call: &EffectCall<'_>, op: &LlmOp) -> Effect {
+    let prompt = match call.render("prompt", &op.prompt) {
         Ok(p) => p,
-        Err(o) => return o,
+        Err(e) => return e.into(),
     };
-    let system = match &op.system {
-        Some(t) => match render(s, node, "system", t, ctx) {
-            Ok(p) => Some(p),
-            Err(o) => return o,
-        },
-        None => None,
+    let system = match op.system.as_ref().map(|t| call.render("system", t)).transpose() {
+        Ok(s) => s,
+        Err(e) => return e.into(),
     };
     let mut detail = json!({ "provider": provider_name(op.model.provider), "prompt": prompt });
     if let Some(sys) = &system {
         detail["system"] = json!(sys);
     }
-    let reply: Value = match op.model.provider {
-        Provider::Mock => {
-            // Answers in turn, by how many times this node has run: deterministic, and the
-            // same after a resume or a fork.
-            let responses = op.model.responses.as_deref().unwrap_or_default();
-            let turn = run.run_counts[ix] as usize;
-            let reply = if responses.is_empty() { json!("") } else { responses[turn % responses.len()].clone() };
-            detail["turn"] = json!(turn);
-            reply
-        }
-        Provider::Openai => {
-            let model = op.model.model.clone().unwrap_or_else(|| DEFAULT_MODEL.into());
-            let base = op.model.base_url.clone().unwrap_or_else(|| DEFAULT_OPENAI_BASE.into());
-            let url = format!("{}/chat/completions", base.trim_end_matches('/'));
-            let mut messages = Vec::new();
-            if let Some(sys) = &system {
-                messages.push(json!({"role": "system", "content": sys}));
-            }
-            messages.push(json!({"role": "user", "content": prompt}));
-            let mut body = json!({ "model": model, "messages": messages });
-            if let Some(t) = op.model.temperature {
-                body["temperature"] = json!(t);
-            }
-            let request = HttpRequest {
-                method: "POST".into(),
-                url: url.clone(),
-                headers: vec![("content-type".into(), "application/json".into())],
-                body: Some(body.to_string()),
-                timeout_ms: budget(run, node, host).0,
-                auth: Some(Auth::OpenAi),
-            };
-            detail["model"] = json!(model);
-            detail["url"] = json!(url);
-            let sent = send(run, node, &request, ErrorKind::Llm, host).await;
-            detail["attempts"] = json!(sent.attempts);
-            let resp = match sent.result {
-                Ok(r) => r,
-                Err((kind, message)) => return failed(node, kind, message, Some(detail)),
-            };
-            let content = serde_json::from_str::<Value>(&resp.body)
-                .ok()
-                .and_then(|v| v["choices"][0]["message"]["content"].as_str().map(str::to_string));
-            match content {
-                Some(c) => json!(c),
-                None => {
-                    return failed(
-                        node,
-                        ErrorKind::Llm,
-                        format!("the model server's reply has no choices[0].message.content: {}", cut(&resp.body)),
-                        Some(detail),
-                    );
-                }
-            }
-        }
+    let reply = match op.model.provider {
+        Provider::Mock => mock_reply(call, op, &mut detail),
+        Provider::Openai => match openai_reply(call, op, system.as_deref(), &prompt, &mut detail).await {
+            Ok(reply) => reply,
+            Err(error) => return Effect::failed(error, Some(detail)),
+        },
     };
     detail["response"] = reply.clone();
-    let value = match (op.parse, reply) {
+    match parse_reply(op.parse, reply) {
+        Ok(value) => Effect::writes(&op.writes, value, detail),
+        Err(message) => Effect::failed(call.error(ErrorKind::Llm, message), Some(detail)),
+    }
+}
+
+/// A mock model answers from `responses` in turn, by how many times the node has run:
+/// deterministic, and the same after a resume or a fork.
+fn mock_reply(call: &EffectCall<'_>, op: &LlmOp, detail: &mut Value) -> Value {
+    let responses = op.model.responses.as_deref().unwrap_or_default();
+    let turn = call.turn as usize;
+    detail["turn"] = json!(turn);
+    if responses.is_empty() { json!("") } else { responses[turn % responses.len()].clone() }
+}
+
+/// Asks an OpenAI-compatible chat-completions server; the reply's text.
+async fn openai_reply(
+    call: &EffectCall<'_>,
+    op: &LlmOp,
+    system: Option<&str>,
+    prompt: &str,
+    detail: &mut Value,
+) -> Result<Value, NodeError> {
+    let model = op.model.model.clone().unwrap_or_else(|| DEFAULT_MODEL.into());
+    let base = op.model.base_url.clone().unwrap_or_else(|| DEFAULT_OPENAI_BASE.into());
+    let url = format!("{}/chat/completions", base.trim_end_matches('/'));
+    let mut messages = Vec::new();
+    if let Some(sys) = system {
+        messages.push(json!({"role": "system", "content": sys}));
+    }
+    messages.push(json!({"role": "user", "content": prompt}));
+    let mut body = json!({ "model": model, "messages": messages });
+    if let Some(t) = op.model.temperature {
+        body["temperature"] = json!(t);
+    }
+    let request = HttpRequest {
+        method: "POST".into(),
+        url: url.clone(),
+        headers: vec![("content-type".into(), "application/json".into())],
+        body: Some(body.to_string()),
+        timeout_ms: call.budget().0,
+        auth: Some(Auth::OpenAi),
+    };
+    detail["model"] = json!(model);
+    detail["url"] = json!(url);
+    let sent = send(call, &request, ErrorKind::Llm).await;
+    detail["attempts"] = json!(sent.attempts);
+    let resp = sent.result.map_err(|(kind, message)| call.error(kind, message))?;
+    let content = serde_json::from_str::<Value>(&resp.body)
+        .ok()
+        .and_then(|v| v["choices"][0]["message"]["content"].as_str().map(str::to_string));
+    content.map(Value::String).ok_or_else(|| {
+        let message = format!("the model server's reply has no choices[0].message.content: {}", cut(&resp.body));
+        call.error(ErrorKind::Llm, message)
+    })
+}
+
+/// A model's reply as the node's `parse` asks: text as it is, or JSON.
+fn parse_reply(parse: Parse, reply: Value) -> Result<Value, String> {
+    Ok(match (parse, reply) {
         (Parse::Text, Value::String(s)) => Value::String(s),
         (Parse::Text, other) => Value::String(other.to_string()),
-        (Parse::Json, Value::String(s)) => match parse_json_reply(&s) {
-            Ok(v) => v,
-            Err(e) => {
-                return failed(
-                    node,
-                    ErrorKind::Llm,
-                    format!("the model's reply is not JSON ({e}): {}", cut(&s)),
-                    Some(detail),
-                );
-            }
-        },
+        (Parse::Json, Value::String(s)) => {
+            parse_json_reply(&s).map_err(|e| format!("the model's reply is not JSON ({e}): {}", cut(&s)))?
+        }
         (Parse::Json, other) => other,
-    };
-    let mut update = Update::with_capacity(1);
-    update.insert(op.writes.clone(), value);
-    Outcome::Update { update, route: Route::Normal, detail: Some(detail) }
+    })
 }
 
 fn provider_name(p: Provider) -> &'static str {
@@ -246,53 +320,23 @@ fn parse_json_reply(text: &str) -> Result<Value, serde_json::Error> {
     serde_json::from_str(inner.trim())
 }
 
-async fn http(run: &Run, node: &PlanNode, op: &HttpOp, ctx: &Ctx, host: &dyn Host) -> Outcome {
-    let s = &run.plan.scripting;
-    let url = match render(s, node, "url", &op.url, ctx) {
-        Ok(u) => u,
-        Err(o) => return o,
-    };
-    let mut headers = Vec::new();
-    for (name, t) in &op.headers {
-        match render(s, node, &format!("headers.{name}"), t, ctx) {
-            Ok(v) => headers.push((name.clone(), v)),
-            Err(o) => return o,
-        }
-    }
-    let body = match &op.body {
-        None => None,
-        Some(Body::Text(t)) => match render(s, node, "body", t, ctx) {
-            Ok(b) => Some(b),
-            Err(o) => return o,
-        },
-        Some(Body::Json(t)) => match render_json(s, t, ctx) {
-            Ok(v) => {
-                if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("content-type")) {
-                    headers.push(("content-type".into(), "application/json".into()));
-                }
-                Some(v.to_string())
-            }
-            Err(e) => return expr_failed(node, "body", &e),
-        },
-    };
-    let request = HttpRequest {
-        method: op.method.clone(),
-        url,
-        headers,
-        body,
-        timeout_ms: budget(run, node, host).0,
-        auth: None,
+/// An `http` node: renders and sends its request, and writes the reply (parsed as `parse`
+/// says) to `writes`.
+pub(crate) async fn http(call: &EffectCall<'_>, op: &HttpOp) -> Effect {
+    let request = match http_request(call, op) {
+        Ok(r) => r,
+        Err(e) => return e.into(),
     };
     let mut detail = json!({ "request": {
         "method": request.method, "url": request.url,
         "headers": request.headers.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<Map<String, Value>>(),
         "body": request.body,
     }});
-    let sent = send(run, node, &request, ErrorKind::Http, host).await;
+    let sent = send(call, &request, ErrorKind::Http).await;
     detail["attempts"] = json!(sent.attempts);
     let resp = match sent.result {
         Ok(r) => r,
-        Err((kind, message)) => return failed(node, kind, message, Some(detail)),
+        Err((kind, message)) => return Effect::failed(call.error(kind, message), Some(detail)),
     };
     detail["status"] = json!(resp.status);
     detail["response"] = json!(cut(&resp.body));
@@ -308,13 +352,33 @@ async fn http(run: &Run, node: &PlanNode, op: &HttpOp, ctx: &Ctx, host: &dyn Hos
                     request.url,
                     cut(&resp.body)
                 );
-                return failed(node, ErrorKind::Http, message, Some(detail));
+                return Effect::failed(call.error(ErrorKind::Http, message), Some(detail));
             }
         },
     };
-    let mut update = Update::with_capacity(1);
-    update.insert(op.writes.clone(), value);
-    Outcome::Update { update, route: Route::Normal, detail: Some(detail) }
+    Effect::writes(&op.writes, value, detail)
+}
+
+/// The `http` node's request, rendered: url, headers and body.
+fn http_request(call: &EffectCall<'_>, op: &HttpOp) -> Result<HttpRequest, NodeError> {
+    let url = call.render("url", &op.url)?;
+    let mut headers = Vec::new();
+    for (name, t) in &op.headers {
+        headers.push((name.clone(), call.render(&format!("headers.{name}"), t)?));
+    }
+    let body = match &op.body {
+        None => None,
+        Some(Body::Text(t)) => Some(call.render("body", t)?),
+        Some(Body::Json(t)) => {
+            let v = render_json(call.scripting, t, call.ctx)
+                .map_err(|e| NodeError::expression(&call.node.id, "body", e))?;
+            if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("content-type")) {
+                headers.push(("content-type".into(), "application/json".into()));
+            }
+            Some(v.to_string())
+        }
+    };
+    Ok(HttpRequest { method: op.method.clone(), url, headers, body, timeout_ms: call.budget().0, auth: None })
 }
 
 /// JSON whose strings are templates. A string that is a single `{{ }}` hole takes the
@@ -337,119 +401,6 @@ fn render_json(s: &Scripting, t: &JsonTemplate, ctx: &Ctx) -> Result<Value, Eval
             Value::Object(m)
         }
     })
-}
-
-/// Runs the embedded graph to completion as one node. If it stops for a human, the parent
-/// waits too; the child's record is kept so the answer resumes it where it stopped. A child
-/// that fails is retried from its last good step as `retry` allows, and the whole run is
-/// bounded by the node's timeout.
-async fn subgraph(run: &Run, ix: usize, node: &PlanNode, op: &SubgraphOp, ctx: &Ctx, host: &dyn Host) -> Outcome {
-    let mut child = match start_child(run, ix, node, op, ctx, host) {
-        Ok(c) => c,
-        Err(o) => return o,
-    };
-    let attempts = node.retry.as_ref().map_or(1, |r| r.attempts.max(1));
-    let mut backoff = node.retry.as_ref().and_then(|r| r.backoff_ms).unwrap_or(DEFAULT_BACKOFF_MS);
-    let mut attempt = 1;
-    loop {
-        let (limit, run_limit) = budget(run, node, host);
-        // Boxed: a subgraph's run is a run, so this future is recursive.
-        let finished = {
-            let child_run: LocalBoxFuture<'_, ()> = Box::pin(child.run(host));
-            matches!(select(child_run, host.sleep(limit)).await, Either::Left(_))
-        };
-        let record = child.record(true);
-        let detail = json!({ "subgraph": serde_json::to_value(&record).unwrap_or(Value::Null), "attempts": attempt });
-        let (kind, message) = if !finished {
-            (ErrorKind::Timeout, timeout_message(run, &format!("the subgraph `{}`", node.id), limit, run_limit))
-        } else {
-            match child.status() {
-                Status::Completed => return finish_child(run, node, op, ctx, &child, detail),
-                Status::Interrupted => {
-                    let w = child.waiting().first().cloned();
-                    let waiting = Waiting {
-                        node: node.id.to_string(),
-                        prompt: w.as_ref().map(|w| w.prompt.clone()).unwrap_or_default(),
-                        options: w.and_then(|w| w.options),
-                    };
-                    return Outcome::Suspended { record: Box::new(record), waiting, detail };
-                }
-                status => match child.error() {
-                    Some(e) => (
-                        e.kind,
-                        format!(
-                            "the subgraph stopped ({}) at {}: {}",
-                            status.name(),
-                            e.node.as_deref().unwrap_or("its limit"),
-                            e.message
-                        ),
-                    ),
-                    None => (ErrorKind::Type, format!("the subgraph stopped ({})", status.name())),
-                },
-            }
-        };
-        if attempt >= attempts || !finished || child.status() != Status::Failed {
-            let message = if attempt > 1 { format!("{message} (after {attempt} attempts)") } else { message };
-            return failed(node, kind, message, Some(detail));
-        }
-        host.sleep(backoff).await;
-        backoff = backoff.saturating_mul(2);
-        attempt += 1;
-        // Retry from the child's last good checkpoint: earlier steps are not run again.
-        child.resume();
-    }
-}
-
-/// The embedded run to drive: a waiting one resumed with its answer, or a fresh one.
-fn start_child(
-    run: &Run,
-    ix: usize,
-    node: &PlanNode,
-    op: &SubgraphOp,
-    ctx: &Ctx,
-    host: &dyn Host,
-) -> Result<Run, Outcome> {
-    let suspended = run.suspended.borrow_mut().remove(&ix);
-    if let Some(record) = suspended {
-        let mut child = Run::from_record(op.plan.clone(), &record, host).map_err(|e| {
-            failed(node, ErrorKind::Type, format!("the subgraph's saved run cannot be resumed: {e}"), None)
-        })?;
-        let answer = run.answers.get(&ix).cloned().unwrap_or(Value::Null);
-        let Some(first) = child.waiting_for().into_iter().next() else {
-            return Err(failed(node, ErrorKind::Type, "the subgraph was not waiting for an answer".into(), None));
-        };
-        child
-            .answer(&first, answer)
-            .map_err(|e| failed(node, ErrorKind::Type, format!("subgraph answer: {e}"), None))?;
-        return Ok(child);
-    }
-    let s = &run.plan.scripting;
-    let mut input = Map::new();
-    for (field, e) in &op.inputs {
-        let v = s.eval_json(e, ctx).map_err(|err| expr_failed(node, &format!("inputs.{field}"), &err))?;
-        input.insert(field.clone(), v);
-    }
-    Run::start(op.plan.clone(), Value::Object(input), host)
-        .map_err(|e| failed(node, ErrorKind::Type, format!("the subgraph's input: {e}"), None))
-}
-
-/// A completed child's `outputs`, evaluated over its final state.
-fn finish_child(run: &Run, node: &PlanNode, op: &SubgraphOp, ctx: &Ctx, child: &Run, detail: Value) -> Outcome {
-    let result = Value::Object(child.state_json());
-    let with_result = ctx.with("result", to_dynamic(&result));
-    let mut update = Update::with_capacity(op.outputs.len());
-    for (field, e) in &op.outputs {
-        match run.plan.scripting.eval_json(e, &with_result) {
-            Ok(v) => update.insert(field.clone(), v),
-            Err(err) => {
-                return Outcome::Failed {
-                    error: expr_error(node, &format!("outputs.{field}"), &err),
-                    detail: Some(detail),
-                };
-            }
-        }
-    }
-    Outcome::Update { update, route: Route::Normal, detail: Some(detail) }
 }
 
 #[cfg(test)]

@@ -1,0 +1,113 @@
+//! What goes wrong in a run: a node's error, the error that stops a run, and input or
+//! answers that cannot be used. The first two are written to the run record (spec 4).
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// The `kind` of a node or run error (spec 4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// An expression, script or template failed, or a route chose no edge.
+    Expression,
+    /// A value of the wrong type, or an answer or subgraph that does not fit.
+    Type,
+    /// Two nodes wrote one `replace` field in the same step.
+    Conflict,
+    /// A node or the run took longer than allowed.
+    Timeout,
+    /// An HTTP request failed or answered with a status that is not 2xx.
+    Http,
+    /// A model call failed or its reply could not be used.
+    Llm,
+    /// The state would grow past `max_state_bytes`.
+    StateSize,
+    /// A `join: all` node waits for predecessors that can no longer run.
+    Join,
+    /// The run reached a limit such as `max_steps`.
+    Limit,
+}
+
+impl ErrorKind {
+    /// The name the run record uses: `expression`, `state_size`, …
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::Expression => "expression",
+            ErrorKind::Type => "type",
+            ErrorKind::Conflict => "conflict",
+            ErrorKind::Timeout => "timeout",
+            ErrorKind::Http => "http",
+            ErrorKind::Llm => "llm",
+            ErrorKind::StateSize => "state_size",
+            ErrorKind::Join => "join",
+            ErrorKind::Limit => "limit",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A node's failure. The message names the node (and the field, for an expression).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NodeError {
+    pub kind: ErrorKind,
+    pub message: String,
+}
+
+impl NodeError {
+    /// An error of `kind` in node `node`; the message starts with the node's id.
+    pub(crate) fn in_node(node: &str, kind: ErrorKind, message: impl fmt::Display) -> NodeError {
+        NodeError { kind, message: format!("node `{node}`: {message}") }
+    }
+
+    /// An expression, script or template in `field` of node `node` failed with `e`.
+    pub(crate) fn expression(node: &str, field: &str, e: impl fmt::Display) -> NodeError {
+        NodeError { kind: ErrorKind::Expression, message: format!("node `{node}`, field `{field}`: {e}") }
+    }
+}
+
+impl fmt::Display for NodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind, self.message)
+    }
+}
+
+impl std::error::Error for NodeError {}
+
+/// Why a run stopped short.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunError {
+    /// The node at fault, when there is one (none for the run's own limits).
+    pub node: Option<String>,
+    pub kind: ErrorKind,
+    pub message: String,
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind, self.message)
+    }
+}
+
+impl std::error::Error for RunError {}
+
+/// Input or answers that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputError {
+    /// Where: `input.count`, `answer.ask`, `set.notes`…
+    pub path: String,
+    pub message: String,
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+impl std::error::Error for InputError {}

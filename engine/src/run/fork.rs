@@ -1,0 +1,155 @@
+//! Checkpoints and time travel (spec 3.6): every step's record is a checkpoint; a run can
+//! be resumed from its last one, or forked from any earlier one, optionally with the state
+//! edited there first. Forking never changes the original run.
+
+use serde_json::{Map, Value};
+
+use super::Run;
+use crate::record::RunRecord;
+use crate::run::errors::InputError;
+use crate::run::start::check_against_schema;
+use crate::run::types::{ForkInfo, Status, StepRecord};
+use crate::host::Host;
+
+impl Run {
+    /// A new run that starts from checkpoint `step` of this one (0: before step 1), with
+    /// `set` applied there through the reducers. This run is not touched.
+    pub fn fork(&self, step: u64, set: Option<Map<String, Value>>, host: &dyn Host) -> Result<Run, InputError> {
+        let mut run = self.rewind(step)?;
+        run.run_id = host.new_run_id();
+        run.forked_from = Some(ForkInfo { run_id: self.run_id.clone(), step, set: set.clone() });
+        if let Some(mut set) = set {
+            check_against_schema(&run.plan, set.iter_mut(), "set")?;
+            let mut patch = Vec::new();
+            run.state.apply(&run.plan.schema, &set, &mut patch);
+            run.pending_patch = patch;
+        }
+        Ok(run)
+    }
+
+    /// Like [`Run::fork`], but `values` are set as they are, whatever the fields' reducers
+    /// (an editor's "edit the state here"): appending to a list would not let a person
+    /// correct it. Values are still type-checked.
+    pub fn fork_with_values(
+        &self,
+        step: u64,
+        mut values: Map<String, Value>,
+        host: &dyn Host,
+    ) -> Result<Run, InputError> {
+        let mut run = self.rewind(step)?;
+        run.run_id = host.new_run_id();
+        for (k, v) in values.iter_mut() {
+            let spec = run.plan.schema.spec(k);
+            crate::state::normalize_type(spec.ty, v)
+                .map_err(|message| InputError { path: format!("state.{k}"), message })?;
+        }
+        run.forked_from = Some(ForkInfo { run_id: self.run_id.clone(), step, set: Some(values.clone()) });
+        let mut patch = Vec::new();
+        run.state.overwrite(&run.plan.schema, values.iter(), &mut patch);
+        run.pending_patch = patch;
+        Ok(run)
+    }
+
+    /// Continues a run that stopped: a failed run retries its failed step from the last good
+    /// checkpoint; an interrupted run waits for [`Run::answer`]; a run stopped at the step
+    /// limit carries on if the graph's limit has been raised.
+    pub fn resume(&mut self) {
+        match self.status {
+            Status::Failed => {
+                let last_good = self.last_good_step();
+                if let Ok(mut rewound) = self.rewind(last_good) {
+                    rewound.run_id = std::mem::take(&mut self.run_id);
+                    rewound.forked_from = self.forked_from.take();
+                    rewound.answers = std::mem::take(&mut self.answers);
+                    *self = rewound;
+                }
+            }
+            Status::LimitReached if self.step_count() < self.plan.limits.max_steps => {
+                self.status = Status::Running;
+                self.error = None;
+            }
+            _ => {}
+        }
+    }
+
+    /// The checkpoint before the failed step (the last one whose state is good).
+    fn last_good_step(&self) -> u64 {
+        if self.steps.last().is_some_and(|s| s.failed) { self.step_count() - 1 } else { self.step_count() }
+    }
+
+    /// A copy of this run as it was at checkpoint `step`.
+    fn rewind(&self, step: u64) -> Result<Run, InputError> {
+        let path = "from_step".to_string();
+        if step > self.step_count() {
+            return Err(InputError {
+                path,
+                message: format!("the run has {} steps; cannot start from step {step}", self.step_count()),
+            });
+        }
+        let keep = usize::try_from(step).unwrap_or(usize::MAX);
+        if keep > 0 && keep == self.steps.len() && self.status == Status::Failed && self.last_good_step() < step {
+            return Err(InputError {
+                path,
+                message: format!(
+                    "step {step} failed, so it has no checkpoint; fork from step {} to retry it",
+                    step - 1
+                ),
+            });
+        }
+        let mut run = Run::blank(self.plan.clone(), self.run_id.clone(), self.input.clone(), self.initial.clone());
+        run.initial_next = self.initial_next.clone();
+        run.initial_taken = self.initial_taken.clone();
+        run.next = self.initial_next.iter().copied().collect();
+        run.forked_from = self.forked_from.clone();
+        run.mark_ran(self.plan.start);
+        for s in &self.steps[..keep] {
+            run.replay(s.clone());
+        }
+        if run.next.is_empty() {
+            run.status = if run.pending_joins.is_empty() { Status::Completed } else { Status::Failed };
+            if let Some(&j) = run.pending_joins.iter().next() {
+                run.error = Some(run.join_error(j));
+            }
+        }
+        Ok(run)
+    }
+
+    /// Brings the bookkeeping up to date with a recorded step.
+    pub(super) fn replay(&mut self, s: StepRecord) {
+        if s.failed {
+            self.live.remember_errors(&s);
+            self.active_ms += s.duration_ms;
+            self.next = s.next.iter().copied().collect();
+            self.steps.push(s);
+            return;
+        }
+        self.replay_suspended(&s);
+        self.live.remember(&s);
+        self.count_ran(&s.ran, &s.skipped);
+        self.active_ms += s.duration_ms;
+        self.state = s.state.clone();
+        self.next = s.next.iter().copied().collect();
+        self.pending_joins = s.pending_joins.iter().copied().collect();
+        self.steps.push(s);
+    }
+
+    /// A subgraph that stopped for a human in step `s` waits with its record; one that ran
+    /// to its end no longer does.
+    fn replay_suspended(&mut self, s: &StepRecord) {
+        for &ix in &s.ran {
+            let record = s
+                .details
+                .iter()
+                .find(|(i, _)| *i == ix)
+                .and_then(|(_, d)| serde_json::from_value::<RunRecord>(d["subgraph"].clone()).ok());
+            match record {
+                Some(r) if s.waiting.contains(&ix) && r.status == Status::Interrupted => {
+                    self.suspended.borrow_mut().insert(ix, r);
+                }
+                _ => {
+                    self.suspended.borrow_mut().remove(&ix);
+                }
+            }
+        }
+    }
+}

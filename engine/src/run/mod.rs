@@ -1,0 +1,171 @@
+//! The executor: supersteps, routing, joins, interrupts, checkpoints, resume and fork
+//! (spec section 3).
+//!
+//! A [`Run`] advances one superstep per call to [`Run::step`]; [`Run::run`] steps until the
+//! run stops. Every step is kept as a [`StepRecord`] holding the state after it (a cheap,
+//! structurally shared snapshot), which is the checkpoint forks start from.
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | `types` | [`Status`], [`Waiting`], [`ForkInfo`], [`StepRecord`] |
+//! | `errors` | [`ErrorKind`], [`NodeError`], [`RunError`], [`InputError`] |
+//! | `start` | [`Run::start`]: defaults, input, the first active set |
+//! | `step` | [`Run::step`]: one superstep, from the active set to the next |
+//! | `exec` | running one node: `set`, `script`, `router`, `human`, pinned and disabled nodes |
+//! | `subgraph` | a `subgraph` node: an embedded run driven to its end |
+//! | `route` | edges followed after a step, joins, the next active set |
+//! | `interrupt` | human nodes: what waits, rendered prompts, [`Run::answer`] |
+//! | `fork` | checkpoints: [`Run::fork`], [`Run::resume`], rewinding and replaying steps |
+//! | `record` | a run as a [`RunRecord`], and back |
+//! | `scope` | what expressions see: `state`, `input`, `outputs`, `errors`, `step` |
+//! | `outcome` | what one node did, before the step applies it |
+//! | `nodeset` | the active set |
+//!
+//! Nodes that reach outside the engine (`llm`, `http`) run in [`crate::effects`], which gets
+//! what it needs through an `EffectCall` rather than from the run.
+
+pub(crate) mod errors;
+mod exec;
+mod fork;
+mod interrupt;
+mod nodeset;
+mod outcome;
+mod record;
+mod route;
+mod scope;
+mod start;
+mod step;
+mod subgraph;
+pub(crate) mod types;
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+
+use json_patch::PatchOperation;
+use serde_json::{Map, Value};
+
+pub use self::errors::{ErrorKind, InputError, NodeError, RunError};
+pub use self::scope::OUTPUT_HISTORY;
+pub use self::types::{ForkInfo, Status, StepRecord, Waiting};
+use self::nodeset::NodeSet;
+use self::scope::Live;
+use crate::plan::Plan;
+use crate::record::RunRecord;
+use crate::script::Ctx;
+use crate::state::State;
+
+/// A run of a plan.
+pub struct Run {
+    plan: Rc<Plan>,
+    run_id: String,
+    input: Rc<Map<String, Value>>,
+    status: Status,
+    initial: State,
+    initial_next: Vec<usize>,
+    initial_taken: Vec<usize>,
+    state: State,
+    /// What scripts see, and the scope they see it through (built once per run).
+    live: Rc<Live>,
+    ctx: Ctx,
+    /// How many times each node has run (a mock model answers by turn).
+    run_counts: Vec<u64>,
+    next: NodeSet,
+    pending_joins: BTreeSet<usize>,
+    /// For each `join: all` node, the predecessors that ran since its own last run.
+    join_seen: Vec<BTreeSet<usize>>,
+    answers: BTreeMap<usize, Value>,
+    /// Subgraph nodes whose embedded run waits for an answer, with that run's record.
+    /// A cell because nodes run concurrently against a shared run, and a subgraph takes
+    /// its record out when it resumes.
+    suspended: RefCell<BTreeMap<usize, RunRecord>>,
+    waiting: Vec<Waiting>,
+    error: Option<RunError>,
+    steps: Vec<StepRecord>,
+    /// Time spent in steps so far, against `run_timeout_ms`.
+    active_ms: f64,
+    forked_from: Option<ForkInfo>,
+    /// Changes made between checkpoints (a fork's `set`), reported in the next step's patch.
+    pending_patch: Vec<PatchOperation>,
+}
+
+impl Run {
+    /// A run of `plan` that has done nothing yet, in state `initial`, with nothing active.
+    fn blank(plan: Rc<Plan>, run_id: String, input: Rc<Map<String, Value>>, initial: State) -> Run {
+        let n = plan.nodes.len();
+        let (live, ctx) = Live::new(&plan, &input);
+        Run {
+            plan,
+            run_id,
+            input,
+            status: Status::Running,
+            state: initial.clone(),
+            initial,
+            initial_next: Vec::new(),
+            initial_taken: Vec::new(),
+            live,
+            ctx,
+            run_counts: vec![0; n],
+            next: NodeSet::default(),
+            pending_joins: BTreeSet::new(),
+            join_seen: vec![BTreeSet::new(); n],
+            answers: BTreeMap::new(),
+            suspended: RefCell::new(BTreeMap::new()),
+            waiting: Vec::new(),
+            error: None,
+            steps: Vec::new(),
+            active_ms: 0.0,
+            forked_from: None,
+            pending_patch: Vec::new(),
+        }
+    }
+
+    /// The plan this run executes.
+    pub fn plan(&self) -> &Rc<Plan> {
+        &self.plan
+    }
+
+    /// The id the host gave the run.
+    pub fn run_id(&self) -> &str {
+        &self.run_id
+    }
+
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// Why the run stopped short, if it did.
+    pub fn error(&self) -> Option<&RunError> {
+        self.error.as_ref()
+    }
+
+    /// The human nodes the run waits for, with their rendered prompts.
+    pub fn waiting(&self) -> &[Waiting] {
+        &self.waiting
+    }
+
+    /// Every step taken so far, oldest first.
+    pub fn steps(&self) -> &[StepRecord] {
+        &self.steps
+    }
+
+    /// The number of steps taken.
+    pub fn step_count(&self) -> u64 {
+        self.steps.len() as u64
+    }
+
+    /// The current state as JSON.
+    pub fn state_json(&self) -> Map<String, Value> {
+        self.state.to_json()
+    }
+
+    /// The state at checkpoint `step` (0: before step 1).
+    pub fn state_at(&self, step: u64) -> Option<&State> {
+        if step == 0 { Some(&self.initial) } else { self.steps.get(usize::try_from(step - 1).ok()?).map(|s| &s.state) }
+    }
+
+    /// Ids of the nodes that run next.
+    pub fn next_ids(&self) -> Vec<String> {
+        self.next.iter().map(|&i| self.plan.node(i).id.to_string()).collect()
+    }
+}

@@ -1,0 +1,362 @@
+//! One superstep (spec 3.2–3.4): the active nodes run against the same snapshot of the
+//! state; their updates are type-checked, checked for conflicts, applied in node id order
+//! and routed; then the step is committed as a checkpoint, or, when anything fails, kept
+//! as a failed step that changed nothing.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use json_patch::PatchOperation;
+
+use super::Run;
+use crate::document::{OnError, Reducer};
+use crate::effects::Deadline;
+use crate::host::Host;
+use crate::run::errors::{ErrorKind, NodeError, RunError};
+use crate::run::outcome::{Outcome, Route};
+use crate::run::start::check_against_schema;
+use crate::run::types::{Status, StepRecord};
+use crate::update::Update;
+
+/// Each node that ran in a step, by plan index, with what it did.
+type Results = Vec<(usize, Outcome)>;
+
+impl Run {
+    /// Steps until the run stops.
+    pub async fn run(&mut self, host: &dyn Host) {
+        while self.status == Status::Running {
+            self.step(host).await;
+        }
+    }
+
+    /// Runs one superstep.
+    pub async fn step(&mut self, host: &dyn Host) {
+        if self.status != Status::Running {
+            return;
+        }
+        let t0 = host.now_ms();
+        if self.stop_before_step() {
+            return;
+        }
+        let step_no = self.step_count() + 1;
+        let (waiting, runnable): (Vec<usize>, Vec<usize>) = self.next.iter().partition(|&&ix| self.needs_answer(ix));
+        self.refresh_context(step_no);
+        if !self.show_waiting(&waiting, runnable.is_empty()) {
+            return;
+        }
+
+        let deadline = Deadline::new(&self.plan.limits, self.active_ms, t0);
+        let mut results = self.exec_all(&runnable, host, deadline).await;
+        for ix in &runnable {
+            self.answers.remove(ix);
+        }
+        self.check_types(&mut results);
+        let mut record = StepRecord::new(step_no, self.state.clone(), &waiting);
+        collect(&mut record, &mut results);
+
+        // A failure with on_error: fail stops the run, as do two writers of one `replace`
+        // field; the step's updates are not applied.
+        if let Some((culprit, error)) = self.fatal(&results).or_else(|| self.find_conflict(&record.updates, step_no)) {
+            self.fail_step(record, Some(culprit), error, t0, host);
+            return;
+        }
+        let before = self.state.clone();
+        let patch = match self.apply_updates(&record) {
+            Ok(patch) => patch,
+            Err(error) => {
+                self.state = before;
+                let culprit = record.ran.first().copied();
+                self.fail_step(record, culprit, error, t0, host);
+                return;
+            }
+        };
+        let targets = match self.route_step(&results, &mut record, step_no) {
+            Ok(targets) => targets,
+            Err(e) => {
+                self.state = before;
+                let culprit = e.node.as_deref().and_then(|n| self.plan.index(n));
+                record.taken.clear();
+                self.fail_step(record, culprit, NodeError { kind: e.kind, message: e.message }, t0, host);
+                return;
+            }
+        };
+        record.patch = patch;
+        let suspended_now = self.commit(record, results, targets, &waiting, t0, host);
+        self.settle(!waiting.is_empty() || suspended_now);
+    }
+
+    /// Stops the run before a step when it is out of time or steps; whether it stopped.
+    fn stop_before_step(&mut self) -> bool {
+        let limits = self.plan.limits;
+        if self.active_ms > limits.run_timeout_ms as f64 {
+            self.status = Status::Failed;
+            self.error = Some(RunError {
+                node: None,
+                kind: ErrorKind::Timeout,
+                message: format!("the run took longer than run_timeout_ms ({} ms)", limits.run_timeout_ms),
+            });
+            return true;
+        }
+        if self.step_count() >= limits.max_steps && !self.next.is_empty() {
+            self.stop_at_limit();
+            return true;
+        }
+        false
+    }
+
+    /// Renders what waits in this step. Returns whether the step goes on: not when a prompt
+    /// fails to render, nor when nothing but waiting nodes is active (the run is then
+    /// interrupted).
+    fn show_waiting(&mut self, waiting: &[usize], nothing_else: bool) -> bool {
+        if waiting.is_empty() {
+            self.waiting.clear();
+            return true;
+        }
+        match self.render_waiting(waiting) {
+            Ok(w) => self.waiting = w,
+            Err((ix, error)) => {
+                self.fail_without_step(ix, error);
+                return false;
+            }
+        }
+        if nothing_else {
+            self.status = Status::Interrupted;
+            return false;
+        }
+        true
+    }
+
+    /// Runs the step's nodes at the same time, against the same snapshot.
+    async fn exec_all(&self, runnable: &[usize], host: &dyn Host, deadline: Deadline) -> Results {
+        let outcomes = if let [only] = runnable[..] {
+            vec![self.exec(only, host, deadline).await]
+        } else {
+            let futures = runnable.iter().map(|&ix| self.exec(ix, host, deadline));
+            futures_util::future::join_all(futures).await
+        };
+        runnable.iter().copied().zip(outcomes).collect()
+    }
+
+    /// Type-checks every update before anything is applied: a bad one fails its node.
+    fn check_types(&self, results: &mut Results) {
+        for (ix, outcome) in results {
+            let Outcome::Update { update, detail, .. } = outcome else { continue };
+            if let Err(e) = check_against_schema(&self.plan, update.iter_mut(), "") {
+                let error = NodeError {
+                    kind: ErrorKind::Type,
+                    message: format!(
+                        "node `{}` wrote `{}`: {}",
+                        self.plan.node(*ix).id,
+                        e.path.trim_start_matches('.'),
+                        e.message
+                    ),
+                };
+                *outcome = Outcome::Failed { error, detail: detail.take() };
+            }
+        }
+    }
+
+    /// The first node that failed with `on_error: fail`, with its error.
+    fn fatal(&self, results: &Results) -> Option<(usize, NodeError)> {
+        results.iter().find_map(|(ix, o)| match o {
+            Outcome::Failed { error, .. } if self.plan.node(*ix).on_error == OnError::Fail => {
+                Some((*ix, error.clone()))
+            }
+            _ => None,
+        })
+    }
+
+    /// The second writer (in id order) of a `replace` field some other node also wrote.
+    fn find_conflict(&self, updates: &[(usize, Arc<Update>)], step_no: u64) -> Option<(usize, NodeError)> {
+        let plan = &self.plan;
+        let mut writers: BTreeMap<&str, usize> = BTreeMap::new();
+        for (ix, update) in updates {
+            for key in update.keys() {
+                if plan.schema.spec(key).reducer != Reducer::Replace {
+                    continue;
+                }
+                if let Some(prev) = writers.insert(key, *ix) {
+                    let message = format!(
+                        "`{}` and `{}` both wrote `{key}` in step {step_no}; a `replace` field takes one write per step (give it a reducer such as `append`, or let one node write it)",
+                        plan.node(prev).id,
+                        plan.node(*ix).id
+                    );
+                    return Some((*ix, NodeError { kind: ErrorKind::Conflict, message }));
+                }
+            }
+        }
+        None
+    }
+
+    /// Applies the step's updates in node id order, through the reducers; the patch from
+    /// the last checkpoint's state. The caller restores the state when the new one is too big.
+    fn apply_updates(&mut self, record: &StepRecord) -> Result<Vec<PatchOperation>, NodeError> {
+        let mut patch = std::mem::take(&mut self.pending_patch);
+        for (_, update) in &record.updates {
+            self.state.apply(&self.plan.schema, update.iter(), &mut patch);
+        }
+        let size = self.state.serialized_len();
+        let max = self.plan.limits.max_state_bytes;
+        if size as u64 > max {
+            return Err(NodeError {
+                kind: ErrorKind::StateSize,
+                message: format!("the state would grow to {size} bytes, over max_state_bytes ({max})"),
+            });
+        }
+        Ok(patch)
+    }
+
+    /// Routing, on the state after the step: the targets of every node's followed edges.
+    /// This step's updates and errors are shown to `when` expressions as pending, and
+    /// committed only if routing succeeds.
+    fn route_step(&self, results: &Results, record: &mut StepRecord, step_no: u64) -> Result<Vec<usize>, RunError> {
+        self.refresh_context(step_no);
+        self.live.swap_pending(record);
+        let mut targets = Vec::new();
+        let mut route_error = None;
+        for (ix, o) in results {
+            let routed = match o {
+                Outcome::Update { route, .. } => self.route(*ix, route, false, &mut targets, &mut record.taken),
+                Outcome::Bypass => {
+                    self.bypass_route(*ix, &mut targets, &mut record.taken);
+                    Ok(())
+                }
+                Outcome::Failed { .. } if self.plan.node(*ix).on_error == OnError::Route => {
+                    self.route(*ix, &Route::Normal, true, &mut targets, &mut record.taken)
+                }
+                Outcome::Failed { .. } | Outcome::Suspended { .. } => Ok(()),
+            };
+            if let Err(e) = routed {
+                route_error.get_or_insert(e);
+            }
+        }
+        self.live.swap_pending(record);
+        match route_error {
+            Some(e) => Err(e),
+            None => Ok(targets),
+        }
+    }
+
+    /// Commits the step: outputs history, last errors, join progress, the next active set,
+    /// suspended subgraphs, and the step record. Returns whether a subgraph suspended.
+    fn commit(
+        &mut self,
+        mut record: StepRecord,
+        results: Results,
+        targets: Vec<usize>,
+        waiting: &[usize],
+        t0: f64,
+        host: &dyn Host,
+    ) -> bool {
+        self.live.remember(&record);
+        self.count_ran(&record.ran, &record.skipped);
+        record.state = self.state.clone();
+        self.activate(targets);
+        self.next.extend(waiting.iter().copied());
+        let mut suspended_now = false;
+        for (ix, o) in results {
+            if let Outcome::Suspended { record: child, waiting: w, .. } = o {
+                self.suspended.borrow_mut().insert(ix, *child);
+                self.waiting.push(w);
+                self.next.insert(ix);
+                suspended_now = true;
+            }
+        }
+        record.next = self.next.iter().copied().collect();
+        record.pending_joins = self.pending_joins.iter().copied().collect();
+        record.taken.sort_unstable();
+        record.duration_ms = (host.now_ms() - t0).max(0.0);
+        self.active_ms += record.duration_ms;
+        self.steps.push(record);
+        suspended_now
+    }
+
+    /// The run's status after a committed step: completed (or failed on a waiting join)
+    /// when nothing is active, stopped at the step limit, or interrupted when something
+    /// waits for an answer.
+    fn settle(&mut self, something_waits: bool) {
+        if self.next.is_empty() {
+            if let Some(&j) = self.pending_joins.iter().next() {
+                self.status = Status::Failed;
+                self.error = Some(self.join_error(j));
+            } else {
+                self.status = Status::Completed;
+            }
+        } else if self.step_count() >= self.plan.limits.max_steps {
+            self.stop_at_limit();
+        } else if something_waits {
+            self.status = Status::Interrupted;
+        }
+    }
+
+    /// Stops the run at `max_steps`, naming what would run next.
+    fn stop_at_limit(&mut self) {
+        let limit = self.plan.limits.max_steps;
+        self.status = Status::LimitReached;
+        self.error = Some(RunError {
+            node: None,
+            kind: ErrorKind::Limit,
+            message: format!("stopped after max_steps ({limit}) steps; {} would run next", self.next_ids().join(", ")),
+        });
+    }
+
+    /// Fails the run before the step starts (a waiting node's prompt does not render).
+    fn fail_without_step(&mut self, ix: usize, error: NodeError) {
+        self.status = Status::Failed;
+        self.error =
+            Some(RunError { node: Some(self.plan.node(ix).id.to_string()), kind: error.kind, message: error.message });
+    }
+
+    /// Ends the run with a failed step: the state stays as it was before the step, and `next`
+    /// keeps the step's nodes so that continuing retries it.
+    fn fail_step(&mut self, mut record: StepRecord, node: Option<usize>, error: NodeError, t0: f64, host: &dyn Host) {
+        if let Some(ix) = node
+            && !record.errors.iter().any(|(i, _)| *i == ix)
+        {
+            record.errors.push((ix, error.clone()));
+        }
+        record.duration_ms = (host.now_ms() - t0).max(0.0);
+        self.active_ms += record.duration_ms;
+        record.state = self.state.clone();
+        record.patch.clear();
+        record.failed = true;
+        record.next = self.next.iter().copied().collect();
+        self.live.remember_errors(&record);
+        self.steps.push(record);
+        self.status = Status::Failed;
+        self.error = Some(RunError {
+            node: node.map(|i| self.plan.node(i).id.to_string()),
+            kind: error.kind,
+            message: error.message,
+        });
+    }
+}
+
+/// Files each node's result in the step record: who ran or was skipped, updates, errors,
+/// details, and subgraphs that now wait.
+fn collect(record: &mut StepRecord, results: &mut Results) {
+    for (ix, outcome) in results {
+        match outcome {
+            Outcome::Bypass => record.skipped.push(*ix),
+            Outcome::Update { update, detail, .. } => {
+                record.ran.push(*ix);
+                record.updates.push((*ix, Arc::new(std::mem::take(update))));
+                if let Some(d) = detail.take() {
+                    record.details.push((*ix, d));
+                }
+            }
+            Outcome::Failed { error, detail } => {
+                record.ran.push(*ix);
+                record.errors.push((*ix, error.clone()));
+                if let Some(d) = detail.take() {
+                    record.details.push((*ix, d));
+                }
+            }
+            Outcome::Suspended { detail, .. } => {
+                record.ran.push(*ix);
+                record.waiting.push(*ix);
+                record.details.push((*ix, std::mem::take(detail)));
+            }
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! The data a run is made of: its status, what it waits for, where a fork came from, and
+//! the step record that is also its checkpoint.
+
+use std::sync::Arc;
+
+use json_patch::PatchOperation;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use thin_vec::ThinVec;
+
+use crate::run::errors::NodeError;
+use crate::state::State;
+use crate::update::Update;
+
+/// Where a run stands (spec 3.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Not stopped yet (a live run in an editor).
+    Running,
+    /// Nothing is left to run.
+    Completed,
+    /// A human node (or a subgraph's) waits for an answer, or a breakpoint was reached.
+    Interrupted,
+    /// A node failed with `on_error: fail`, or the run broke a rule or its time limit.
+    Failed,
+    /// `max_steps` steps ran and more remain.
+    LimitReached,
+}
+
+impl Status {
+    /// The name the run record uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Running => "running",
+            Status::Completed => "completed",
+            Status::Interrupted => "interrupted",
+            Status::Failed => "failed",
+            Status::LimitReached => "limit_reached",
+        }
+    }
+}
+
+/// A human node the run waits for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Waiting {
+    pub node: String,
+    /// The node's prompt, rendered against the state it waits in.
+    pub prompt: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<Vec<String>>,
+}
+
+/// Where a forked run came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ForkInfo {
+    pub run_id: String,
+    pub step: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set: Option<Map<String, Value>>,
+}
+
+/// One superstep, kept whole: this is both the run record's step and the checkpoint.
+/// Its lists are thin vectors (one word each, nothing allocated when empty): every step of a
+/// long run stays in memory, and most of these lists are empty.
+#[derive(Debug, Clone)]
+pub struct StepRecord {
+    pub step: u64,
+    /// Nodes that ran (plan indices, in id order).
+    pub ran: ThinVec<usize>,
+    /// Disabled nodes passed through in this step.
+    pub skipped: ThinVec<usize>,
+    pub updates: ThinVec<(usize, Arc<Update>)>,
+    pub errors: ThinVec<(usize, NodeError)>,
+    pub patch: Vec<PatchOperation>,
+    /// The state after the step.
+    pub state: State,
+    /// What runs next (waiting human nodes included).
+    pub next: ThinVec<usize>,
+    /// Human nodes that were reached and wait for an answer.
+    pub waiting: ThinVec<usize>,
+    /// `join: all` nodes activated but still waiting for predecessors.
+    pub pending_joins: ThinVec<usize>,
+    /// Indices (in the document's `edges`) of the edges followed after this step.
+    pub taken: ThinVec<usize>,
+    /// What a node sent to the outside world, rendered (prompt, request), by node.
+    pub details: ThinVec<(usize, Value)>,
+    pub duration_ms: f64,
+    /// The step failed: nothing it did was applied, and `next` holds its own nodes so that
+    /// continuing the run retries it.
+    pub failed: bool,
+}
+
+impl StepRecord {
+    /// An empty record of step `step`, taken on `state`, whose human nodes `waiting` wait.
+    pub(crate) fn new(step: u64, state: State, waiting: &[usize]) -> StepRecord {
+        StepRecord {
+            step,
+            ran: ThinVec::new(),
+            skipped: ThinVec::new(),
+            updates: ThinVec::new(),
+            errors: ThinVec::new(),
+            patch: Vec::new(),
+            state,
+            next: ThinVec::new(),
+            waiting: waiting.iter().copied().collect(),
+            pending_joins: ThinVec::new(),
+            taken: ThinVec::new(),
+            details: ThinVec::new(),
+            duration_ms: 0.0,
+            failed: false,
+        }
+    }
+}
