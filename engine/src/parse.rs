@@ -7,7 +7,7 @@ use std::fmt;
 
 use serde::de::DeserializeOwned;
 
-use crate::document::{GRAPH_FORMAT, Graph};
+use crate::document::{GRAPH_FORMAT, Graph, NodeField};
 
 /// A document that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,7 +55,7 @@ pub fn parse_graph(text: &str) -> Result<Graph, DocError> {
 pub fn graph_from_value(value: serde_json::Value) -> Result<Graph, DocError> {
     let graph: Graph = serde_path_to_error::deserialize(value).map_err(|e| {
         let path = path_string(e.path());
-        let message = tidy_message(&e.inner().to_string());
+        let message = tidy_message(&e.inner().to_string(), &path);
         DocError { path, line: None, column: None, message }
     })?;
     check_format(&graph)?;
@@ -99,7 +99,7 @@ fn doc_error(path: String, e: &serde_json::Error) -> DocError {
         // Where the text stopped says more than a half-built path.
         return DocError { path: String::new(), line, column, message: message.into() };
     }
-    let message = tidy_message(&strip_position(&e.to_string()));
+    let message = tidy_message(&strip_position(&e.to_string()), &path);
     DocError { path, line, column, message }
 }
 
@@ -124,8 +124,9 @@ fn strip_position(message: &str) -> String {
 
 /// Rewrites serde's messages in plain words: "unknown field `lable`, expected one of …"
 /// becomes a suggestion of the closest known name, "invalid type: string \"ten\", expected
-/// u64" becomes "expected a whole number ≥ 0, found the string \"ten\"".
-fn tidy_message(message: &str) -> String {
+/// u64" becomes "expected a whole number ≥ 0, found the string \"ten\"". `path` is where
+/// the error is: a node's fields are suggested from [`NodeField`].
+fn tidy_message(message: &str, path: &str) -> String {
     if let Some(rest) = message.strip_prefix("invalid type: ").or_else(|| message.strip_prefix("invalid value: "))
         && let Some((found, expected)) = rest.split_once(", expected ")
     {
@@ -159,7 +160,11 @@ fn tidy_message(message: &str) -> String {
         return message.to_string();
     };
     let field = &rest[..end];
-    let expected: Vec<&str> = rest[end..].split('`').skip(2).step_by(2).collect();
+    let expected: Vec<&str> = if in_node(path) {
+        NodeField::ALL.iter().map(|f| f.name()).collect()
+    } else {
+        rest[end..].split('`').skip(2).step_by(2).collect()
+    };
     let best = expected
         .iter()
         .map(|cand| (strsim::damerau_levenshtein(field, cand), *cand))
@@ -170,6 +175,13 @@ fn tidy_message(message: &str) -> String {
         None if expected.is_empty() => format!("unknown field `{field}`"),
         None => format!("unknown field `{field}` (allowed here: {})", expected.join(", ")),
     }
+}
+
+/// Whether `path` names a field of a node: `nodes[2].lable`, also in an embedded graph.
+fn in_node(path: &str) -> bool {
+    let Some((parent, _)) = path.rsplit_once('.') else { return false };
+    let Some((list, digits)) = parent.strip_suffix(']').and_then(|p| p.rsplit_once('[')) else { return false };
+    (list == "nodes" || list.ends_with(".nodes")) && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 fn plain_expected(expected: &str) -> String {
@@ -213,6 +225,16 @@ mod tests {
         assert_eq!(err.path, "nodes[1].lable");
         assert!(err.message.contains("did you mean `label`"), "{}", err.message);
         assert_eq!(err.line, Some(1));
+    }
+
+    #[test]
+    fn unknown_node_fields_are_suggested_from_the_table() {
+        let text = r#"{"format":"switchyard/graph@1","nodes":[{"id":"s","kind":"start","graph":{
+            "format":"switchyard/graph@1","nodes":[{"id":"a","kind":"http","urll":"x"}]}}]}"#;
+        let err = parse_graph(text).unwrap_err();
+        assert_eq!(err.path, "nodes[0].graph.nodes[0].urll");
+        assert!(err.message.contains("did you mean `url`"), "{}", err.message);
+        assert!(in_node("nodes[12].x") && !in_node("nodes[1].retry.x") && !in_node("limits.x") && !in_node("x"));
     }
 
     #[test]

@@ -2,8 +2,10 @@
 //!
 //! These types mirror the JSON one to one: every field is optional where the spec makes it
 //! optional, so that a document read and written again is byte-for-byte the same. Meaning
-//! (defaults, which fields apply to which kind) is given by [`crate::validate`] and
-//! [`crate::plan`], not here.
+//! (defaults) is given by [`crate::validate`] and [`crate::plan`], not here. Which fields a
+//! node of each kind takes is declared once, in [`NodeField`] and [`NodeKind::node_fields`].
+
+mod fields;
 
 use indexmap::IndexMap;
 use serde::de::Error as _;
@@ -12,6 +14,8 @@ use serde_json::{Map, Value};
 
 /// The value of every document's `format` field.
 pub const GRAPH_FORMAT: &str = "switchyard/graph@1";
+
+pub use self::fields::NodeField;
 
 /// A whole graph document.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -228,22 +232,6 @@ impl NodeKind {
     pub fn is_effectful(self) -> bool {
         matches!(self, NodeKind::Llm | NodeKind::Http | NodeKind::Subgraph)
     }
-
-    /// The kind-specific fields a node of this kind may carry (beyond the common ones).
-    pub fn fields(self) -> &'static [&'static str] {
-        match self {
-            NodeKind::Start => &["required"],
-            NodeKind::End => &[],
-            NodeKind::Set => &["set"],
-            NodeKind::Script => &["script"],
-            NodeKind::Router => &["route"],
-            NodeKind::Human => &["prompt", "writes", "options"],
-            NodeKind::Llm => &["prompt", "system", "writes", "parse", "model"],
-            NodeKind::Http => &["method", "url", "headers", "body", "writes", "parse"],
-            NodeKind::Subgraph => &["graph", "inputs", "outputs"],
-            NodeKind::Note => &["text"],
-        }
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -303,7 +291,8 @@ pub struct ModelConfig {
 
 /// One node. Kind-specific fields are all listed here as optional fields (rather than as an
 /// enum) so that unknown fields are reported with their exact JSON path, and a field that does
-/// not belong to the node's kind gets a clear diagnostic from the validator.
+/// not belong to the node's kind gets a clear diagnostic from the validator. Each field has a
+/// [`NodeField`] naming and describing it; keep the two in the same order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Node {
@@ -406,31 +395,6 @@ impl Node {
 
     pub fn is_disabled(&self) -> bool {
         self.disabled.unwrap_or(false)
-    }
-
-    /// The kind-specific fields this node actually carries, by name.
-    pub fn present_fields(&self) -> Vec<&'static str> {
-        let checks: [(&'static str, bool); 18] = [
-            ("required", self.required.is_some()),
-            ("set", self.set.is_some()),
-            ("script", self.script.is_some()),
-            ("route", self.route.is_some()),
-            ("prompt", self.prompt.is_some()),
-            ("system", self.system.is_some()),
-            ("writes", self.writes.is_some()),
-            ("options", self.options.is_some()),
-            ("parse", self.parse.is_some()),
-            ("model", self.model.is_some()),
-            ("method", self.method.is_some()),
-            ("url", self.url.is_some()),
-            ("headers", self.headers.is_some()),
-            ("body", self.body.is_some()),
-            ("graph", self.graph.is_some()),
-            ("inputs", self.inputs.is_some()),
-            ("outputs", self.outputs.is_some()),
-            ("text", self.text.is_some()),
-        ];
-        checks.iter().filter(|(_, present)| *present).map(|(name, _)| *name).collect()
     }
 }
 
