@@ -1,0 +1,157 @@
+//! The checker: collects diagnostics while the graph is compiled, and compiles the
+//! expressions and templates it meets, reporting those that do not compile.
+
+use serde_json::Value;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::document::{Graph, Node, NodeField};
+use crate::plan::types::JsonTemplate;
+use crate::script::{CompileError, Expr, Scripting, Template};
+use crate::state::Schema;
+
+/// Collects every problem found, in the order found.
+pub(super) struct Checker {
+    pub(super) diags: Vec<Diagnostic>,
+}
+
+/// The node being checked, with what its checks need.
+pub(super) struct NodeAt<'a> {
+    pub(super) graph: &'a Graph,
+    pub(super) schema: &'a Schema,
+    pub(super) scripting: &'a Scripting,
+    /// The node's index in the document's `nodes`.
+    pub(super) i: usize,
+    pub(super) n: &'a Node,
+    /// Indices in the document's `edges` of the node's out-edges.
+    pub(super) out: &'a [usize],
+    /// How many subgraphs deep the node's graph is.
+    pub(super) depth: usize,
+}
+
+impl NodeAt<'_> {
+    /// The path of one of the node's fields: `nodes[2].set`.
+    pub(super) fn path(&self, field: NodeField) -> String {
+        format!("nodes[{}].{field}", self.i)
+    }
+
+    /// The path of a key or member inside one of its fields: `nodes[2].set.count`.
+    pub(super) fn key_path(&self, field: NodeField, key: &str) -> String {
+        format!("nodes[{}].{field}.{key}", self.i)
+    }
+
+    /// The node's id, for a diagnostic.
+    pub(super) fn id(&self) -> Option<&str> {
+        Some(self.n.id.as_str())
+    }
+}
+
+impl Checker {
+    pub(super) fn new() -> Checker {
+        Checker { diags: Vec::new() }
+    }
+
+    pub(super) fn push(
+        &mut self,
+        severity: Severity,
+        path: String,
+        message: String,
+        node: Option<&str>,
+        edge: Option<usize>,
+    ) {
+        self.diags.push(Diagnostic { severity, path, message, node: node.map(str::to_string), edge });
+    }
+
+    pub(super) fn error(&mut self, path: String, message: String, node: Option<&str>, edge: Option<usize>) {
+        self.push(Severity::Error, path, message, node, edge);
+    }
+
+    pub(super) fn warn(&mut self, path: String, message: String, node: Option<&str>, edge: Option<usize>) {
+        self.push(Severity::Warning, path, message, node, edge);
+    }
+
+    fn compile_error(&mut self, path: String, e: CompileError, node: Option<&str>, edge: Option<usize>) {
+        self.error(path, format!("does not compile: {e}"), node, edge);
+    }
+
+    /// Compiles expression `src` (with `extra` names in scope besides the usual ones).
+    pub(super) fn expr(
+        &mut self,
+        s: &Scripting,
+        src: &str,
+        path: String,
+        node: Option<&str>,
+        edge: Option<usize>,
+        extra: &[&str],
+    ) -> Option<Expr> {
+        match s.compile(src, extra) {
+            Ok(e) => Some(e),
+            Err(e) => {
+                self.compile_error(path, e, node, edge);
+                None
+            }
+        }
+    }
+
+    /// Compiles template `src`.
+    pub(super) fn template(&mut self, s: &Scripting, src: &str, path: String, node: Option<&str>) -> Option<Template> {
+        match s.compile_template(src, &[]) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                self.compile_error(path, e, node, None);
+                None
+            }
+        }
+    }
+
+    /// Compiles JSON whose strings holding `{{` are templates.
+    pub(super) fn json_template(
+        &mut self,
+        s: &Scripting,
+        v: &Value,
+        path: String,
+        node: Option<&str>,
+    ) -> Option<JsonTemplate> {
+        Some(match v {
+            Value::String(t) if t.contains("{{") => JsonTemplate::Text(self.template(s, t, path, node)?),
+            Value::Array(items) => {
+                let mut out = Vec::new();
+                for (k, item) in items.iter().enumerate() {
+                    out.push(self.json_template(s, item, format!("{path}[{k}]"), node)?);
+                }
+                JsonTemplate::List(out)
+            }
+            Value::Object(map) => {
+                let mut out = Vec::new();
+                for (k, item) in map {
+                    out.push((k.clone(), self.json_template(s, item, format!("{path}.{k}"), node)?));
+                }
+                JsonTemplate::Object(out)
+            }
+            other => JsonTemplate::Literal(other.clone()),
+        })
+    }
+
+    /// Warns about each of `keys` that a graph declaring its state does not declare.
+    pub(super) fn undeclared_writes<'a>(
+        &mut self,
+        graph: &Graph,
+        schema: &Schema,
+        keys: impl Iterator<Item = &'a str>,
+        path: &str,
+        node: Option<&str>,
+    ) {
+        if graph.state.is_none() {
+            return;
+        }
+        for key in keys {
+            if !schema.is_declared(key) {
+                self.warn(
+                    path.to_string(),
+                    format!("writes `{key}`, which is not a declared state field (it will use `replace`)"),
+                    node,
+                    None,
+                );
+            }
+        }
+    }
+}

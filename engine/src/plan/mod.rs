@@ -1,0 +1,92 @@
+//! A graph compiled for execution, and the validation that comes with compiling it.
+//!
+//! [`compile`] walks the document once, reporting every problem it finds (spec 2 and the
+//! validator's list), and, when there is no error, produces a [`Plan`]: nodes in id order
+//! (which is the order updates are applied in), compiled expressions, and edge tables.
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | `types` | [`Plan`], [`PlanNode`], [`PlanEdge`], [`Op`] and the ops of each kind, [`Compiled`] |
+//! | `compile` | the walk over the document, and building the plan |
+//! | `check` | the checker: diagnostics, and compiling expressions and templates |
+//! | `graph` | checks of the whole graph: limits, state, ids, start, edges, labels, reachability |
+//! | `node` | the rules every node shares, and which fields apply to its kind |
+//! | `kinds` | `start`, `set`, `script`, `router` and `human` nodes |
+//! | `effectful` | `llm`, `http` and `subgraph` nodes |
+
+mod check;
+mod compile;
+mod effectful;
+mod graph;
+mod kinds;
+mod node;
+mod types;
+
+pub use self::graph::valid_id;
+pub use self::types::{Body, Compiled, HttpOp, JsonTemplate, LlmOp, Op, Plan, PlanEdge, PlanNode, SubgraphOp};
+use crate::diagnostic::Diagnostic;
+use crate::document::Graph;
+
+/// Validates a graph: every problem at once, errors first then warnings, each in document
+/// order.
+pub fn validate(graph: &Graph) -> Vec<Diagnostic> {
+    compile(graph).diagnostics
+}
+
+/// Compiles a graph: its diagnostics, and a [`Plan`] when none is an error.
+pub fn compile(graph: &Graph) -> Compiled {
+    compile::compile_at(graph, 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse_graph;
+
+    fn diags(text: &str) -> Vec<String> {
+        validate(&parse_graph(text).unwrap()).iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn example_from_the_spec_is_valid() {
+        let d = diags(
+            r#"{"format":"switchyard/graph@1","name":"Approval",
+            "state":{"request":{"type":"string","default":""},"status":{"type":"string"}},
+            "nodes":[{"id":"start","kind":"start","required":["request"]},
+              {"id":"classify","kind":"set","set":{"status":"if state.request.len() > 40 { \"complex\" } else { \"simple\" }"}},
+              {"id":"route","kind":"router","route":"state.status"},{"id":"end","kind":"end"}],
+            "edges":[{"from":"start","to":"classify"},{"from":"classify","to":"route"},
+              {"from":"route","to":"end","label":"simple"},{"from":"route","to":"classify","label":"complex"}]}"#,
+        );
+        assert!(d.is_empty(), "{d:?}");
+    }
+
+    #[test]
+    fn reports_every_problem_with_its_path() {
+        let d = diags(
+            r#"{"format":"switchyard/graph@1","state":{"a":{"type":"string"}},
+            "nodes":[{"id":"start","kind":"start"},{"id":"start","kind":"start"},
+              {"id":"bad id","kind":"set","set":{"a":"1 +"}},
+              {"id":"r","kind":"router","route":"state.a"},
+              {"id":"n","kind":"note","text":"hi"},
+              {"id":"lost","kind":"set","set":{"zzz":"1"}}],
+            "edges":[{"from":"start","to":"r"},{"from":"r","to":"ghost"},{"from":"r","to":"n","label":"x"}]}"#,
+        );
+        let joined = d.join("\n");
+        for needle in [
+            "error nodes[1].id: duplicate node id `start`",
+            "error nodes[2].id: `bad id` is not a valid id",
+            "error nodes[2].set.a: does not compile",
+            "error edges[1].to: no node has the id `ghost`",
+            "error edges[1].label: edges out of router `r` need a label",
+            "error edges[2].to: `n` is a note",
+            "warning nodes[5].set: writes `zzz`, which is not a declared state field",
+            "warning nodes[5]: `lost` is unreachable from start",
+        ] {
+            assert!(joined.contains(needle), "missing {needle:?} in\n{joined}");
+        }
+        // Errors come before warnings.
+        let first_warning = d.iter().position(|l| l.starts_with("warning")).unwrap();
+        assert!(d[first_warning..].iter().all(|l| l.starts_with("warning")));
+    }
+}

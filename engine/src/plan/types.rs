@@ -1,0 +1,152 @@
+//! The compiled form of a graph: what the executor runs.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use crate::diagnostic::Diagnostic;
+use crate::document::{EffectiveLimits, Graph, ModelConfig, NodeKind, OnError, Parse, Retry};
+use crate::script::{Expr, Scripting, Template};
+use crate::state::Schema;
+
+/// An executable graph.
+#[derive(Debug)]
+pub struct Plan {
+    /// The document it was compiled from.
+    pub graph: Graph,
+    /// The nodes, sorted by id: the order a step's updates are applied in.
+    pub nodes: Vec<PlanNode>,
+    /// Node id → index in `nodes`.
+    pub by_id: HashMap<String, usize>,
+    /// The start node's index.
+    pub start: usize,
+    pub schema: Schema,
+    pub limits: EffectiveLimits,
+    pub scripting: Scripting,
+}
+
+impl Plan {
+    /// The index of the node with id `id`.
+    pub fn index(&self, id: &str) -> Option<usize> {
+        self.by_id.get(id).copied()
+    }
+
+    /// The node at `index` (from [`Plan::index`] or an edge).
+    pub fn node(&self, index: usize) -> &PlanNode {
+        &self.nodes[index]
+    }
+
+    /// The keys the start node requires in the input.
+    pub fn required_inputs(&self) -> &[String] {
+        match &self.nodes[self.start].op {
+            Op::Start { required } => required,
+            _ => &[],
+        }
+    }
+}
+
+/// A node ready to run: its common settings, its compiled operation and its edges.
+#[derive(Debug)]
+pub struct PlanNode {
+    pub id: Arc<str>,
+    pub kind: NodeKind,
+    pub join_all: bool,
+    pub on_error: OnError,
+    pub disabled: bool,
+    pub pinned: Option<Arc<Map<String, Value>>>,
+    pub timeout_ms: Option<u64>,
+    pub retry: Option<Retry>,
+    pub op: Op,
+    /// Its out-edges, in document order.
+    pub out: Vec<PlanEdge>,
+    /// Distinct sources of edges into this node (what a `join: all` waits for).
+    pub preds: Vec<usize>,
+    /// The `join: all` nodes this node is a predecessor of.
+    pub feeds_joins: Vec<usize>,
+}
+
+/// An out-edge, its condition compiled.
+#[derive(Debug)]
+pub struct PlanEdge {
+    /// Index in the document's `edges`.
+    pub index: usize,
+    pub to: usize,
+    pub label: Option<String>,
+    pub when: Option<Expr>,
+}
+
+impl PlanEdge {
+    /// An edge labelled `error`, followed only when its source fails with `on_error: route`.
+    pub fn is_error_edge(&self) -> bool {
+        self.label.as_deref() == Some("error")
+    }
+}
+
+/// What a node does, compiled: one variant per kind.
+#[derive(Debug)]
+pub enum Op {
+    Start { required: Vec<String> },
+    End,
+    Note,
+    Set(Vec<(String, Expr)>),
+    Script(Expr),
+    Router(Expr),
+    Human { prompt: Option<Template>, writes: String, options: Option<Vec<String>> },
+    Llm(LlmOp),
+    Http(HttpOp),
+    Subgraph(SubgraphOp),
+}
+
+/// An `llm` node's call.
+#[derive(Debug)]
+pub struct LlmOp {
+    pub prompt: Template,
+    pub system: Option<Template>,
+    pub writes: String,
+    pub parse: Parse,
+    pub model: ModelConfig,
+}
+
+/// An `http` node's request.
+#[derive(Debug)]
+pub struct HttpOp {
+    pub method: String,
+    pub url: Template,
+    pub headers: Vec<(String, Template)>,
+    pub body: Option<Body>,
+    pub writes: String,
+    pub parse: Parse,
+}
+
+/// An `http` body: a template, or JSON whose strings are templates.
+#[derive(Debug)]
+pub enum Body {
+    Text(Template),
+    Json(JsonTemplate),
+}
+
+/// JSON whose strings may be templates.
+#[derive(Debug)]
+pub enum JsonTemplate {
+    Literal(Value),
+    Text(Template),
+    List(Vec<JsonTemplate>),
+    Object(Vec<(String, JsonTemplate)>),
+}
+
+/// A `subgraph` node's embedded plan and its input and output expressions.
+#[derive(Debug)]
+pub struct SubgraphOp {
+    pub plan: Rc<Plan>,
+    pub inputs: Vec<(String, Expr)>,
+    pub outputs: Vec<(String, Expr)>,
+}
+
+/// The outcome of compiling: every diagnostic, and a plan when none is an error.
+#[derive(Debug)]
+pub struct Compiled {
+    pub plan: Option<Plan>,
+    pub diagnostics: Vec<Diagnostic>,
+}
