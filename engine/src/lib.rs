@@ -8,16 +8,22 @@
 //!
 //! | module | what it holds |
 //! |---|---|
-//! | [`document`] | the graph document's types, one to one with the JSON |
+//! | [`document`] | the graph document's types, one to one with the JSON, and [`NodeField`]: every node field with which kinds take it, declared once |
 //! | [`parse`] | reading documents strictly, with errors that give path, line and column |
-//! | [`plan`] | validation (every problem, with its path) and compilation into a [`Plan`] |
+//! | [`plan`] | validation (every problem, with its path) and compilation into a [`Plan`]: `plan/{types, compile, check, graph, node, kinds, effectful}` |
 //! | [`script`] | the Rhai sandbox: expressions, scripts, `{{ }}` templates |
 //! | [`state`] | state fields, reducers, type checks, JSON patches |
-//! | [`run`] | the executor: steps, routing, joins, interrupts, resume and fork |
+//! | [`run`] | the executor: `run/{types, errors, start, step, exec, subgraph, route, interrupt, fork, record, scope, outcome, nodeset}` |
+//! | `effects` | `llm` and `http` nodes: requests rendered, sent through the [`Host`], timed out and retried; the executor calls in with what they need, not the whole run |
 //! | [`record`] | the run record, `switchyard/run@1` |
 //! | [`update`] | what a node writes in a step |
 //! | [`host`] | the [`Host`] trait through which every effect goes |
+//! | [`diagnostic`] | a validation problem: severity, path, message |
 //! | [`mermaid`] | Mermaid flowchart export |
+//!
+//! Every error type ([`DocError`], [`InputError`], [`NodeError`], [`RunError`],
+//! [`script::CompileError`], [`script::EvalError`], [`state::FieldError`]) implements
+//! [`std::error::Error`].
 //!
 //! ```
 //! use std::rc::Rc;
@@ -55,10 +61,10 @@ pub mod state;
 pub mod update;
 
 pub use diagnostic::{Diagnostic, Severity};
-pub use document::{Edge, Graph, Node, NodeKind};
+pub use document::{Edge, Graph, Node, NodeField, NodeKind};
 pub use host::{Host, OfflineHost};
 pub use mermaid::to_mermaid;
 pub use parse::{DocError, parse_graph};
 pub use plan::{Compiled, Plan, compile, validate};
 pub use record::{RUN_FORMAT, RunRecord};
-pub use run::{ErrorKind, InputError, Run, RunError, Status};
+pub use run::{ErrorKind, InputError, NodeError, Run, RunError, Status};

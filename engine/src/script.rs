@@ -64,6 +64,8 @@ impl fmt::Display for CompileError {
     }
 }
 
+impl std::error::Error for CompileError {}
+
 /// An evaluation that failed; the message is Rhai's, with its position.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EvalError(pub String);
@@ -73,6 +75,8 @@ impl fmt::Display for EvalError {
         f.write_str(&self.0)
     }
 }
+
+impl std::error::Error for EvalError {}
 
 /// What an expression sees: one Rhai scope, built once per step and shared by every
 /// evaluation in it (whatever a script declares is dropped again after it ends).

@@ -120,6 +120,14 @@ pub struct FieldError {
     pub message: String,
 }
 
+impl std::fmt::Display for FieldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}`: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for FieldError {}
+
 /// The JSON type name of a value, for messages.
 pub fn type_name(v: &Value) -> &'static str {
     match v {

@@ -120,22 +120,16 @@ impl Run {
 
     /// The labels a router's `route` expression chooses: one, or a list.
     fn router_labels(&self, node: &PlanNode, expr: &Expr) -> Result<Route, NodeError> {
-        let v = self
-            .plan
-            .scripting
-            .eval_json(expr, &self.ctx)
-            .map_err(|e| NodeError::expression(&node.id, "route", e))?;
+        let v =
+            self.plan.scripting.eval_json(expr, &self.ctx).map_err(|e| NodeError::expression(&node.id, "route", e))?;
         let labels = match &v {
             Value::String(s) => vec![s.clone()],
             Value::Array(items) if items.iter().all(Value::is_string) => {
                 items.iter().filter_map(Value::as_str).map(str::to_string).collect()
             }
             other => {
-                let error = format!(
-                    "must give a label or a list of labels, got {} ({})",
-                    type_name(other),
-                    excerpt(other)
-                );
+                let error =
+                    format!("must give a label or a list of labels, got {} ({})", type_name(other), excerpt(other));
                 return Err(NodeError::expression(&node.id, "route", error));
             }
         };

@@ -21,8 +21,8 @@
 //! | `outcome` | what one node did, before the step applies it |
 //! | `nodeset` | the active set |
 //!
-//! Nodes that reach outside the engine (`llm`, `http`) run in [`crate::effects`], which gets
-//! what it needs through an `EffectCall` rather than from the run.
+//! Nodes that reach outside the engine (`llm`, `http`) run in the crate's `effects` module,
+//! which gets what it needs through an `EffectCall` rather than from the run.
 
 pub(crate) mod errors;
 mod exec;
@@ -46,10 +46,10 @@ use json_patch::PatchOperation;
 use serde_json::{Map, Value};
 
 pub use self::errors::{ErrorKind, InputError, NodeError, RunError};
-pub use self::scope::OUTPUT_HISTORY;
-pub use self::types::{ForkInfo, Status, StepRecord, Waiting};
 use self::nodeset::NodeSet;
 use self::scope::Live;
+pub use self::scope::OUTPUT_HISTORY;
+pub use self::types::{ForkInfo, Status, StepRecord, Waiting};
 use crate::plan::Plan;
 use crate::record::RunRecord;
 use crate::script::Ctx;

@@ -39,7 +39,8 @@ impl Run {
                 matches!(select(child_run, call.host.sleep(limit)).await, Either::Left(_))
             };
             let record = child.record(true);
-            let detail = json!({ "subgraph": serde_json::to_value(&record).unwrap_or(Value::Null), "attempts": attempt });
+            let detail =
+                json!({ "subgraph": serde_json::to_value(&record).unwrap_or(Value::Null), "attempts": attempt });
             let error = if !finished {
                 let what = format!("the subgraph `{}`", call.node.id);
                 call.error(ErrorKind::Timeout, call.deadline.timeout_message(&what, limit, run_limit))
@@ -68,11 +69,7 @@ impl Run {
 
 /// The embedded run to drive: a waiting one resumed with its answer (`resumed`: its record
 /// and the answer), or a fresh one started with the node's `inputs`.
-fn start_child(
-    call: &EffectCall<'_>,
-    op: &SubgraphOp,
-    resumed: Option<(RunRecord, Value)>,
-) -> Result<Run, NodeError> {
+fn start_child(call: &EffectCall<'_>, op: &SubgraphOp, resumed: Option<(RunRecord, Value)>) -> Result<Run, NodeError> {
     if let Some((record, answer)) = resumed {
         let mut child = Run::from_record(op.plan.clone(), &record, call.host).map_err(|e| {
             call.error(ErrorKind::Type, format_args!("the subgraph's saved run cannot be resumed: {e}"))
