@@ -1,0 +1,58 @@
+//! Checking source text as it is typed: [`Check`] says how, [`check_source`] compiles it in
+//! a sandbox as the engine will, and a [`Verdict`] is what the status line shows.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use engine::document::EffectiveLimits;
+use engine::script::Scripting;
+use serde_json::Value;
+
+/// How source text is checked while it is typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Check {
+    /// Plain text: nothing to check.
+    #[default]
+    Plain,
+    /// A Rhai expression (or script) that may also use these names.
+    Expr(&'static [&'static str]),
+    /// A `{{ expression }}` template.
+    Template,
+}
+
+/// What a check found: `Ok` with the text shown when all is well, or the error.
+pub type Verdict = Result<String, String>;
+
+/// Checks a JSON value beyond its syntax (an object, a list, a graph document…).
+pub type Validator = Arc<dyn Fn(&Value) -> Verdict + Send + Sync>;
+
+thread_local! {
+    /// Building a Rhai engine costs more than compiling a line, so one is kept per limits.
+    static SANDBOX: RefCell<Option<(EffectiveLimits, Rc<Scripting>)>> = const { RefCell::new(None) };
+}
+
+fn sandbox(limits: EffectiveLimits) -> Rc<Scripting> {
+    SANDBOX.with(|cell| {
+        let mut cell = cell.borrow_mut();
+        if let Some((l, s)) = cell.as_ref()
+            && *l == limits
+        {
+            return s.clone();
+        }
+        let s = Rc::new(Scripting::new(&limits));
+        *cell = Some((limits, s.clone()));
+        s
+    })
+}
+
+/// Compiles `src` as the engine will: `✓ compiles`, or Rhai's message with line and position.
+pub fn check_source(src: &str, check: Check, limits: EffectiveLimits) -> Option<Verdict> {
+    let s = sandbox(limits);
+    let result = match check {
+        Check::Plain => return None,
+        Check::Expr(extra) => s.compile(src, extra).map(|_| ()),
+        Check::Template => s.compile_template(src, &[]).map(|_| ()),
+    };
+    Some(result.map(|()| "✓ compiles".to_string()).map_err(|e| format!("✗ {e}")))
+}

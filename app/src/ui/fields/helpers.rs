@@ -1,0 +1,34 @@
+//! Small helpers for adding a row, shared by [`ListEditor`](super::list_editor::ListEditor) and the
+//! forms' own lists (the graph's state fields): a unique element id, a name not yet taken,
+//! and focusing the new row.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// A unique suffix for element ids (datalists, groups).
+pub fn unique_id(prefix: &str) -> String {
+    static NEXT: AtomicUsize = AtomicUsize::new(1);
+    format!("{prefix}-{}", NEXT.fetch_add(1, Ordering::Relaxed))
+}
+
+/// `base`, or `base_2`, `base_3`… whichever `taken` does not hold.
+pub fn fresh_name(base: &str, taken: impl Fn(&str) -> bool) -> String {
+    if !taken(base) {
+        return base.to_string();
+    }
+    (2..).map(|k| format!("{base}_{k}")).find(|n| !taken(n)).unwrap_or_else(|| base.to_string())
+}
+
+/// After a row was added, focuses the input matching `selector` and selects its text.
+pub fn focus_later(selector: String) {
+    request_animation_frame(move || {
+        if let Some(el) = document().query_selector(&selector).ok().flatten()
+            && let Ok(input) = el.dyn_into::<web_sys::HtmlInputElement>()
+        {
+            let _ = input.focus();
+            input.select();
+        }
+    });
+}

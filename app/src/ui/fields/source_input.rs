@@ -1,0 +1,91 @@
+//! [`SourceInput`]: the text control under most fields, with a draft and a source check.
+
+use leptos::prelude::*;
+
+use super::check::{Check, check_source};
+use super::check_status::CheckStatus;
+use crate::ui::store::use_store;
+
+/// A text input (or textarea) with a draft, an optional source check, and commit on change.
+/// This is the control inside [`TextField`](super::TextField), [`ExprField`](super::ExprField)
+/// and [`TemplateField`](super::TemplateField), and in each row of [`KvField`](super::KvField)
+/// and [`ListField`](super::ListField).
+#[component]
+pub fn SourceInput(
+    /// The accessible name.
+    #[prop(into)]
+    aria_label: Signal<String>,
+    #[prop(into)] value: Signal<String>,
+    #[prop(into)] on_commit: Callback<String>,
+    #[prop(optional)] check: Check,
+    /// Empty text means the value is absent: nothing to check.
+    #[prop(optional)]
+    optional: bool,
+    #[prop(optional)] multiline: bool,
+    #[prop(optional)] rows: Option<u32>,
+    #[prop(optional, into)] placeholder: Option<String>,
+    /// The id of a `<datalist>` of suggestions.
+    #[prop(optional, into)]
+    list: Option<String>,
+    /// Extra classes on the control (`kv-key`, `mono`…).
+    #[prop(optional, into)]
+    class: Option<String>,
+) -> impl IntoView {
+    let store = use_store();
+    let value = Memo::new(move |_| value.get());
+    let draft = RwSignal::new(None::<String>);
+    let text = move || draft.get().unwrap_or_else(|| value.get());
+    let verdict = Memo::new(move |_| {
+        let src = draft.get().unwrap_or_else(|| value.get());
+        if check == Check::Plain || (optional && src.trim().is_empty()) {
+            return None;
+        }
+        // The sandbox's budgets depend on the graph's limits.
+        check_source(&src, check, store.editor.with_untracked(|e| e.graph().effective_limits()))
+    });
+    let on_input = move |ev: web_sys::Event| draft.set(Some(event_target_value(&ev)));
+    let on_change = move |ev: web_sys::Event| {
+        on_commit.run(event_target_value(&ev));
+        // Show the model's value again: the same text if it was taken, the old one if not.
+        draft.set(None);
+    };
+    let placeholder = placeholder.filter(|p| !p.is_empty());
+    let list = list.filter(|l| !l.is_empty());
+    let code = check != Check::Plain;
+    let class = format!("{}{}", class.unwrap_or_default(), if code { " code" } else { "" }).trim().to_string();
+    let control = if multiline {
+        view! {
+            <textarea
+                class=class
+                aria-label=move || aria_label.get()
+                rows=rows.unwrap_or(3)
+                spellcheck=(!code).to_string()
+                placeholder=placeholder
+                prop:value=text
+                on:input=on_input
+                on:change=on_change
+            ></textarea>
+        }
+        .into_any()
+    } else {
+        view! {
+            <input
+                type="text"
+                class=class
+                aria-label=move || aria_label.get()
+                spellcheck=(!code).to_string()
+                autocomplete="off"
+                placeholder=placeholder
+                list=list
+                prop:value=text
+                on:input=on_input
+                on:change=on_change
+            />
+        }
+        .into_any()
+    };
+    view! {
+        {control}
+        {code.then(|| view! { <CheckStatus verdict=verdict/> })}
+    }
+}
