@@ -4,10 +4,11 @@
 fn main() {
     console_error_panic_hook::set_once();
     wasm_bindgen_futures::spawn_local(async {
-        let problems = app::ui::load_initial().await;
+        // Where the editor runs is decided here, once.
+        let (platform, problems) = app::platform::start().await;
         leptos::mount::mount_to_body(move || {
             use leptos::prelude::*;
-            view! { <app::ui::App preload_problems=problems.clone()/> }
+            view! { <app::ui::App platform=platform.clone() preload_problems=problems.clone()/> }
         });
     });
 }

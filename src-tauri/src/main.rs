@@ -1,6 +1,8 @@
 //! Switchyard's desktop app: the editor (the same wasm app as in the browser) in a Tauri
 //! window. The app detects Tauri at run time and then stores graphs through these commands,
-//! as `*.json` files in a workflows folder, and sends `llm`/`http` requests natively.
+//! as `*.json` files in a workflows folder, and sends `llm`/`http` requests natively. Each
+//! command's arguments and reply are declared once, in the `switchyard-ipc` crate, which the
+//! editor uses too; every command takes them as one `args` parameter.
 //!
 //! | command | what it does |
 //! |---|---|
@@ -18,10 +20,10 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use engine::host::{Auth, HttpRequest};
-use serde::{Deserialize, Serialize};
+use switchyard_ipc as ipc;
 use tauri::{Manager, State};
 use tauri_plugin_dialog::DialogExt;
-use workflow_files::{Config, Entry, Saved, Settings, Workflows, write_atomic};
+use workflow_files::{Config, Settings, Workflows, write_atomic};
 
 struct AppState {
     workflows: Workflows,
@@ -31,85 +33,84 @@ struct AppState {
     picked: Mutex<HashSet<PathBuf>>,
 }
 
-type Reply<T> = Result<T, String>;
+/// What a command answers: its [`ipc::Command::Reply`], or why it failed.
+type Reply<C> = Result<<C as ipc::Command>::Reply, String>;
 
-#[tauri::command]
-fn list_graphs(state: State<'_, AppState>) -> Reply<Vec<Entry>> {
-    state.workflows.list().map_err(|e| e.0)
-}
-
-#[derive(Serialize)]
-struct Loaded {
-    text: String,
-    modified_ms: u64,
+fn saved(s: workflow_files::Saved) -> ipc::Saved {
+    ipc::Saved { modified_ms: s.modified_ms }
 }
 
 #[tauri::command]
-fn load_graph(state: State<'_, AppState>, file: String) -> Reply<Loaded> {
-    let text = state.workflows.load(&file).map_err(|e| e.0)?;
-    let modified_ms = state.workflows.modified(&file).map_err(|e| e.0)?;
-    Ok(Loaded { text, modified_ms })
+fn list_graphs(state: State<'_, AppState>, args: ipc::ListGraphs) -> Reply<ipc::ListGraphs> {
+    let ipc::ListGraphs {} = args;
+    let entries = state.workflows.list().map_err(|e| e.0)?;
+    Ok(entries
+        .into_iter()
+        .map(|e| ipc::FileEntry { file: e.file, name: e.name, modified_ms: e.modified_ms, error: e.error })
+        .collect())
 }
 
 #[tauri::command]
-fn save_graph(state: State<'_, AppState>, file: String, text: String) -> Reply<Saved> {
-    state.workflows.save(&file, &text).map_err(|e| e.0)
+fn load_graph(state: State<'_, AppState>, args: ipc::LoadGraph) -> Reply<ipc::LoadGraph> {
+    let text = state.workflows.load(&args.file).map_err(|e| e.0)?;
+    let modified_ms = state.workflows.modified(&args.file).map_err(|e| e.0)?;
+    Ok(ipc::Loaded { text, modified_ms })
 }
 
 #[tauri::command]
-fn rename_graph(state: State<'_, AppState>, from: String, to: String) -> Reply<()> {
-    state.workflows.rename(&from, &to).map_err(|e| e.0)
+fn save_graph(state: State<'_, AppState>, args: ipc::SaveGraph) -> Reply<ipc::SaveGraph> {
+    state.workflows.save(&args.file, &args.text).map(saved).map_err(|e| e.0)
 }
 
 #[tauri::command]
-fn delete_graph(state: State<'_, AppState>, file: String) -> Reply<()> {
-    state.workflows.delete(&file).map_err(|e| e.0)
+fn rename_graph(state: State<'_, AppState>, args: ipc::RenameGraph) -> Reply<ipc::RenameGraph> {
+    state.workflows.rename(&args.from, &args.to).map_err(|e| e.0)
 }
 
 #[tauri::command]
-fn free_name(state: State<'_, AppState>, title: String) -> String {
-    state.workflows.free_name(&title)
+fn delete_graph(state: State<'_, AppState>, args: ipc::DeleteGraph) -> Reply<ipc::DeleteGraph> {
+    state.workflows.delete(&args.file).map_err(|e| e.0)
 }
 
 #[tauri::command]
-fn graph_modified(state: State<'_, AppState>, file: String) -> Reply<u64> {
-    state.workflows.modified(&file).map_err(|e| e.0)
+fn free_name(state: State<'_, AppState>, args: ipc::FreeName) -> <ipc::FreeName as ipc::Command>::Reply {
+    state.workflows.free_name(&args.title)
 }
 
 #[tauri::command]
-fn list_runs(state: State<'_, AppState>, graph: String) -> Reply<Vec<String>> {
-    state.workflows.list_runs(&graph).map_err(|e| e.0)
+fn graph_modified(state: State<'_, AppState>, args: ipc::GraphModified) -> Reply<ipc::GraphModified> {
+    state.workflows.modified(&args.file).map_err(|e| e.0)
 }
 
 #[tauri::command]
-fn load_run(state: State<'_, AppState>, graph: String, run: String) -> Reply<String> {
-    state.workflows.load_run(&graph, &run).map_err(|e| e.0)
+fn list_runs(state: State<'_, AppState>, args: ipc::ListRuns) -> Reply<ipc::ListRuns> {
+    state.workflows.list_runs(&args.graph).map_err(|e| e.0)
 }
 
 #[tauri::command]
-fn save_run(state: State<'_, AppState>, graph: String, run: String, text: String) -> Reply<()> {
-    state.workflows.save_run(&graph, &run, &text).map_err(|e| e.0)
+fn load_run(state: State<'_, AppState>, args: ipc::LoadRun) -> Reply<ipc::LoadRun> {
+    state.workflows.load_run(&args.graph, &args.run).map_err(|e| e.0)
 }
 
 #[tauri::command]
-fn delete_run(state: State<'_, AppState>, graph: String, run: String) -> Reply<()> {
-    state.workflows.delete_run(&graph, &run).map_err(|e| e.0)
+fn save_run(state: State<'_, AppState>, args: ipc::SaveRun) -> Reply<ipc::SaveRun> {
+    state.workflows.save_run(&args.graph, &args.run, &args.text).map_err(|e| e.0)
 }
 
-#[derive(Serialize)]
-struct Picked {
-    path: String,
-    text: String,
+#[tauri::command]
+fn delete_run(state: State<'_, AppState>, args: ipc::DeleteRun) -> Reply<ipc::DeleteRun> {
+    state.workflows.delete_run(&args.graph, &args.run).map_err(|e| e.0)
 }
 
 /// Asks the user for a graph file anywhere and reads it.
 #[tauri::command]
-async fn open_file(app: tauri::AppHandle, state: State<'_, AppState>) -> Reply<Option<Picked>> {
+async fn open_file(app: tauri::AppHandle, state: State<'_, AppState>, args: ipc::OpenFile) -> Reply<ipc::OpenFile> {
+    let ipc::OpenFile {} = args;
     let picked = app.dialog().file().add_filter("Switchyard graph", &["json"]).blocking_pick_file();
     let Some(path) = picked.and_then(|p| p.into_path().ok()) else { return Ok(None) };
     remember(&state, &path);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("reading {}: {e}", path.display()))?;
-    Ok(Some(Picked { path: path.display().to_string(), text }))
+    Ok(Some(ipc::Picked { path: path.display().to_string(), text }))
 }
 
 /// Asks the user where to save, then writes the document there atomically.
@@ -117,13 +118,16 @@ async fn open_file(app: tauri::AppHandle, state: State<'_, AppState>) -> Reply<O
 async fn save_file_as(
     app: tauri::AppHandle,
     state: State<'_, AppState>,
-    suggested: String,
-    text: String,
-) -> Reply<Option<String>> {
-    let picked =
-        app.dialog().file().add_filter("Switchyard graph", &["json"]).set_file_name(&suggested).blocking_save_file();
+    args: ipc::SaveFileAs,
+) -> Reply<ipc::SaveFileAs> {
+    let picked = app
+        .dialog()
+        .file()
+        .add_filter("Switchyard graph", &["json"])
+        .set_file_name(&args.suggested)
+        .blocking_save_file();
     let Some(path) = picked.and_then(|p| p.into_path().ok()) else { return Ok(None) };
-    write_atomic(&path, &text).map_err(|e| format!("saving {}: {e}", path.display()))?;
+    write_atomic(&path, &args.text).map_err(|e| format!("saving {}: {e}", path.display()))?;
     remember(&state, &path);
     Ok(Some(path.display().to_string()))
 }
@@ -136,50 +140,27 @@ fn remember(state: &AppState, path: &std::path::Path) {
 
 /// Saves a file the user picked earlier with Open… or Save As…, atomically.
 #[tauri::command]
-fn save_external(state: State<'_, AppState>, path: String, text: String) -> Reply<Saved> {
-    let path = PathBuf::from(path);
+fn save_external(state: State<'_, AppState>, args: ipc::SaveExternal) -> Reply<ipc::SaveExternal> {
+    let path = PathBuf::from(args.path);
     let allowed = state.picked.lock().map(|p| p.contains(&path)).unwrap_or(false);
     if !allowed {
         return Err(format!("{} was not chosen in a file dialog, so the app will not write it", path.display()));
     }
-    write_atomic(&path, &text).map_err(|e| format!("saving {}: {e}", path.display()))?;
+    write_atomic(&path, &args.text).map_err(|e| format!("saving {}: {e}", path.display()))?;
     let modified_ms = std::fs::metadata(&path)
         .and_then(|m| m.modified())
         .ok()
         .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
         .map_or(0, |d| d.as_millis() as u64);
-    Ok(Saved { modified_ms })
-}
-
-/// A request as the editor sends it (the engine's `HttpRequest`).
-#[derive(Deserialize)]
-struct Request {
-    method: String,
-    url: String,
-    headers: Vec<(String, String)>,
-    body: Option<String>,
-    timeout_ms: u64,
-    #[serde(default)]
-    auth: Option<String>,
-}
-
-#[derive(Serialize)]
-struct Response {
-    status: u16,
-    body: String,
-}
-
-#[derive(Serialize)]
-struct Failure {
-    message: String,
-    timed_out: bool,
+    Ok(ipc::Saved { modified_ms })
 }
 
 /// Sends a node's request natively, adding the API key for model calls.
 #[tauri::command]
-async fn http(state: State<'_, AppState>, request: Request) -> Result<Response, Failure> {
+async fn http(state: State<'_, AppState>, args: ipc::Http) -> Result<ipc::HttpReply, ipc::HttpFailure> {
+    let request = args.request;
     let settings = state.config.load();
-    let openai = request.auth.as_deref() == Some("openai");
+    let openai = request.auth.as_deref() == Some(ipc::AUTH_OPENAI);
     let mut url = request.url;
     if openai
         && let Some(base) = settings.openai_base_url.as_deref().filter(|b| !b.trim().is_empty())
@@ -198,23 +179,16 @@ async fn http(state: State<'_, AppState>, request: Request) -> Result<Response, 
     let key = if openai { settings.openai_api_key.clone() } else { None };
     let sent = tauri::async_runtime::spawn_blocking(move || net::send_blocking(&req, key.as_deref()))
         .await
-        .map_err(|e| Failure { message: e.to_string(), timed_out: false })?;
-    sent.map(|r| Response { status: r.status, body: r.body })
-        .map_err(|f| Failure { message: f.message, timed_out: f.timed_out })
-}
-
-/// What the settings dialog may see: whether a key is set, never the key itself.
-#[derive(Serialize)]
-struct PublicSettings {
-    has_api_key: bool,
-    openai_base_url: Option<String>,
-    workflows_dir: String,
+        .map_err(|e| ipc::HttpFailure { message: e.to_string(), timed_out: false })?;
+    sent.map(|r| ipc::HttpReply { status: r.status, body: r.body })
+        .map_err(|f| ipc::HttpFailure { message: f.message, timed_out: f.timed_out })
 }
 
 #[tauri::command]
-fn get_settings(state: State<'_, AppState>) -> PublicSettings {
+fn get_settings(state: State<'_, AppState>, args: ipc::GetSettings) -> <ipc::GetSettings as ipc::Command>::Reply {
+    let ipc::GetSettings {} = args;
     let s = state.config.load();
-    PublicSettings {
+    ipc::PublicSettings {
         has_api_key: s.openai_api_key.as_deref().is_some_and(|k| !k.is_empty()),
         openai_base_url: s.openai_base_url,
         workflows_dir: state.workflows.dir().display().to_string(),
@@ -223,20 +197,20 @@ fn get_settings(state: State<'_, AppState>) -> PublicSettings {
 
 /// Updates the settings; an absent key leaves the stored one as it is.
 #[tauri::command]
-fn set_settings(state: State<'_, AppState>, api_key: Option<String>, base_url: Option<String>) -> Reply<()> {
+fn set_settings(state: State<'_, AppState>, args: ipc::SetSettings) -> Reply<ipc::SetSettings> {
     let mut s = state.config.load();
-    if let Some(k) = api_key {
+    if let Some(k) = args.api_key {
         s.openai_api_key = Some(k).filter(|k| !k.trim().is_empty());
     }
-    s.openai_base_url = base_url.filter(|b| !b.trim().is_empty());
+    s.openai_base_url = args.base_url.filter(|b| !b.trim().is_empty());
     state.config.save(&s).map_err(|e| e.0)?;
     let _: Settings = s;
     Ok(())
 }
 
 #[tauri::command]
-fn set_title(window: tauri::Window, title: String) -> Reply<()> {
-    window.set_title(&title).map_err(|e| e.to_string())
+fn set_title(window: tauri::Window, args: ipc::SetTitle) -> Reply<ipc::SetTitle> {
+    window.set_title(&args.title).map_err(|e| e.to_string())
 }
 
 /// The data folder: `SWITCHYARD_DATA_DIR` when set (tests), else the app's data folder.

@@ -12,10 +12,13 @@
 //! | [`layout`] | automatic layered layout |
 //! | [`palette`] | what each node kind looks like and starts as |
 //! | [`library`] | the saved graphs and their storage keys |
+//! | [`doc_id`] | which document is open: a library graph or a file anywhere |
+//! | [`saved_run`] | what is saved for a run, and the history's summary of it |
 //! | [`playback`] | a run shown one step at a time: statuses, taken edges, state, changes |
 //! | [`share`] | share links carrying a compressed document |
 
 pub mod clipboard;
+pub mod doc_id;
 pub mod edit;
 pub mod editor;
 pub mod geometry;
@@ -23,5 +26,6 @@ pub mod layout;
 pub mod library;
 pub mod palette;
 pub mod playback;
+pub mod saved_run;
 pub mod selection;
 pub mod share;

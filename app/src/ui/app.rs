@@ -15,12 +15,15 @@ use super::keyboard;
 use super::library_panel::LibraryPanel;
 use super::palette_bar::PaletteBar;
 use super::run_panel::RunPanel;
-use super::storage;
 use super::store::{Store, Theme};
 use super::toolbar::Toolbar;
+use std::rc::Rc;
+
+use crate::model::doc_id::DocId;
 use crate::model::editor::Editor;
 use crate::model::geometry::View;
 use crate::model::library::Library;
+use crate::platform::{Platform, PlatformRef};
 
 /// The graph a first visit starts with.
 pub fn starter_graph() -> Graph {
@@ -31,32 +34,23 @@ pub fn starter_graph() -> Graph {
     g
 }
 
-/// Reads what the editor needs before it starts: nothing in the browser (local storage is
-/// synchronous), the workflows folder in the desktop app. Returns problems to report.
-pub async fn load_initial() -> Vec<String> {
-    if super::desktop::is_desktop() { super::desktop::preload().await } else { Vec::new() }
-}
-
+/// The editor, on the platform chosen at start-up (`platform::start`, which also reports
+/// what it could not read as `preload_problems`).
 #[component]
-pub fn App(#[prop(optional)] preload_problems: Vec<String>) -> impl IntoView {
-    let (mut library, mut problems) = storage::load_library();
+pub fn App(platform: Rc<dyn Platform>, #[prop(optional)] preload_problems: Vec<String>) -> impl IntoView {
+    let platform = PlatformRef::new(platform);
+    provide_context(platform);
+    let (mut library, mut problems) = platform.get().load_library();
     problems.extend(preload_problems);
-    let (current, graph) = open_initial(&mut library);
-    let is_new = library.get(&current).is_none();
-    let store = Store::new(Editor::new(graph), current, library);
+    let (current, graph) = open_initial(platform, &mut library);
+    let is_new = current.library_id().is_some_and(|id| library.get(id).is_none());
+    let store = Store::new(Editor::new(graph), current, library, platform);
     provide_context(store);
     for p in problems {
         store.error(p);
     }
-    super::desktop::set_error_hook(move |m| store.error(m));
-    if super::desktop::is_desktop() {
-        super::desktop_window::install(store);
-    } else {
-        Effect::new(move |_| {
-            let name = store.editor.with(|e| e.document().display_name().to_string());
-            document().set_title(&format!("{name} — Switchyard"));
-        });
-    }
+    platform.get().on_background_error(Box::new(move |m| store.error(m)));
+    super::desktop_window::install(store);
     init_theme(store);
     init_view(store);
     autosave(store);
@@ -87,23 +81,24 @@ pub fn App(#[prop(optional)] preload_problems: Vec<String>) -> impl IntoView {
 }
 
 /// The graph to open first: the last one open, else the newest, else a new starter graph.
-fn open_initial(library: &mut Library) -> (String, Graph) {
-    let wanted = storage::get_setting("current");
-    let candidates = wanted.into_iter().chain(library.entries.iter().map(|e| e.id.clone())).collect::<Vec<_>>();
-    for id in candidates {
-        if let Ok(g) = storage::load_graph(&id) {
+fn open_initial(platform: PlatformRef, library: &mut Library) -> (DocId, Graph) {
+    let platform = platform.get();
+    let wanted = platform.preference("current").map(|id| DocId::parse(&id));
+    let candidates = wanted.into_iter().chain(library.entries.iter().map(|e| DocId::Library(e.id.clone())));
+    for id in candidates.collect::<Vec<_>>() {
+        if let Ok(g) = platform.load_graph(&id) {
             return (id, g);
         }
     }
     let graph = super::library_panel::with_default_layout(starter_graph());
-    let id = storage::new_id(library, graph.display_name());
+    let id = platform.new_id(library, graph.display_name());
     (id, graph)
 }
 
 fn init_theme(store: Store) {
     let dark_preferred =
         window().match_media("(prefers-color-scheme: dark)").ok().flatten().is_some_and(|m| m.matches());
-    let theme = match storage::get_setting("theme").as_deref() {
+    let theme = match store.platform.get().preference("theme").as_deref() {
         Some("dark") => Theme::Dark,
         Some("light") => Theme::Light,
         _ if dark_preferred => Theme::Dark,
@@ -172,19 +167,18 @@ pub fn save_now(store: Store) -> bool {
     store.editor.update_untracked(|e| e.set_viewport(view));
     let id = store.current.get_untracked();
     let graph = store.editor.with_untracked(|e| e.document().clone());
-    let result = storage::save_graph(&id, &graph).and_then(|()| {
+    let platform = store.platform.get();
+    let result = platform.save_graph(&id, &graph).and_then(|()| {
         // A file opened from elsewhere on the desktop is not part of the library.
-        if id.starts_with('/') {
-            return Ok(());
-        }
+        let Some(lib_id) = id.library_id() else { return Ok(()) };
         let mut ok = Ok(());
         store.library.update(|lib| {
-            lib.touch(&id, graph.display_name(), storage::now());
-            ok = storage::save_library(lib);
+            lib.touch(lib_id, graph.display_name(), platform.now());
+            ok = platform.save_library(lib);
         });
         ok
     });
-    storage::set_setting("current", &id);
+    platform.set_preference("current", &id.to_string());
     match result {
         Ok(()) => true,
         Err(why) => {
@@ -198,19 +192,19 @@ pub fn save_now(store: Store) -> bool {
 }
 
 /// Opens another saved graph (after saving the current one).
-pub fn open_graph(store: Store, id: &str) {
-    if store.current.get_untracked() == id {
+pub fn open_graph(store: Store, id: &DocId) {
+    if store.current.with_untracked(|c| c == id) {
         return;
     }
     save_now(store);
-    match storage::load_graph(id) {
-        Ok(g) => load_into(store, id.to_string(), g),
+    match store.platform.get().load_graph(id) {
+        Ok(g) => load_into(store, id.clone(), g),
         Err(why) => store.error(format!("Could not open that graph: {why}")),
     }
 }
 
 /// Makes `graph` the open graph under storage id `id`.
-pub fn load_into(store: Store, id: String, graph: Graph) {
+pub fn load_into(store: Store, id: DocId, graph: Graph) {
     let viewport = graph.layout.as_ref().and_then(|l| l.viewport.clone());
     store.editor.set(Editor::new(graph));
     store.saved_revision.set(0);

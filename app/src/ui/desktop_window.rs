@@ -1,29 +1,28 @@
 //! Desktop-only behaviour: the window title (file name and an unsaved marker), noticing
 //! files changed by other programs when the window regains focus, Open… and Save As….
 
+use super::app::load_into;
+use super::store::{Dialog, Store};
 use leptos::ev;
 use leptos::prelude::*;
-use serde::Deserialize;
-use serde_json::json;
 
-use super::app::load_into;
-use super::desktop;
-use super::store::{Dialog, Store};
-
+/// The window title, and noticing changes on disk when the window regains focus.
 pub fn install(store: Store) {
     Effect::new(move |_| {
         let name = store.editor.with(|e| e.document().display_name().to_string());
         let unsaved = store.editor.with(crate::model::editor::Editor::revision) != store.saved_revision.get();
-        let file = store.current.get();
-        let file = file.rsplit('/').next().unwrap_or(&file).to_string();
-        let title = format!("{}{name} — {file} — Switchyard", if unsaved { "• " } else { "" });
-        document().set_title(&title);
-        desktop::set_title(title);
+        let platform = store.platform.get();
+        let title = store.current.with(|id| platform.title(&name, id, unsaved));
+        platform.set_title(&title);
     });
+    if !store.platform.get().has_files() {
+        return;
+    }
     let _ = window_event_listener(ev::focus, move |_| {
         let file = store.current.get_untracked();
+        let check = store.platform.get().changed_on_disk(&file);
         wasm_bindgen_futures::spawn_local(async move {
-            if let Some(text) = desktop::changed_on_disk(&file).await
+            if let Some(text) = check.await
                 && store.current.get_untracked() == file
             {
                 store.dialog.set(Some(Dialog::FileChanged(text)));
@@ -34,20 +33,16 @@ pub fn install(store: Store) {
 
 /// Opens a graph file the user picks anywhere; it is then saved back to that file.
 pub fn open_file(store: Store) {
-    #[derive(Deserialize)]
-    struct Picked {
-        path: String,
-        text: String,
-    }
+    let picked = store.platform.get().open_file();
     wasm_bindgen_futures::spawn_local(async move {
-        match desktop::invoke::<Option<Picked>>("open_file", json!({})).await {
-            Ok(Some(p)) => match engine::parse_graph(&p.text) {
+        match picked.await {
+            Ok(Some((id, text))) => match engine::parse_graph(&text) {
                 Ok(graph) => {
                     super::app::save_now(store);
-                    load_into(store, p.path.clone(), super::library_panel::with_default_layout(graph));
-                    store.info(format!("Opened {}", p.path));
+                    load_into(store, id.clone(), super::library_panel::with_default_layout(graph));
+                    store.info(format!("Opened {id}"));
                 }
-                Err(e) => store.error(format!("Could not open {}: {e}. Nothing was changed.", p.path)),
+                Err(e) => store.error(format!("Could not open {id}: {e}. Nothing was changed.")),
             },
             Ok(None) => {}
             Err(why) => store.error(format!("Could not open a file: {why}")),
@@ -60,12 +55,13 @@ pub fn save_as(store: Store) {
     let (name, text) =
         store.editor.with_untracked(|e| (e.document().display_name().to_string(), e.document().to_pretty_json()));
     let suggested = store.library.with_untracked(|l| l.fresh_file_name(&name));
+    let saving = store.platform.get().save_file_as(suggested, text);
     wasm_bindgen_futures::spawn_local(async move {
-        match desktop::invoke::<Option<String>>("save_file_as", json!({"suggested": suggested, "text": text})).await {
-            Ok(Some(path)) => {
-                store.current.set(path.clone());
+        match saving.await {
+            Ok(Some(id)) => {
+                store.current.set(id.clone());
                 store.saved_revision.set(store.editor.with_untracked(crate::model::editor::Editor::revision));
-                store.info(format!("Saved as {path}"));
+                store.info(format!("Saved as {id}"));
             }
             Ok(None) => {}
             Err(why) => store.error(format!("Could not save: {why}. Your work is kept in this window.")),

@@ -18,7 +18,7 @@ pub fn import_text(store: Store, text: &str, origin: &str) -> bool {
             let name = store.library.with_untracked(|l| l.unique_name(graph.display_name()));
             let mut graph = graph;
             graph.name = Some(name.clone());
-            let id = store.library.with_untracked(|l| super::storage::new_id(l, &name));
+            let id = store.library.with_untracked(|l| store.platform.get().new_id(l, &name));
             load_into(store, id, graph);
             let problems = store.diagnostics.with_untracked(|d| d.iter().filter(|x| x.is_error()).count());
             if problems > 0 {

@@ -5,8 +5,8 @@ use leptos::prelude::*;
 use engine::Graph;
 
 use super::app::{load_into, open_graph, save_now, starter_graph};
-use super::storage;
 use super::store::{Store, use_store};
+use crate::model::doc_id::DocId;
 use crate::model::layout::Direction;
 
 /// The seed templates, shipped with the editor.
@@ -36,7 +36,7 @@ pub fn create_graph(store: Store, from: Option<Graph>) {
     let name = store.library.with_untracked(|l| l.unique_name(graph.display_name()));
     let mut graph = graph;
     graph.name = Some(name.clone());
-    let id = store.library.with_untracked(|l| storage::new_id(l, &name));
+    let id = store.library.with_untracked(|l| store.platform.get().new_id(l, &name));
     load_into(store, id, graph);
 }
 
@@ -51,25 +51,28 @@ pub fn LibraryPanel() -> impl IntoView {
         if name.is_empty() {
             return;
         }
-        if store.current.get_untracked() == id {
+        let doc = DocId::Library(id.clone());
+        let platform = store.platform.get();
+        if store.current.get_untracked() == doc {
             let mut meta = store.editor.with_untracked(|e| crate::model::edit::Meta::of(e.document()));
             meta.name = Some(name.clone());
             store.edit(|e| e.set_document_meta(meta));
-        } else if let Ok(mut g) = storage::load_graph(&id) {
+        } else if let Ok(mut g) = platform.load_graph(&doc) {
             g.name = Some(name.clone());
-            if let Err(why) = storage::save_graph(&id, &g) {
+            if let Err(why) = platform.save_graph(&doc, &g) {
                 store.error(format!("Could not rename: {why}"));
                 return;
             }
         }
         store.library.update(|l| l.rename(&id, &name));
-        let _ = store.library.with_untracked(storage::save_library);
+        let _ = store.library.with_untracked(|l| platform.save_library(l));
     };
     let duplicate = move |id: String| {
-        let graph = if store.current.get_untracked() == id {
+        let doc = DocId::Library(id);
+        let graph = if store.current.get_untracked() == doc {
             Ok(store.editor.with_untracked(|e| e.document().clone()))
         } else {
-            storage::load_graph(&id)
+            store.platform.get().load_graph(&doc)
         };
         match graph {
             Ok(g) => create_graph(store, Some(g)),
@@ -82,12 +85,14 @@ pub fn LibraryPanel() -> impl IntoView {
         if !ok {
             return;
         }
-        storage::delete_graph(&id);
+        let platform = store.platform.get();
+        let doc = DocId::Library(id.clone());
+        platform.delete_graph(&doc);
         store.library.update(|l| l.remove(&id));
-        let _ = store.library.with_untracked(storage::save_library);
-        if store.current.get_untracked() == id {
-            let next = store.library.with_untracked(|l| l.entries.first().map(|e| e.id.clone()));
-            match next.and_then(|n| storage::load_graph(&n).ok().map(|g| (n, g))) {
+        let _ = store.library.with_untracked(|l| platform.save_library(l));
+        if store.current.get_untracked() == doc {
+            let next = store.library.with_untracked(|l| l.entries.first().map(|e| DocId::Library(e.id.clone())));
+            match next.and_then(|n| platform.load_graph(&n).ok().map(|g| (n, g))) {
                 Some((n, g)) => load_into(store, n, g),
                 None => create_graph(store, None),
             }
@@ -126,7 +131,7 @@ pub fn LibraryPanel() -> impl IntoView {
                         let id = entry.id.clone();
                         let (id_open, id_ren, id_dup, id_del, id_cur) = (id.clone(), id.clone(), id.clone(), id.clone(), id.clone());
                         let id_edit = id.clone();
-                        let is_current = move || store.current.get() == id_cur;
+                        let is_current = move || store.current.with(|c| c.library_id() == Some(id_cur.as_str()));
                         let name = entry.name.clone();
                         view! {
                             <li class="graph-item" class:current=is_current data-graph-id=id.clone()>
@@ -140,7 +145,7 @@ pub fn LibraryPanel() -> impl IntoView {
                                 } else {
                                     let id_open = id_open.clone();
                                     view! {
-                                        <button class="graph-open" on:click=move |_| open_graph(store, &id_open)>{name.clone()}</button>
+                                        <button class="graph-open" on:click=move |_| open_graph(store, &DocId::Library(id_open.clone()))>{name.clone()}</button>
                                     }.into_any()
                                 }}
                                 <span class="graph-actions">

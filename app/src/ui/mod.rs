@@ -3,9 +3,7 @@
 
 mod alerts;
 mod app;
-mod browser_host;
 mod canvas;
-mod desktop;
 mod desktop_window;
 mod dialogs;
 mod edge_form;
@@ -23,13 +21,11 @@ mod node_view;
 mod palette_bar;
 mod run_ctl;
 mod run_panel;
-mod run_store;
 mod settings;
 mod share_link;
 mod state_view;
-mod storage;
 mod store;
 mod subgraph_nav;
 mod toolbar;
 
-pub use app::{App, load_initial};
+pub use app::App;

@@ -13,10 +13,9 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde_json::{Map, Value};
 
-use super::browser_host::BrowserHost;
-use super::run_store::{self, RunSummary, SavedRun};
 use super::store::Store;
 use crate::model::playback::{NodeStatus, Playback};
+use crate::model::saved_run::{RunSummary, SavedRun};
 
 /// Speeds offered for live playback: pause between steps, in milliseconds.
 pub const SPEEDS: [(u32, &str); 4] = [(0, "Instant"), (120, "Fast"), (450, "Normal"), (1200, "Slow")];
@@ -121,8 +120,8 @@ pub fn start(store: Store, ctl: RunCtl) {
         Ok(p) => p,
         Err(why) => return store.error(why),
     };
-    let host = BrowserHost::from_settings();
-    match Run::start(plan, input, &host) {
+    let host = store.platform.get().host();
+    match Run::start(plan, input, host.as_ref()) {
         Ok(run) => {
             let initial = run.state_at(0).map(|s| s.to_json()).unwrap_or_default();
             ctl.parents.set(Vec::new());
@@ -144,7 +143,7 @@ pub fn play(store: Store, ctl: RunCtl) {
     }
     ctl.playing.set(true);
     spawn_local(async move {
-        let host = BrowserHost::from_settings();
+        let host = store.platform.get().host();
         let mut frame_start = js_sys::Date::now();
         loop {
             if !ctl.playing.get_untracked() {
@@ -159,7 +158,7 @@ pub fn play(store: Store, ctl: RunCtl) {
                     }
                 });
             } else if ctl.can_advance() {
-                advance(store, ctl, &host).await;
+                advance(store, ctl, host.as_ref()).await;
             } else {
                 break;
             }
@@ -194,8 +193,8 @@ pub fn step(store: Store, ctl: RunCtl) {
         });
     } else if ctl.can_advance() && !ctl.busy.get_untracked() {
         spawn_local(async move {
-            let host = BrowserHost::from_settings();
-            advance(store, ctl, &host).await;
+            let host = store.platform.get().host();
+            advance(store, ctl, host.as_ref()).await;
         });
     }
 }
@@ -227,7 +226,7 @@ pub fn reset(ctl: RunCtl) {
 }
 
 /// Runs one superstep of the live run and shows it.
-async fn advance(store: Store, ctl: RunCtl, host: &BrowserHost) {
+async fn advance(store: Store, ctl: RunCtl, host: &dyn engine::host::Host) {
     let Some(mut run) = ctl.live.try_update_value(Option::take).flatten() else { return };
     ctl.busy.set(true);
     run.step(host).await;
@@ -278,7 +277,8 @@ pub fn save(store: Store, ctl: RunCtl) {
     }
     let graph = store.current.get_untracked();
     let saved = SavedRun { record: view.record.clone(), initial: view.initial.clone() };
-    match run_store::save(&graph, &saved) {
+    let platform = store.platform.get();
+    match platform.save_run(&graph, &saved) {
         Ok(notices) => {
             for n in notices {
                 store.info(n);
@@ -286,7 +286,7 @@ pub fn save(store: Store, ctl: RunCtl) {
         }
         Err(why) => store.error(format!("Could not save the run: {why}.")),
     }
-    ctl.history.set(run_store::list(&graph));
+    ctl.history.set(platform.list_runs(&graph));
 }
 
 /// Answers the node the run waits for, and plays on.
@@ -312,9 +312,10 @@ pub fn fork(store: Store, ctl: RunCtl, values: Map<String, Value>) {
     let Some(view) = ctl.view.get_untracked() else { return };
     let step = view.displayed as u64;
     let Some(source) = rebuild(store, &view.record) else { return };
-    let host = BrowserHost::from_settings();
+    let host = store.platform.get().host();
+    let host = host.as_ref();
     let result =
-        if values.is_empty() { source.fork(step, None, &host) } else { source.fork_with_values(step, values, &host) };
+        if values.is_empty() { source.fork(step, None, host) } else { source.fork_with_values(step, values, host) };
     match result {
         Ok(run) => {
             let mut record = run.record(false);
@@ -337,8 +338,8 @@ fn rebuild(store: Store, record: &RunRecord) -> Option<Run> {
             return None;
         }
     };
-    let host = BrowserHost::from_settings();
-    match Run::from_record(plan, record, &host) {
+    let host = store.platform.get().host();
+    match Run::from_record(plan, record, host.as_ref()) {
         Ok(r) => Some(r),
         Err(e) => {
             store.error(format!("This run no longer fits the graph: {e}"));
@@ -352,7 +353,7 @@ pub fn open_saved(store: Store, ctl: RunCtl, run_id: &str) {
     // A saved run is of the whole document.
     super::subgraph_nav::leave_to(store, 0);
     let graph = store.current.get_untracked();
-    match run_store::load(&graph, run_id) {
+    match store.platform.get().load_run(&graph, run_id) {
         Ok(saved) => {
             ctl.playing.set(false);
             ctl.parents.set(Vec::new());
@@ -365,7 +366,7 @@ pub fn open_saved(store: Store, ctl: RunCtl, run_id: &str) {
 
 /// Loads the run history of the open graph.
 pub fn load_history(store: Store, ctl: RunCtl) {
-    ctl.history.set(run_store::list(&store.current.get_untracked()));
+    ctl.history.set(store.platform.get().list_runs(&store.current.get_untracked()));
 }
 
 /// Shows the run a subgraph node made at the shown step (its steps are in the parent's

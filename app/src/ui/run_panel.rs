@@ -266,7 +266,7 @@ fn RunHistory() -> impl IntoView {
         <section class="history" aria-label="Run history">
             <h2>{move || {
                 ctl.history.track();
-                let kb = super::run_store::bytes_used(&store.current.get_untracked()) as f64 / 1024.0;
+                let kb = store.platform.get().run_bytes(&store.current.get_untracked()) as f64 / 1024.0;
                 format!("History · {} runs · {kb:.1} KB stored", ctl.history.with(Vec::len))
             }}</h2>
             <ul>
@@ -281,7 +281,7 @@ fn RunHistory() -> impl IntoView {
                             <li class:current=move || shown_id().as_deref() == Some(id3.as_str()) data-run-id=id4>
                                 <button class="history-open" on:click=move |_| run_ctl::open_saved(store, ctl, &id)>{label}</button>
                                 <button class="icon" aria-label="Delete this run" on:click=move |_| {
-                                    super::run_store::delete(&store.current.get_untracked(), &id2);
+                                    store.platform.get().delete_run(&store.current.get_untracked(), &id2);
                                     run_ctl::load_history(store, ctl);
                                 }>"✕"</button>
                             </li>

@@ -8,10 +8,12 @@ use std::sync::Arc;
 use engine::Diagnostic;
 use leptos::prelude::*;
 
+use crate::model::doc_id::DocId;
 use crate::model::editor::Editor;
 use crate::model::geometry::{Point, Rect, View, node_rect};
 use crate::model::layout::Direction;
 use crate::model::library::Library;
+use crate::platform::PlatformRef;
 
 /// Graphs with more nodes than this are drawn in less detail below [`FAR_ZOOM`].
 pub const FAR_NODES: usize = 300;
@@ -77,8 +79,10 @@ pub struct Store {
     pub dialog: RwSignal<Option<Dialog>>,
     pub theme: RwSignal<Theme>,
     pub library: RwSignal<Library>,
-    /// Storage id of the open graph.
-    pub current: RwSignal<String>,
+    /// Which document is open.
+    pub current: RwSignal<DocId>,
+    /// Where graphs and runs are stored, and how runs reach the network.
+    pub platform: PlatformRef,
     /// The editor revision last saved (the window title marks anything newer as unsaved).
     pub saved_revision: RwSignal<u64>,
     /// Node ids in document order.
@@ -106,7 +110,7 @@ pub struct Store {
 }
 
 impl Store {
-    pub fn new(editor: Editor, current: String, library: Library) -> Store {
+    pub fn new(editor: Editor, current: DocId, library: Library, platform: PlatformRef) -> Store {
         let editor = RwSignal::new(editor);
         let node_ids = Memo::new(move |_| editor.with(|e| e.graph().nodes.iter().map(|n| n.id.clone()).collect()));
         let rects = Memo::new(move |_| {
@@ -187,6 +191,7 @@ impl Store {
             theme: RwSignal::new(Theme::Light),
             library: RwSignal::new(library),
             current: RwSignal::new(current),
+            platform,
             saved_revision: RwSignal::new(0),
             node_ids,
             rects,

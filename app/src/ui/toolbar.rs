@@ -22,7 +22,7 @@ pub fn Toolbar() -> impl IntoView {
             Theme::Dark => Theme::Light,
         };
         store.theme.set(next);
-        super::storage::set_setting("theme", if next == Theme::Dark { "dark" } else { "light" });
+        store.platform.get().set_preference("theme", if next == Theme::Dark { "dark" } else { "light" });
     };
     let snap = move || store.editor.with(|e| e.snap_to_grid);
     view! {
@@ -32,7 +32,7 @@ pub fn Toolbar() -> impl IntoView {
             <div class="tool-group" role="group" aria-label="File">
                 <button on:click=new_graph title="New graph">"New"</button>
                 <button on:click=move |_| store.dialog.set(Some(Dialog::Import)) title="Import a graph document">"Import"</button>
-                {super::desktop::is_desktop().then(|| view! {
+                {store.platform.get().has_files().then(|| view! {
                     <button on:click=move |_| super::desktop_window::open_file(store) title="Open a graph file anywhere">"Open…"</button>
                     <button on:click=move |_| super::desktop_window::save_as(store) title="Save the graph to a file anywhere">"Save As…"</button>
                 })}

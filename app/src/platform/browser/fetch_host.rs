@@ -7,7 +7,8 @@ use engine::host::{Auth, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxF
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use super::storage;
+use super::local;
+use crate::platform::clock;
 
 pub const KEY_SETTING: &str = "openai_api_key";
 pub const BASE_URL_SETTING: &str = "openai_base_url";
@@ -22,28 +23,22 @@ impl BrowserHost {
     pub fn from_settings() -> BrowserHost {
         let nonempty = |v: Option<String>| v.filter(|s| !s.trim().is_empty());
         BrowserHost {
-            api_key: nonempty(storage::get_setting(KEY_SETTING)),
-            base_url: nonempty(storage::get_setting(BASE_URL_SETTING)),
+            api_key: nonempty(local::get_setting(KEY_SETTING)),
+            base_url: nonempty(local::get_setting(BASE_URL_SETTING)),
         }
     }
 }
 
 impl Host for BrowserHost {
     fn now_ms(&self) -> f64 {
-        web_sys::window().and_then(|w| w.performance()).map_or_else(js_sys::Date::now, |p| p.now())
+        clock::now_ms()
     }
 
     fn new_run_id(&self) -> String {
-        let t = js_sys::Date::now() as u64;
-        let r = (js_sys::Math::random() * 65535.0) as u32;
-        format!("{t:x}-{r:04x}")
+        clock::new_run_id()
     }
 
     fn http(&self, mut request: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, HttpFailure>> {
-        if super::desktop::is_desktop() {
-            // The desktop app sends it natively (no CORS) and adds the key itself.
-            return Box::pin(async move { desktop_http(&request).await });
-        }
         if request.auth == Some(Auth::OpenAi) {
             if let Some(base) = &self.base_url
                 && let Some(rest) = request.url.strip_prefix("https://api.openai.com/v1")
@@ -58,30 +53,7 @@ impl Host for BrowserHost {
     }
 
     fn sleep(&self, ms: u64) -> LocalBoxFuture<'_, ()> {
-        Box::pin(gloo_timers::future::TimeoutFuture::new(ms.min(u32::MAX as u64) as u32))
-    }
-}
-
-async fn desktop_http(req: &HttpRequest) -> Result<HttpResponse, HttpFailure> {
-    #[derive(serde::Deserialize)]
-    struct Reply {
-        status: u16,
-        body: String,
-    }
-    let args = serde_json::json!({ "request": {
-        "method": req.method, "url": req.url, "headers": req.headers, "body": req.body,
-        "timeout_ms": req.timeout_ms, "auth": req.auth.map(|_| "openai"),
-    }});
-    match super::desktop::invoke::<Reply>("http", args).await {
-        Ok(r) => Ok(HttpResponse { status: r.status, body: r.body }),
-        Err(e) => {
-            let failure: Option<HttpFailure> =
-                serde_json::from_str::<serde_json::Value>(&e).ok().map(|v| HttpFailure {
-                    message: v["message"].as_str().unwrap_or(&e).to_string(),
-                    timed_out: v["timed_out"].as_bool().unwrap_or(false),
-                });
-            Err(failure.unwrap_or(HttpFailure { message: e, timed_out: false }))
-        }
+        clock::sleep(ms)
     }
 }
 

@@ -1,0 +1,220 @@
+//! The editor inside the Tauri desktop app: graphs are files of a workflows folder (and any
+//! file the user picks), runs are files beside them, the model settings live in the app's
+//! settings file, and requests go out natively. Everything goes through the app's commands.
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | `ipc` | calling a command of `switchyard-ipc`, errors as [`ipc::IpcError`] |
+//! | `cache` | the workflows folder read at start-up; writes in the background |
+//! | `host` | the engine's host, HTTP through the app |
+
+mod cache;
+mod host;
+mod ipc;
+
+use engine::Graph;
+use engine::host::{Host, LocalBoxFuture};
+use switchyard_ipc as cmd;
+
+use super::{ModelSettings, Place, Platform, StorageError, Wording};
+use crate::model::doc_id::DocId;
+use crate::model::library::{Entry, Library};
+use crate::model::saved_run::{MAX_RUNS_PER_GRAPH, RunSummary, SavedRun, evicted_notice, newest_first};
+
+/// Whether the editor runs inside the desktop app.
+pub fn detected() -> bool {
+    ipc::available()
+}
+
+pub struct Desktop;
+
+impl Desktop {
+    /// Reads the workflows folder before the editor starts; returns problems to report.
+    pub async fn start() -> (Desktop, Vec<String>) {
+        (Desktop, cache::preload().await)
+    }
+}
+
+fn storage_error(e: ipc::IpcError) -> StorageError {
+    StorageError::Desktop(e.to_string())
+}
+
+impl Platform for Desktop {
+    /// The workflows folder as a library: one entry per file, unreadable files reported.
+    fn load_library(&self) -> (Library, Vec<String>) {
+        let mut library = Library::default();
+        let mut problems = Vec::new();
+        for e in cache::entries() {
+            let text = cache::text(&DocId::Library(e.file.clone()));
+            match (&e.error, text.map(|t| engine::parse_graph(&t))) {
+                (Some(why), _) => {
+                    problems.push(format!("The file {} could not be read and was skipped: {why}", e.file))
+                }
+                (None, Some(Ok(g))) => library.entries.push(Entry {
+                    id: e.file.clone(),
+                    name: g.display_name().to_string(),
+                    updated: e.modified_ms as f64,
+                }),
+                (None, Some(Err(why))) => {
+                    problems.push(format!("The file {} could not be read and was skipped: {why}", e.file))
+                }
+                (None, None) => problems.push(format!("The file {} could not be read and was skipped", e.file)),
+            }
+        }
+        library.entries.sort_by(|a, b| b.updated.total_cmp(&a.updated));
+        (library, problems)
+    }
+
+    fn save_library(&self, _library: &Library) -> Result<(), StorageError> {
+        // On the desktop the folder is the library.
+        Ok(())
+    }
+
+    fn new_id(&self, library: &Library, name: &str) -> DocId {
+        DocId::Library(library.fresh_file_name(name))
+    }
+
+    fn load_graph(&self, id: &DocId) -> Result<Graph, StorageError> {
+        let text = cache::text(id).ok_or(StorageError::Missing(Place::WorkflowsFolder))?;
+        engine::parse_graph(&text).map_err(|e| StorageError::Unreadable(e.to_string()))
+    }
+
+    fn save_graph(&self, id: &DocId, graph: &Graph) -> Result<(), StorageError> {
+        cache::save(id, graph.to_pretty_json());
+        Ok(())
+    }
+
+    fn delete_graph(&self, id: &DocId) {
+        if let DocId::Library(file) = id {
+            cache::delete(file);
+        }
+    }
+
+    fn list_runs(&self, graph: &DocId) -> Vec<RunSummary> {
+        let mut runs: Vec<(String, RunSummary)> = cache::runs(&graph.to_string())
+            .into_iter()
+            .filter_map(|(id, text)| serde_json::from_str::<SavedRun>(&text).ok().map(|s| (id, s.summary(0.0))))
+            .collect();
+        newest_first(&mut runs);
+        runs.into_iter().map(|(_, s)| s).collect()
+    }
+
+    fn load_run(&self, graph: &DocId, run: &str) -> Result<SavedRun, StorageError> {
+        let text = cache::runs(&graph.to_string()).remove(run).ok_or(StorageError::Missing(Place::RunsFolder))?;
+        serde_json::from_str(&text).map_err(|e| StorageError::Damaged(e.to_string()))
+    }
+
+    fn save_run(&self, graph: &DocId, saved: &SavedRun) -> Result<Vec<String>, StorageError> {
+        let file = graph.to_string();
+        let text = serde_json::to_string_pretty(saved).map_err(|e| StorageError::Encoding(e.to_string()))?;
+        cache::save_run(&file, &saved.record.run_id, text);
+        let mut notices = Vec::new();
+        for old in self.list_runs(graph).iter().skip(MAX_RUNS_PER_GRAPH) {
+            cache::delete_run(&file, &old.run_id);
+            notices.push(evicted_notice(&old.run_id));
+        }
+        Ok(notices)
+    }
+
+    fn delete_run(&self, graph: &DocId, run: &str) {
+        cache::delete_run(&graph.to_string(), run);
+    }
+
+    fn run_bytes(&self, graph: &DocId) -> usize {
+        cache::runs(&graph.to_string()).values().map(String::len).sum()
+    }
+
+    fn preference(&self, name: &str) -> Option<String> {
+        // The webview's local storage keeps this window's small preferences, as in a browser.
+        super::browser::Browser.preference(name)
+    }
+
+    fn set_preference(&self, name: &str, value: &str) {
+        super::browser::Browser.set_preference(name, value);
+    }
+
+    fn model_settings(&self) -> LocalBoxFuture<'static, ModelSettings> {
+        Box::pin(async {
+            match ipc::call(&cmd::GetSettings {}).await {
+                Ok(s) => ModelSettings {
+                    api_key: String::new(),
+                    base_url: s.openai_base_url.unwrap_or_default(),
+                    note: format!(
+                        "{} Graphs are saved in {}.",
+                        if s.has_api_key {
+                            "An API key is set (type a new one to replace it)."
+                        } else {
+                            "No API key is set."
+                        },
+                        s.workflows_dir
+                    ),
+                },
+                Err(_) => ModelSettings::default(),
+            }
+        })
+    }
+
+    fn save_model_settings(
+        &self,
+        api_key: String,
+        base_url: String,
+    ) -> LocalBoxFuture<'static, Result<(), StorageError>> {
+        let api_key = (!api_key.is_empty()).then_some(api_key);
+        Box::pin(async move {
+            ipc::call(&cmd::SetSettings { api_key, base_url: Some(base_url) }).await.map_err(storage_error)
+        })
+    }
+
+    fn wording(&self) -> Wording {
+        Wording {
+            settings_saved: "Settings saved in the app's settings file",
+            base_url_hint: "Replaces the OpenAI address, e.g. http://127.0.0.1:11434/v1 for Ollama.",
+        }
+    }
+
+    fn has_files(&self) -> bool {
+        true
+    }
+
+    fn open_file(&self) -> LocalBoxFuture<'static, Result<Option<(DocId, String)>, StorageError>> {
+        Box::pin(async {
+            let picked = ipc::call(&cmd::OpenFile {}).await.map_err(storage_error)?;
+            Ok(picked.map(|p| (DocId::parse(&p.path), p.text)))
+        })
+    }
+
+    fn save_file_as(
+        &self,
+        suggested: String,
+        text: String,
+    ) -> LocalBoxFuture<'static, Result<Option<DocId>, StorageError>> {
+        Box::pin(async move {
+            let path = ipc::call(&cmd::SaveFileAs { suggested, text }).await.map_err(storage_error)?;
+            Ok(path.map(|p| DocId::parse(&p)))
+        })
+    }
+
+    fn changed_on_disk(&self, id: &DocId) -> LocalBoxFuture<'static, Option<String>> {
+        Box::pin(cache::changed_on_disk(id.clone()))
+    }
+
+    fn title(&self, name: &str, id: &DocId, unsaved: bool) -> String {
+        format!("{}{name} — {} — Switchyard", if unsaved { "• " } else { "" }, id.short_name())
+    }
+
+    fn set_title(&self, title: &str) {
+        leptos::prelude::document().set_title(title);
+        let title = title.to_string();
+        wasm_bindgen_futures::spawn_local(async move {
+            let _ = ipc::call(&cmd::SetTitle { title }).await;
+        });
+    }
+
+    fn on_background_error(&self, hook: Box<dyn Fn(String)>) {
+        cache::set_error_hook(hook);
+    }
+
+    fn host(&self) -> Box<dyn Host> {
+        Box::new(host::DesktopHost)
+    }
+}

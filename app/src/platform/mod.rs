@@ -1,0 +1,197 @@
+//! What differs between the browser and the desktop app, behind one trait. [`start`] decides
+//! which one the editor runs in (the only place that looks for Tauri), once, before the
+//! editor mounts; the app then provides the chosen [`Platform`] as a context
+//! ([`PlatformRef`]) and nothing else asks.
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | (this file) | the [`Platform`] trait, [`StorageError`], [`PlatformRef`], [`start`] |
+//! | `clock` | what both engine hosts share: clock, run ids, timers |
+//! | `browser` | local storage for graphs, runs and settings; the engine host over `fetch` |
+//! | `desktop` | the Tauri commands (`switchyard-ipc`), a cache of the workflows folder, native dialogs, the engine host over IPC |
+
+mod browser;
+mod clock;
+mod desktop;
+
+use std::fmt;
+use std::rc::Rc;
+
+use engine::Graph;
+use engine::host::{Host, LocalBoxFuture};
+use leptos::prelude::*;
+
+use crate::model::doc_id::DocId;
+use crate::model::library::Library;
+use crate::model::saved_run::{RunSummary, SavedRun};
+
+/// Why storage failed, in words a user can act on (its `Display`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum StorageError {
+    /// The browser's storage quota is used up.
+    Full,
+    /// The browser would not store it (the exception's name, when it has one).
+    Refused(Option<String>),
+    /// A saved run too big for what storage has left (its size in KB).
+    RunTooBig(usize),
+    /// Nothing stored under that id.
+    Missing(Place),
+    /// The stored graph does not read as a document: why.
+    Unreadable(String),
+    /// The stored run does not read: why.
+    Damaged(String),
+    /// The desktop app refused or failed: its message.
+    Desktop(String),
+    /// It could not be written as JSON.
+    Encoding(String),
+}
+
+/// Where something was looked for, for [`StorageError::Missing`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    BrowserGraphs,
+    BrowserRuns,
+    WorkflowsFolder,
+    RunsFolder,
+}
+
+impl fmt::Display for StorageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StorageError::Full => f.write_str("the browser's storage is full"),
+            StorageError::Refused(None) => f.write_str("the browser refused to store it"),
+            StorageError::Refused(Some(name)) => write!(f, "the browser refused to store it ({name})"),
+            StorageError::RunTooBig(kb) => write!(
+                f,
+                "the browser's storage is full (this run needs {kb} KB); it stays available until the tab closes"
+            ),
+            StorageError::Missing(Place::BrowserGraphs) => f.write_str("it is missing from storage"),
+            StorageError::Missing(Place::BrowserRuns) => f.write_str("it is no longer in storage"),
+            StorageError::Missing(Place::WorkflowsFolder) => f.write_str("it is not in the workflows folder"),
+            StorageError::Missing(Place::RunsFolder) => f.write_str("it is not in the runs folder"),
+            StorageError::Unreadable(why) | StorageError::Desktop(why) | StorageError::Encoding(why) => {
+                f.write_str(why)
+            }
+            StorageError::Damaged(why) => write!(f, "it is damaged: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for StorageError {}
+
+/// The model settings as the settings dialog shows them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ModelSettings {
+    /// The stored key, where the page may see it (the browser); the desktop app never sends it.
+    pub api_key: String,
+    pub base_url: String,
+    /// A line about where things are kept (the desktop app: whether a key is set, the folder).
+    pub note: String,
+}
+
+/// Texts that differ with where the editor runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Wording {
+    /// Said once the model settings are saved.
+    pub settings_saved: &'static str,
+    /// The hint under the Base URL field.
+    pub base_url_hint: &'static str,
+}
+
+/// Everything the editor does differently in the browser and in the desktop app.
+pub trait Platform {
+    // The library and its graphs.
+
+    /// Reads the library, with problems to report (graphs that could not be read are left out).
+    fn load_library(&self) -> (Library, Vec<String>);
+    fn save_library(&self, library: &Library) -> Result<(), StorageError>;
+    /// An id for a new graph called `name`: a key in the browser, a file name on the desktop.
+    fn new_id(&self, library: &Library, name: &str) -> DocId;
+    fn load_graph(&self, id: &DocId) -> Result<Graph, StorageError>;
+    fn save_graph(&self, id: &DocId, graph: &Graph) -> Result<(), StorageError>;
+    fn delete_graph(&self, id: &DocId);
+    /// Milliseconds since the epoch, for the library's save times.
+    fn now(&self) -> f64 {
+        js_sys::Date::now()
+    }
+
+    // Saved runs, per graph.
+
+    /// The graph's saved runs, newest first.
+    fn list_runs(&self, graph: &DocId) -> Vec<RunSummary>;
+    fn load_run(&self, graph: &DocId, run: &str) -> Result<SavedRun, StorageError>;
+    /// Saves a run. Returns notices for the user (runs evicted to make room).
+    fn save_run(&self, graph: &DocId, saved: &SavedRun) -> Result<Vec<String>, StorageError>;
+    fn delete_run(&self, graph: &DocId, run: &str);
+    /// Bytes the graph's saved runs take.
+    fn run_bytes(&self, graph: &DocId) -> usize;
+
+    // Settings.
+
+    /// A small preference of this window (theme, last open graph), best effort.
+    fn preference(&self, name: &str) -> Option<String>;
+    fn set_preference(&self, name: &str, value: &str);
+    fn model_settings(&self) -> LocalBoxFuture<'static, ModelSettings>;
+    /// Saves the key and base URL as typed (trimmed). Where the stored key is never shown
+    /// (the desktop app), an empty key leaves it as it is.
+    fn save_model_settings(
+        &self,
+        api_key: String,
+        base_url: String,
+    ) -> LocalBoxFuture<'static, Result<(), StorageError>>;
+    fn wording(&self) -> Wording;
+
+    // Files anywhere and the window (desktop only).
+
+    /// Whether graphs can be opened from and saved to files anywhere (Open…, Save As…).
+    fn has_files(&self) -> bool;
+    /// Asks the user for a graph file; `None` when they cancel.
+    fn open_file(&self) -> LocalBoxFuture<'static, Result<Option<(DocId, String)>, StorageError>>;
+    /// Asks the user where to save `text`, writes it there, and returns the new id.
+    fn save_file_as(
+        &self,
+        suggested: String,
+        text: String,
+    ) -> LocalBoxFuture<'static, Result<Option<DocId>, StorageError>>;
+    /// The file's new text, when another program changed it since we read or wrote it.
+    fn changed_on_disk(&self, id: &DocId) -> LocalBoxFuture<'static, Option<String>>;
+    /// The window title for the open graph (unsaved work marked where it is not saved at once).
+    fn title(&self, name: &str, id: &DocId, unsaved: bool) -> String;
+    fn set_title(&self, title: &str);
+    /// Where failures of background writes (the desktop's) are reported.
+    fn on_background_error(&self, hook: Box<dyn Fn(String)>);
+
+    // Running graphs.
+
+    /// The engine's host for a run: clocks, timers, and HTTP for `llm` and `http` nodes.
+    fn host(&self) -> Box<dyn Host>;
+}
+
+/// Decides where the editor runs and reads what it needs first (nothing in the browser, whose
+/// storage is synchronous; the workflows folder on the desktop). Returns problems to report.
+pub async fn start() -> (Rc<dyn Platform>, Vec<String>) {
+    if desktop::detected() {
+        let (p, problems) = desktop::Desktop::start().await;
+        (Rc::new(p), problems)
+    } else {
+        (Rc::new(browser::Browser), Vec::new())
+    }
+}
+
+/// The platform as a context: a copyable handle (the platform itself is not `Send`).
+#[derive(Clone, Copy)]
+pub struct PlatformRef(StoredValue<Rc<dyn Platform>, LocalStorage>);
+
+impl PlatformRef {
+    pub fn new(platform: Rc<dyn Platform>) -> PlatformRef {
+        PlatformRef(StoredValue::new_local(platform))
+    }
+
+    pub fn get(&self) -> Rc<dyn Platform> {
+        self.0.get_value()
+    }
+}
+
+pub fn use_platform() -> PlatformRef {
+    expect_context::<PlatformRef>()
+}

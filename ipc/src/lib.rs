@@ -1,0 +1,202 @@
+//! The contract between the editor (compiled to wasm, running in the Tauri webview) and the
+//! desktop app's commands. Each command is one struct: its fields are the command's
+//! arguments, [`Command::NAME`] the name it is registered under, and [`Command::Reply`] what
+//! it answers. The editor sends `{"args": <the struct>}`; the Tauri side takes one `args`
+//! parameter of the same type, so both ends read and write the same declarations.
+//!
+//! | command | what it does |
+//! |---|---|
+//! | [`ListGraphs`], [`LoadGraph`], [`SaveGraph`], [`RenameGraph`], [`DeleteGraph`], [`FreeName`], [`GraphModified`] | the workflows folder |
+//! | [`ListRuns`], [`LoadRun`], [`SaveRun`], [`DeleteRun`] | saved runs beside each graph |
+//! | [`OpenFile`], [`SaveFileAs`], [`SaveExternal`] | native dialogs reaching any file the user picks, and saving back to it |
+//! | [`Http`] | a request for an `llm` or `http` node, sent natively (no CORS) |
+//! | [`GetSettings`], [`SetSettings`] | the API key and base URL, in a file only the user can read |
+//! | [`SetTitle`] | the window title (file name and unsaved marker) |
+//!
+//! A command that fails rejects with a message (a string), except [`Http`], which rejects
+//! with an [`HttpFailure`].
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+/// One desktop command: its arguments are the implementing struct.
+pub trait Command: Serialize + DeserializeOwned {
+    /// The name the Tauri app registers the command under (its function's name).
+    const NAME: &'static str;
+    /// What the command answers when it succeeds.
+    type Reply: Serialize + DeserializeOwned;
+}
+
+macro_rules! command {
+    ($(#[$doc:meta])* $ty:ident $name:literal -> $reply:ty { $($(#[$fdoc:meta])* $field:ident : $fty:ty),* $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        pub struct $ty {
+            $($(#[$fdoc])* pub $field: $fty,)*
+        }
+        impl Command for $ty {
+            const NAME: &'static str = $name;
+            type Reply = $reply;
+        }
+    };
+}
+
+/// One file of the workflows folder.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileEntry {
+    pub file: String,
+    /// The graph's name, or the file name when it cannot be read.
+    #[serde(default)]
+    pub name: String,
+    pub modified_ms: u64,
+    /// Why the file cannot be read, if it cannot.
+    pub error: Option<String>,
+}
+
+/// A graph file's text and when it was last modified.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Loaded {
+    pub text: String,
+    pub modified_ms: u64,
+}
+
+/// A saved file's modification time, so the editor can notice later changes by others.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Saved {
+    pub modified_ms: u64,
+}
+
+/// A file the user picked in the Open dialog, and its text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Picked {
+    pub path: String,
+    pub text: String,
+}
+
+/// A request for an `llm` or `http` node (the engine's `HttpRequest`, with `auth` named).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HttpRequest {
+    pub method: String,
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Option<String>,
+    pub timeout_ms: u64,
+    /// `Some("openai")` when the app should add its API key.
+    #[serde(default)]
+    pub auth: Option<String>,
+}
+
+/// The `auth` value asking for the OpenAI-compatible API key.
+pub const AUTH_OPENAI: &str = "openai";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HttpReply {
+    pub status: u16,
+    pub body: String,
+}
+
+/// Why [`Http`] failed: its rejection value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HttpFailure {
+    pub message: String,
+    pub timed_out: bool,
+}
+
+/// What the settings dialog may see: whether a key is set, never the key itself.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PublicSettings {
+    pub has_api_key: bool,
+    pub openai_base_url: Option<String>,
+    pub workflows_dir: String,
+}
+
+command!(
+    /// Every graph file of the workflows folder.
+    ListGraphs "list_graphs" -> Vec<FileEntry> {}
+);
+command!(LoadGraph "load_graph" -> Loaded { file: String });
+command!(SaveGraph "save_graph" -> Saved { file: String, text: String });
+command!(RenameGraph "rename_graph" -> () { from: String, to: String });
+command!(DeleteGraph "delete_graph" -> () { file: String });
+command!(
+    /// A file name not used yet in the workflows folder, made from a title.
+    FreeName "free_name" -> String { title: String }
+);
+command!(
+    /// The file's modification time, in milliseconds since the epoch.
+    GraphModified "graph_modified" -> u64 { file: String }
+);
+command!(
+    /// The run ids saved beside a graph file.
+    ListRuns "list_runs" -> Vec<String> { graph: String }
+);
+command!(LoadRun "load_run" -> String { graph: String, run: String });
+command!(SaveRun "save_run" -> () { graph: String, run: String, text: String });
+command!(DeleteRun "delete_run" -> () { graph: String, run: String });
+command!(
+    /// Asks the user for a graph file anywhere and reads it; `None` when they cancel.
+    OpenFile "open_file" -> Option<Picked> {}
+);
+command!(
+    /// Asks the user where to save, writes the text there, and answers the path chosen.
+    SaveFileAs "save_file_as" -> Option<String> { suggested: String, text: String }
+);
+command!(
+    /// Saves a file the user picked earlier with Open… or Save As….
+    SaveExternal "save_external" -> Saved { path: String, text: String }
+);
+command!(
+    /// Sends a node's request natively; rejects with an [`HttpFailure`].
+    Http "http" -> HttpReply { request: HttpRequest }
+);
+command!(GetSettings "get_settings" -> PublicSettings {});
+command!(
+    /// Updates the settings; an absent key leaves the stored one as it is.
+    SetSettings "set_settings" -> () { api_key: Option<String>, base_url: Option<String> }
+);
+command!(SetTitle "set_title" -> () { title: String });
+
+/// Every command's name, for checking that the app registers each one.
+pub const COMMANDS: [&str; 18] = [
+    ListGraphs::NAME,
+    LoadGraph::NAME,
+    SaveGraph::NAME,
+    RenameGraph::NAME,
+    DeleteGraph::NAME,
+    FreeName::NAME,
+    GraphModified::NAME,
+    ListRuns::NAME,
+    LoadRun::NAME,
+    SaveRun::NAME,
+    DeleteRun::NAME,
+    OpenFile::NAME,
+    SaveFileAs::NAME,
+    SaveExternal::NAME,
+    Http::NAME,
+    GetSettings::NAME,
+    SetSettings::NAME,
+    SetTitle::NAME,
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments_round_trip_as_json_objects() {
+        let args = SetSettings { api_key: None, base_url: Some("http://127.0.0.1:11434/v1".into()) };
+        let text = serde_json::to_string(&args).unwrap();
+        assert_eq!(text, r#"{"api_key":null,"base_url":"http://127.0.0.1:11434/v1"}"#);
+        assert_eq!(serde_json::from_str::<SetSettings>(&text).unwrap(), args);
+        assert_eq!(serde_json::to_string(&ListGraphs {}).unwrap(), "{}");
+        assert_eq!(serde_json::from_str::<ListGraphs>("{}").unwrap(), ListGraphs {});
+    }
+
+    #[test]
+    fn command_names_are_unique() {
+        let mut names = COMMANDS.to_vec();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), COMMANDS.len());
+    }
+}
