@@ -3,13 +3,22 @@
 //! | module | what it holds |
 //! |---|---|
 //! | [`model`] | the editing model: plain data and pure operations, tested natively |
-//! | `platform` | what differs between the browser and the desktop app, behind one trait (wasm only) |
-//! | `ui` | the Leptos components (browser only): they render the model and dispatch to it |
+//! | `platform` | what differs between the browser and the desktop app, behind one trait |
+//! | `state` | the reactive state the components read, provided as contexts |
+//! | `actions` | what the user can do (documents, runs, navigation), over state and platform |
+//! | `ui` | the Leptos components: they render the state and call actions |
+//!
+//! Everything but the model exists only in the browser (wasm32). Dependencies go one way:
+//! `ui` → `actions` → `state`, `platform` → `model` → `engine`.
 
 pub mod model;
 
 #[cfg(target_arch = "wasm32")]
+pub mod actions;
+#[cfg(target_arch = "wasm32")]
 pub mod platform;
+#[cfg(target_arch = "wasm32")]
+pub mod state;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

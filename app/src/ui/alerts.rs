@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use super::store::{AlertKind, use_store};
+use crate::state::{AlertKind, use_store};
 
 #[component]
 pub fn Alerts() -> impl IntoView {

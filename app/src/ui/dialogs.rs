@@ -4,9 +4,10 @@ use leptos::html::Input;
 use leptos::prelude::*;
 use web_sys::KeyboardEvent;
 
-use super::keyboard::SHORTCUTS;
-use super::store::{Dialog, use_store};
-use crate::model::selection::Selection;
+use super::settings::SettingsDialog;
+use crate::actions::keyboard::SHORTCUTS;
+use crate::actions::{document, exchange, navigation};
+use crate::state::{Dialog, use_store};
 
 #[component]
 pub fn Dialogs() -> impl IntoView {
@@ -18,7 +19,7 @@ pub fn Dialogs() -> impl IntoView {
                 Dialog::Share(link) => view! { <ShareDialog link=link/> }.into_any(),
                 Dialog::Search => view! { <SearchDialog/> }.into_any(),
                 Dialog::Help => view! { <HelpDialog/> }.into_any(),
-                Dialog::Settings => view! { <super::settings::SettingsDialog/> }.into_any(),
+                Dialog::Settings => view! { <SettingsDialog/> }.into_any(),
                 Dialog::FileChanged(text) => view! { <FileChangedDialog text=text/> }.into_any(),
             };
             view! {
@@ -40,12 +41,12 @@ fn ImportDialog() -> impl IntoView {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         if let Some(file) = input.files().and_then(|f| f.get(0)) {
             store.dialog.set(None);
-            super::import::import_file(store, file);
+            exchange::import_file(store, file);
         }
         input.set_value("");
     };
     let on_paste = move |_| {
-        if super::import::import_text(store, &text.get_untracked(), "the pasted text") {
+        if exchange::import_text(store, &text.get_untracked(), "the pasted text") {
             store.dialog.set(None);
         }
     };
@@ -115,10 +116,7 @@ fn SearchDialog() -> impl IntoView {
         })
     });
     let choose = move |id: String| {
-        store.edit(|e| e.selection = Selection::only_node(&id));
-        if let Some(r) = store.rects.with_untracked(|r| r.get(&id).copied()) {
-            store.center_on(r.center());
-        }
+        navigation::select_and_show(store, &id);
         store.dialog.set(None);
     };
     let on_key = move |ev: KeyboardEvent| match ev.key().as_str() {
@@ -174,15 +172,7 @@ fn HelpDialog() -> impl IntoView {
 fn FileChangedDialog(text: String) -> impl IntoView {
     let store = use_store();
     let reload = move |_| {
-        match engine::parse_graph(&text) {
-            Ok(g) => {
-                let id = store.current.get_untracked();
-                store.edit(|e| e.replace_graph(g));
-                store.saved_revision.set(store.editor.with_untracked(crate::model::editor::Editor::revision));
-                store.info(format!("Reloaded {id} from disk (Undo brings your version back)"));
-            }
-            Err(e) => store.error(format!("The file on disk cannot be read: {e}. Your version is kept.")),
-        }
+        document::reload_from_disk(store, &text);
         store.dialog.set(None);
     };
     view! {

@@ -2,21 +2,12 @@
 //! list of problems the validator found.
 
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
-use super::store::use_store;
-use crate::model::selection::Selection;
-
-/// Puts keyboard focus in the inspector's first field (after a double-click on a node).
-pub fn focus_first_field() {
-    request_animation_frame(|| {
-        if let Some(el) = document().query_selector(".inspector input, .inspector textarea").ok().flatten()
-            && let Ok(el) = el.dyn_into::<web_sys::HtmlElement>()
-        {
-            let _ = el.focus();
-        }
-    });
-}
+use super::edge_form::EdgeForm;
+use super::graph_form::GraphForm;
+use super::node_form::NodeForm;
+use crate::actions::navigation;
+use crate::state::use_store;
 
 #[component]
 pub fn Inspector() -> impl IntoView {
@@ -44,9 +35,9 @@ pub fn Inspector() -> impl IntoView {
         <aside class="sidebar right inspector" role="region" aria-label="Inspector">
             {move || {
                 if let Some(id) = selected_node.get() {
-                    view! { <super::node_form::NodeForm id=id/> }.into_any()
+                    view! { <NodeForm id=id/> }.into_any()
                 } else if let Some(index) = selected_edge.get() {
-                    view! { <super::edge_form::EdgeForm index=index/> }.into_any()
+                    view! { <EdgeForm index=index/> }.into_any()
                 } else if many.get() > 1 {
                     view! {
                         <section class="form">
@@ -58,7 +49,7 @@ pub fn Inspector() -> impl IntoView {
                         </section>
                     }.into_any()
                 } else {
-                    view! { <super::graph_form::GraphForm/> }.into_any()
+                    view! { <GraphForm/> }.into_any()
                 }
             }}
             <Problems/>
@@ -77,16 +68,7 @@ fn Problems() -> impl IntoView {
             <ul>
                 {move || list().iter().map(|d| {
                     let (node, edge) = (d.node.clone(), d.edge);
-                    let pick = move |_| {
-                        store.edit(|e| match (node.as_deref(), edge) {
-                            (_, Some(i)) => { e.selection.clear(); e.selection.edges.insert(i); }
-                            (Some(n), None) => e.selection = Selection::only_node(n),
-                            (None, None) => e.selection.clear(),
-                        });
-                        if let Some(n) = &node && let Some(r) = store.rects.with_untracked(|r| r.get(n).copied()) {
-                            store.center_on(r.center());
-                        }
-                    };
+                    let pick = move |_| navigation::select_problem(store, node.as_deref(), edge);
                     view! {
                         <li class="problem" class:error=d.is_error() data-path=d.path.clone()>
                             <button class="problem-button" on:click=pick>

@@ -2,12 +2,9 @@
 
 use leptos::prelude::*;
 
-use engine::Graph;
-
-use super::app::{load_into, open_graph, save_now, starter_graph};
-use super::store::{Store, use_store};
+use crate::actions::document::{self, create_graph, open_graph};
 use crate::model::doc_id::DocId;
-use crate::model::layout::Direction;
+use crate::state::use_store;
 
 /// The seed templates, shipped with the editor.
 pub const TEMPLATES: [(&str, &str); 5] = [
@@ -18,86 +15,17 @@ pub const TEMPLATES: [(&str, &str); 5] = [
     ("004-linear-orchestrator", include_str!("../../../templates/004-linear-orchestrator.json")),
 ];
 
-/// Gives every node a position (by auto layout) when the document has none.
-pub fn with_default_layout(mut graph: Graph) -> Graph {
-    let missing = graph.nodes.iter().any(|n| graph.layout.as_ref().is_none_or(|l| !l.nodes.contains_key(&n.id)));
-    if missing && !graph.nodes.is_empty() {
-        let mut ed = crate::model::editor::Editor::new(graph);
-        ed.auto_layout(Direction::LeftToRight);
-        graph = ed.graph().clone();
-    }
-    graph
-}
-
-/// Creates and opens a new graph: a copy of `from`, or a start and an end.
-pub fn create_graph(store: Store, from: Option<Graph>) {
-    save_now(store);
-    let graph = with_default_layout(from.unwrap_or_else(starter_graph));
-    let name = store.library.with_untracked(|l| l.unique_name(graph.display_name()));
-    let mut graph = graph;
-    graph.name = Some(name.clone());
-    let id = store.library.with_untracked(|l| store.platform.get().new_id(l, &name));
-    load_into(store, id, graph);
-}
-
 #[component]
 pub fn LibraryPanel() -> impl IntoView {
     let store = use_store();
     let renaming = RwSignal::new(None::<String>);
     let entries = move || store.library.get().entries;
     let rename = move |id: String, name: String| {
-        let name = name.trim().to_string();
         renaming.set(None);
-        if name.is_empty() {
-            return;
-        }
-        let doc = DocId::Library(id.clone());
-        let platform = store.platform.get();
-        if store.current.get_untracked() == doc {
-            let mut meta = store.editor.with_untracked(|e| crate::model::edit::Meta::of(e.document()));
-            meta.name = Some(name.clone());
-            store.edit(|e| e.set_document_meta(meta));
-        } else if let Ok(mut g) = platform.load_graph(&doc) {
-            g.name = Some(name.clone());
-            if let Err(why) = platform.save_graph(&doc, &g) {
-                store.error(format!("Could not rename: {why}"));
-                return;
-            }
-        }
-        store.library.update(|l| l.rename(&id, &name));
-        let _ = store.library.with_untracked(|l| platform.save_library(l));
+        document::rename_graph(store, &id, &name);
     };
-    let duplicate = move |id: String| {
-        let doc = DocId::Library(id);
-        let graph = if store.current.get_untracked() == doc {
-            Ok(store.editor.with_untracked(|e| e.document().clone()))
-        } else {
-            store.platform.get().load_graph(&doc)
-        };
-        match graph {
-            Ok(g) => create_graph(store, Some(g)),
-            Err(why) => store.error(format!("Could not duplicate: {why}")),
-        }
-    };
-    let delete = move |id: String| {
-        let name = store.library.with_untracked(|l| l.get(&id).map(|e| e.name.clone())).unwrap_or_default();
-        let ok = window().confirm_with_message(&format!("Delete “{name}”? This cannot be undone.")).unwrap_or(false);
-        if !ok {
-            return;
-        }
-        let platform = store.platform.get();
-        let doc = DocId::Library(id.clone());
-        platform.delete_graph(&doc);
-        store.library.update(|l| l.remove(&id));
-        let _ = store.library.with_untracked(|l| platform.save_library(l));
-        if store.current.get_untracked() == doc {
-            let next = store.library.with_untracked(|l| l.entries.first().map(|e| DocId::Library(e.id.clone())));
-            match next.and_then(|n| platform.load_graph(&n).ok().map(|g| (n, g))) {
-                Some((n, g)) => load_into(store, n, g),
-                None => create_graph(store, None),
-            }
-        }
-    };
+    let duplicate = move |id: String| document::duplicate_graph(store, &id);
+    let delete = move |id: String| document::delete_graph(store, &id);
 
     let templates = TEMPLATES
         .iter()

@@ -1,31 +1,34 @@
-//! The editor's components. Each file holds one component (or one concern); they render the
-//! model in [`crate::model`] and turn gestures into calls on it.
+//! The editor's components. Each file holds one component (or a component and its private
+//! parts); they render the state in [`crate::state`] and call [`crate::actions`]. A
+//! component imports only actions, state, model and its own child components.
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | `app` | the whole editor's layout |
+//! | `toolbar` | the header: file, edit, view and help commands |
+//! | `palette_bar`, `library_panel` | the left sidebar: node kinds, saved graphs, templates |
+//! | `canvas` | the canvas and what is drawn on it (nodes, edges, minimap, subgraph path) |
+//! | `run_panel`, `state_view` | the run controls, steps, history, and the state at a step |
+//! | `inspector`, `node_form`, `edge_form`, `graph_form`, `fields` | the right sidebar's forms |
+//! | `dialogs`, `settings` | dialogs (import, share, search, help, settings, file changed) |
+//! | `alerts` | messages for the user |
+//! | `store` | what the forms and fields take from the state |
 
 mod alerts;
 mod app;
 mod canvas;
-mod desktop_window;
 mod dialogs;
 mod edge_form;
-mod edge_view;
-mod export;
 mod fields;
 mod graph_form;
-mod import;
 mod inspector;
-mod keyboard;
 mod library_panel;
-mod minimap;
 mod node_form;
-mod node_view;
 mod palette_bar;
-mod run_ctl;
 mod run_panel;
 mod settings;
-mod share_link;
 mod state_view;
 mod store;
-mod subgraph_nav;
 mod toolbar;
 
 pub use app::App;

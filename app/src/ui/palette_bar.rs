@@ -4,9 +4,9 @@
 use leptos::prelude::*;
 use web_sys::DragEvent;
 
-use super::store::use_store;
 use crate::model::geometry::{NODE_H, NODE_W, Point};
 use crate::model::palette::KINDS;
+use crate::state::use_store;
 
 /// The drag-and-drop data type carrying a node kind's name.
 pub const DRAG_TYPE: &str = "application/x-switchyard-kind";

@@ -5,24 +5,12 @@ use leptos::prelude::*;
 
 use engine::run::Status;
 
-use super::run_ctl::{self, SPEEDS};
 use super::state_view::StateView;
-use super::store::{Store, use_store};
-use crate::model::playback::{NodeStatus, Playback};
-
-/// A node's status at the shown step (`data-status`).
-pub fn node_status(store: Store, id: &str) -> &'static str {
-    if !super::subgraph_nav::in_step(store) {
-        return NodeStatus::Idle.name();
-    }
-    store.run.statuses.with(|m| m.get(id).copied().unwrap_or(NodeStatus::Idle).name())
-}
-
-/// Whether the shown step followed edge `index`.
-pub fn edge_taken(store: Store, index: usize) -> bool {
-    // Edge indices mean something only for the graph the shown run ran.
-    super::subgraph_nav::in_step(store) && store.run.taken.with(|t| t.contains(&index))
-}
+use crate::actions::navigation;
+use crate::actions::run as run_ctl;
+use crate::model::playback::Playback;
+use crate::state::run::SPEEDS;
+use crate::state::use_store;
 
 fn status_text(v: &Playback) -> String {
     let r = &v.record;
@@ -79,7 +67,7 @@ pub fn RunPanel() -> impl IntoView {
                 </label>
                 <button class="primary" on:click=move |_| {
                     // A run is of the whole document, shown from the top.
-                    super::subgraph_nav::leave_to(store, 0);
+                    navigation::leave_to(store, 0);
                     run_ctl::start(store, ctl);
                 } disabled=move || ctl.busy.get()>"Run"</button>
                 <div class="tool-group" role="group" aria-label="Run controls">
@@ -111,10 +99,7 @@ pub fn RunPanel() -> impl IntoView {
                         <Show when=nested>
                             <div class="nested-bar">
                                 <span>"Showing a subgraph's run"</span>
-                                <button on:click=move |_| {
-                                    let depth = ctl.parents.with_untracked(Vec::len);
-                                    super::subgraph_nav::leave_to(store, depth.saturating_sub(1));
-                                }>"Back to the parent run"</button>
+                                <button on:click=move |_| navigation::back_to_parent_run(store)>"Back to the parent run"</button>
                             </div>
                         </Show>
                         <InputRequired/>

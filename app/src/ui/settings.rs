@@ -5,7 +5,8 @@
 
 use leptos::prelude::*;
 
-use super::store::use_store;
+use crate::actions::settings;
+use crate::state::use_store;
 
 #[component]
 pub fn SettingsDialog() -> impl IntoView {
@@ -21,17 +22,7 @@ pub fn SettingsDialog() -> impl IntoView {
         base.set(s.base_url);
         note.set(s.note);
     });
-    let save = move |_| {
-        let (k, b) = (key.get_untracked().trim().to_string(), base.get_untracked().trim().to_string());
-        let saving = store.platform.get().save_model_settings(k, b);
-        wasm_bindgen_futures::spawn_local(async move {
-            match saving.await {
-                Ok(()) => store.info(wording.settings_saved),
-                Err(why) => store.error(format!("Could not save the settings: {why}")),
-            }
-        });
-        store.dialog.set(None);
-    };
+    let save = move |_| settings::save_model_settings(store, &key.get_untracked(), &base.get_untracked());
     view! {
         <div class="dialog" role="dialog" aria-modal="true" aria-label="Settings">
             <h2>"Model settings"</h2>

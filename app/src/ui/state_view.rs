@@ -5,9 +5,9 @@
 use leptos::prelude::*;
 use serde_json::{Map, Value};
 
-use super::run_ctl;
-use super::store::use_store;
+use crate::actions::run as run_ctl;
 use crate::model::playback::Playback;
+use crate::state::use_store;
 
 #[component]
 pub fn StateView() -> impl IntoView {

@@ -2,8 +2,9 @@
 
 use leptos::prelude::*;
 
-use super::store::{Dialog, Theme, use_store};
+use crate::actions::{document, exchange, files, settings};
 use crate::model::layout::Direction;
+use crate::state::{Dialog, Theme, use_store};
 
 #[component]
 pub fn Toolbar() -> impl IntoView {
@@ -12,18 +13,11 @@ pub fn Toolbar() -> impl IntoView {
     let can_undo = move || store.editor.with(|e| e.can_undo());
     let can_redo = move || store.editor.with(|e| e.can_redo());
     let layout_dir = RwSignal::new(Direction::LeftToRight);
-    let new_graph = move |_| super::library_panel::create_graph(store, None);
-    let export = move |_| super::export::download_document(store);
-    let mermaid = move |_| super::export::copy_mermaid(store);
-    let share = move |_| super::share_link::open_share(store);
-    let toggle_theme = move |_| {
-        let next = match store.theme.get_untracked() {
-            Theme::Light => Theme::Dark,
-            Theme::Dark => Theme::Light,
-        };
-        store.theme.set(next);
-        store.platform.get().set_preference("theme", if next == Theme::Dark { "dark" } else { "light" });
-    };
+    let new_graph = move |_| document::create_graph(store, None);
+    let export = move |_| exchange::download_document(store);
+    let mermaid = move |_| exchange::copy_mermaid(store);
+    let share = move |_| exchange::open_share(store);
+    let toggle_theme = move |_| settings::toggle_theme(store);
     let snap = move || store.editor.with(|e| e.snap_to_grid);
     view! {
         <header class="toolbar">
@@ -33,8 +27,8 @@ pub fn Toolbar() -> impl IntoView {
                 <button on:click=new_graph title="New graph">"New"</button>
                 <button on:click=move |_| store.dialog.set(Some(Dialog::Import)) title="Import a graph document">"Import"</button>
                 {store.platform.get().has_files().then(|| view! {
-                    <button on:click=move |_| super::desktop_window::open_file(store) title="Open a graph file anywhere">"Open…"</button>
-                    <button on:click=move |_| super::desktop_window::save_as(store) title="Save the graph to a file anywhere">"Save As…"</button>
+                    <button on:click=move |_| files::open_file(store) title="Open a graph file anywhere">"Open…"</button>
+                    <button on:click=move |_| files::save_as(store) title="Save the graph to a file anywhere">"Save As…"</button>
                 })}
                 <button on:click=export title="Download the graph document">"Export"</button>
                 <button on:click=mermaid title="Copy a Mermaid flowchart">"Mermaid"</button>

@@ -1,10 +1,8 @@
-//! Running the open graph in the browser and moving through the run: the live engine run,
-//! the record being shown, and the commands of the run panel (run, pause, step, back,
-//! continue, reset, answer, fork, retry, open a saved run).
+//! Running the open graph and moving through the run: the commands of the run panel (run,
+//! pause, step, back, continue, reset, answer, fork, retry, open a saved run, open a
+//! subgraph's run). The run's signals are [`RunCtl`], in the state.
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
-use std::sync::Arc;
 
 use engine::record::RunRecord;
 use engine::run::Status;
@@ -13,58 +11,10 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde_json::{Map, Value};
 
-use super::store::Store;
-use crate::model::playback::{NodeStatus, Playback};
-use crate::model::saved_run::{RunSummary, SavedRun};
-
-/// Speeds offered for live playback: pause between steps, in milliseconds.
-pub const SPEEDS: [(u32, &str); 4] = [(0, "Instant"), (120, "Fast"), (450, "Normal"), (1200, "Slow")];
-
-#[derive(Clone, Copy)]
-pub struct RunCtl {
-    /// The run on display (a live run, a saved one, or a subgraph's nested run).
-    pub view: RwSignal<Option<Playback>>,
-    /// The engine run behind the view, when it can go on.
-    live: StoredValue<Option<Run>, LocalStorage>,
-    pub playing: RwSignal<bool>,
-    pub busy: RwSignal<bool>,
-    pub speed_ms: RwSignal<u32>,
-    pub input: RwSignal<String>,
-    pub history: RwSignal<Vec<RunSummary>>,
-    /// While a subgraph's run is shown: each enclosing run's view, with the id of the
-    /// subgraph node whose run was opened from it (outermost first).
-    pub parents: RwSignal<Vec<(String, Playback)>>,
-    /// Every node's status at the shown step.
-    pub statuses: Memo<Arc<BTreeMap<String, NodeStatus>>>,
-    /// Edges followed after the shown step.
-    pub taken: Memo<Arc<BTreeSet<usize>>>,
-}
-
-impl RunCtl {
-    pub fn new() -> RunCtl {
-        let view: RwSignal<Option<Playback>> = RwSignal::new(None);
-        let statuses =
-            Memo::new(move |_| Arc::new(view.with(|v| v.as_ref().map(Playback::statuses).unwrap_or_default())));
-        let taken = Memo::new(move |_| Arc::new(view.with(|v| v.as_ref().map(Playback::taken).unwrap_or_default())));
-        RunCtl {
-            view,
-            statuses,
-            taken,
-            live: StoredValue::new_local(None),
-            playing: RwSignal::new(false),
-            busy: RwSignal::new(false),
-            speed_ms: RwSignal::new(SPEEDS[2].0),
-            input: RwSignal::new("{}".into()),
-            history: RwSignal::new(Vec::new()),
-            parents: RwSignal::new(Vec::new()),
-        }
-    }
-
-    /// Whether stepping forward can produce a new step.
-    pub fn can_advance(&self) -> bool {
-        self.live.with_value(|r| r.as_ref().is_some_and(|r| r.status() == Status::Running))
-    }
-}
+use crate::model::playback::Playback;
+use crate::model::saved_run::SavedRun;
+use crate::state::Store;
+use crate::state::run::RunCtl;
 
 /// An input prefilled from the start node's required keys and the declared state.
 pub fn suggested_input(graph: &engine::Graph) -> String {
@@ -351,7 +301,10 @@ fn rebuild(store: Store, record: &RunRecord) -> Option<Run> {
 /// Shows a saved run; one that stopped half way can be continued.
 pub fn open_saved(store: Store, ctl: RunCtl, run_id: &str) {
     // A saved run is of the whole document.
-    super::subgraph_nav::leave_to(store, 0);
+    close_all_nested(ctl);
+    if store.editor.with_untracked(|e| !e.scope().is_empty()) {
+        store.edit(|e| e.leave_to(0));
+    }
     let graph = store.current.get_untracked();
     match store.platform.get().load_run(&graph, run_id) {
         Ok(saved) => {
@@ -385,7 +338,7 @@ pub fn open_nested(store: Store, ctl: RunCtl, node: &str) {
     };
     let initial = Map::new();
     // The canvas goes into the subgraph with its run, when it showed the run's graph.
-    let canvas_follows = super::subgraph_nav::in_step(store);
+    let canvas_follows = store.run_in_step.get();
     ctl.playing.set(false);
     ctl.parents.update(|p| p.push((node.to_string(), view)));
     ctl.view.set(Some(Playback::new(record, initial)));
@@ -400,5 +353,12 @@ pub fn close_nested(ctl: RunCtl) {
     if let Some((_, parent)) = parents.pop() {
         ctl.parents.set(parents);
         ctl.view.set(Some(parent));
+    }
+}
+
+/// Back to the outermost run, closing every subgraph's run shown.
+pub fn close_all_nested(ctl: RunCtl) {
+    while !ctl.parents.with_untracked(Vec::is_empty) {
+        close_nested(ctl);
     }
 }

@@ -1,8 +1,9 @@
-//! Desktop-only behaviour: the window title (file name and an unsaved marker), noticing
-//! files changed by other programs when the window regains focus, Open… and Save As….
+//! The window and files anywhere: the window title (on the desktop, the file name and an
+//! unsaved marker), noticing files changed by other programs when the window regains focus,
+//! Open… and Save As… (where the platform has files).
 
-use super::app::load_into;
-use super::store::{Dialog, Store};
+use super::document::{load_into, save_now, with_default_layout};
+use crate::state::{Dialog, Store};
 use leptos::ev;
 use leptos::prelude::*;
 
@@ -38,8 +39,8 @@ pub fn open_file(store: Store) {
         match picked.await {
             Ok(Some((id, text))) => match engine::parse_graph(&text) {
                 Ok(graph) => {
-                    super::app::save_now(store);
-                    load_into(store, id.clone(), super::library_panel::with_default_layout(graph));
+                    save_now(store);
+                    load_into(store, id.clone(), with_default_layout(graph));
                     store.info(format!("Opened {id}"));
                 }
                 Err(e) => store.error(format!("Could not open {id}: {e}. Nothing was changed.")),

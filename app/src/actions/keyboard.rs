@@ -4,9 +4,11 @@ use leptos::ev;
 use leptos::prelude::*;
 use web_sys::{ClipboardEvent, KeyboardEvent};
 
-use super::app::typing_in_field;
-use super::store::{Dialog, Store};
+use wasm_bindgen::JsCast;
+
+use super::navigation;
 use crate::model::clipboard;
+use crate::state::{Dialog, Store};
 
 /// Also kept in local storage, so a copy in one tab can be pasted in another even where
 /// the system clipboard is not readable.
@@ -111,10 +113,7 @@ fn on_key(store: Store, ev: &KeyboardEvent) {
         }
         (true, _, "a" | "A") => {
             ev.prevent_default();
-            store.edit(|e| {
-                let ids: Vec<String> = e.graph().nodes.iter().map(|n| n.id.clone()).collect();
-                e.selection.nodes.extend(ids);
-            });
+            navigation::select_all(store);
         }
         (false, _, "f" | "F") => store.fit_view(),
         (false, _, "+" | "=") => store.zoom_by(1.25),
@@ -122,4 +121,18 @@ fn on_key(store: Store, ev: &KeyboardEvent) {
         (false, _, "?") => store.dialog.set(Some(Dialog::Help)),
         _ => {}
     }
+}
+
+/// Whether keyboard focus is in a text field (shortcuts then belong to the field).
+pub fn typing_in_field() -> bool {
+    document()
+        .active_element()
+        .map(|el| {
+            let tag = el.tag_name().to_ascii_lowercase();
+            tag == "input"
+                || tag == "textarea"
+                || tag == "select"
+                || el.dyn_ref::<web_sys::HtmlElement>().is_some_and(|h| h.is_content_editable())
+        })
+        .unwrap_or(false)
 }

@@ -5,11 +5,11 @@
 use leptos::prelude::*;
 use web_sys::PointerEvent;
 
-use super::canvas::CanvasCtx;
-use super::store::use_store;
+use super::CanvasCtx;
 use crate::model::geometry::{Point, Rect};
 use crate::model::layout::Direction;
 use crate::model::palette::shorten;
+use crate::state::use_store;
 
 /// How far before the target's input handle an edge stops.
 const HANDLE_GAP: f64 = 7.0;
@@ -59,7 +59,7 @@ pub fn EdgeView(index: usize, from: String, to: String, label: Option<String>, w
         })
     };
     let selected = Memo::new(move |_| store.selection.with(|s| s.edges.contains(&index)));
-    let taken = Memo::new(move |_| super::run_panel::edge_taken(store, index));
+    let taken = Memo::new(move |_| store.edge_taken(index));
     let problem = Memo::new(move |_| store.edge_problems.with(|m| m.get(&index).cloned().unwrap_or_default()));
     let text = match (&label, &when) {
         (Some(l), Some(w)) => format!("{l} · when {}", shorten(w, 28)),

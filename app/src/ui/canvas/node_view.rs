@@ -4,9 +4,10 @@
 use leptos::prelude::*;
 use web_sys::PointerEvent;
 
-use super::canvas::{CanvasCtx, from_control};
-use super::store::use_store;
+use super::{CanvasCtx, from_control};
+use crate::actions::navigation;
 use crate::model::palette;
+use crate::state::{NodeProblems, use_store};
 use engine::NodeKind;
 
 #[component]
@@ -34,7 +35,7 @@ pub fn NodeView(id: String) -> impl IntoView {
     };
     let status = {
         let id = id.clone();
-        Memo::new(move |_| super::run_panel::node_status(store, &id))
+        Memo::new(move |_| store.node_status(&id))
     };
     let kind = move || node.with(|n| n.as_ref().map(|n| n.kind));
     let info = move || palette::info(kind().unwrap_or(NodeKind::Set));
@@ -55,10 +56,9 @@ pub fn NodeView(id: String) -> impl IntoView {
     let dbl_id = id.clone();
     let on_dblclick = move |_| {
         if kind() == Some(NodeKind::Subgraph) {
-            return super::subgraph_nav::enter(store, &dbl_id);
+            return navigation::enter(store, &dbl_id);
         }
-        store.edit(|e| e.selection = crate::model::selection::Selection::only_node(&dbl_id));
-        super::inspector::focus_first_field();
+        navigation::edit_node(store, &dbl_id);
     };
 
     let body_id = id.clone();
@@ -94,7 +94,7 @@ pub fn NodeView(id: String) -> impl IntoView {
 /// handles. Left out when the canvas is zoomed far out on a large graph, where it would be
 /// unreadable and is most of the cost of drawing a thousand nodes.
 #[component]
-fn NodeBody(id: String, node: Memo<Option<engine::Node>>, problems: Memo<super::store::NodeProblems>) -> impl IntoView {
+fn NodeBody(id: String, node: Memo<Option<engine::Node>>, problems: Memo<NodeProblems>) -> impl IntoView {
     let store = use_store();
     let ctx = expect_context::<CanvasCtx>();
     let kind = move || node.with(|n| n.as_ref().map(|n| n.kind));
@@ -136,7 +136,7 @@ fn NodeBody(id: String, node: Memo<Option<engine::Node>>, problems: Memo<super::
             let label = format!("Open subgraph {}", open_id);
             view! {
                 <button class="node-open" aria-label=label title="Open the embedded graph (or double-click the node)"
-                    on:click=move |_| super::subgraph_nav::enter(store, &open_id)>"Open ⤵"</button>
+                    on:click=move |_| navigation::enter(store, &open_id)>"Open ⤵"</button>
             }
         })}
         <Show when=has_in>

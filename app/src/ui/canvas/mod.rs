@@ -8,11 +8,20 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DragEvent, PointerEvent, WheelEvent};
 
-use super::edge_view::{EdgeView, WirePreview};
-use super::minimap::Minimap;
-use super::node_view::NodeView;
-use super::store::{Store, Wire, use_store};
+mod edge_view;
+mod minimap;
+mod node_view;
+mod subgraph_path;
+
+use edge_view::{EdgeView, WirePreview};
+use minimap::Minimap;
+use node_view::NodeView;
+use subgraph_path::SubgraphPath;
+
+use crate::actions::exchange;
 use crate::model::geometry::{Point, Rect, View};
+use crate::state::{Store, Wire, use_store};
+use crate::ui::palette_bar::DRAG_TYPE;
 
 /// A pointer gesture in progress.
 #[derive(Debug, Clone)]
@@ -210,10 +219,10 @@ pub fn Canvas() -> impl IntoView {
         let at = store.view.get_untracked().to_canvas(screen);
         let Some(dt) = ev.data_transfer() else { return };
         if let Some(file) = dt.files().and_then(|f| f.get(0)) {
-            super::import::import_file(store, file);
+            exchange::import_file(store, file);
             return;
         }
-        if let Ok(kind) = dt.get_data(super::palette_bar::DRAG_TYPE)
+        if let Ok(kind) = dt.get_data(DRAG_TYPE)
             && let Some(kind) = engine::NodeKind::ALL.iter().find(|k| k.name() == kind)
         {
             let centered =
@@ -275,7 +284,7 @@ pub fn Canvas() -> impl IntoView {
                 })}
             </div>
             <Minimap/>
-            <super::subgraph_nav::SubgraphPath/>
+            <SubgraphPath/>
             {move || store.node_ids.with(Vec::is_empty).then(|| view! {
                 <div class="canvas-empty">"Drag a node from the palette, or press "<kbd>"Ctrl K"</kbd>" to search."</div>
             })}

@@ -1,40 +1,10 @@
-//! Entering subgraphs on the canvas: the path bar above the canvas, and keeping the run on
-//! display in step with the graph shown (a subgraph's canvas shows its nested run).
+//! The path bar above the canvas: from the document to the subgraph shown, each part going
+//! back there.
 
 use leptos::prelude::*;
 
-use super::run_ctl;
-use super::store::{Store, use_store};
-
-/// Shows the graph inside subgraph node `id` of the graph on the canvas; when the run on
-/// display has a nested run for that node at the shown step, that run is shown with it.
-pub fn enter(store: Store, id: &str) {
-    let has_nested = store.run.view.with_untracked(|v| v.as_ref().is_some_and(|v| v.detail(id).is_some()));
-    let in_step = in_step(store);
-    if has_nested && in_step {
-        // open_nested enters the canvas too.
-        run_ctl::open_nested(store, store.run, id);
-        return;
-    }
-    if let Err(why) = store.edit(|e| e.enter(id)) {
-        store.error(format!("Cannot open the subgraph: {why}"));
-    }
-}
-
-/// Goes back up to `depth` subgraphs deep (0: the document), closing nested runs below it.
-pub fn leave_to(store: Store, depth: usize) {
-    while store.run.parents.with_untracked(Vec::len) > depth {
-        run_ctl::close_nested(store.run);
-    }
-    if store.editor.with_untracked(|e| e.scope().len()) > depth {
-        store.edit(|e| e.leave_to(depth));
-    }
-}
-
-/// Whether the run on display belongs to the graph on the canvas (the same subgraphs in).
-pub fn in_step(store: Store) -> bool {
-    store.run_in_step.get()
-}
+use crate::actions::navigation::leave_to;
+use crate::state::use_store;
 
 /// The path from the document to the subgraph on the canvas; each part goes back there.
 #[component]

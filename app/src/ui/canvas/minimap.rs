@@ -4,8 +4,8 @@
 use leptos::prelude::*;
 use web_sys::MouseEvent;
 
-use super::store::use_store;
 use crate::model::geometry::{Point, bounds};
+use crate::state::use_store;
 
 const W: f64 = 200.0;
 const H: f64 = 130.0;

@@ -1,0 +1,121 @@
+//! Documents in and out: importing a graph document from a file or from pasted text (one
+//! that cannot be read is reported with where it is wrong, and nothing changes), exporting
+//! it as a file or as Mermaid text on the clipboard, and share links carrying the compressed
+//! document in the URL fragment.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+use web_sys::{File, FileReader};
+
+use super::document::{load_into, save_now, with_default_layout};
+use crate::model::share;
+use crate::state::{Dialog, Store};
+
+/// Reads `text` as a graph document and opens it as a new graph in the library.
+pub fn import_text(store: Store, text: &str, origin: &str) -> bool {
+    match engine::parse_graph(text) {
+        Ok(graph) => {
+            save_now(store);
+            let graph = with_default_layout(graph);
+            let name = store.library.with_untracked(|l| l.unique_name(graph.display_name()));
+            let mut graph = graph;
+            graph.name = Some(name.clone());
+            let id = store.library.with_untracked(|l| store.platform.get().new_id(l, &name));
+            load_into(store, id, graph);
+            let problems = store.diagnostics.with_untracked(|d| d.iter().filter(|x| x.is_error()).count());
+            if problems > 0 {
+                store.info(format!(
+                    "Imported “{name}” from {origin}, with {problems} problem(s) to fix (see the Inspector)"
+                ));
+            } else {
+                store.info(format!("Imported “{name}” from {origin}"));
+            }
+            true
+        }
+        Err(e) => {
+            store.error(format!("Could not import {origin}: {e}. Nothing was changed."));
+            false
+        }
+    }
+}
+
+/// Reads a file chosen or dropped by the user, then imports it.
+pub fn import_file(store: Store, file: File) {
+    let name = file.name();
+    let Ok(reader) = FileReader::new() else { return };
+    let r = reader.clone();
+    let onload = Closure::once(move || {
+        let text = r.result().ok().and_then(|v| v.as_string()).unwrap_or_default();
+        import_text(store, &text, &format!("“{name}”"));
+    });
+    reader.set_onload(Some(onload.as_ref().unchecked_ref()));
+    onload.forget();
+    if reader.read_as_text(&file).is_err() {
+        store.error("Could not read that file. Nothing was changed.");
+    }
+}
+
+/// Downloads the open graph's document (pretty, stable key order).
+pub fn download_document(store: Store) {
+    let (name, text) =
+        store.editor.with_untracked(|e| (e.document().display_name().to_string(), e.document().to_pretty_json()));
+    let file = format!("{}.json", slug(&name));
+    if download(&file, &text, "application/json").is_err() {
+        store.error("The browser refused the download.");
+    }
+}
+
+pub fn copy_mermaid(store: Store) {
+    let text = store.editor.with_untracked(|e| engine::to_mermaid(e.document()));
+    let _ = window().navigator().clipboard().write_text(&text);
+    store.info("Copied the Mermaid flowchart to the clipboard");
+}
+
+fn slug(name: &str) -> String {
+    let s: String =
+        name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+    let s = s.trim_matches('-').to_string();
+    if s.is_empty() { "graph".into() } else { s }
+}
+
+fn download(file: &str, text: &str, mime: &str) -> Result<(), wasm_bindgen::JsValue> {
+    let parts = js_sys::Array::of1(&text.into());
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let a: web_sys::HtmlAnchorElement = document().create_element("a")?.dyn_into()?;
+    a.set_href(&url);
+    a.set_download(file);
+    a.click();
+    web_sys::Url::revoke_object_url(&url)?;
+    Ok(())
+}
+
+/// Builds the link for the open graph and shows it (and copies it).
+pub fn open_share(store: Store) {
+    let doc = store.editor.with_untracked(|e| e.document().to_pretty_json());
+    let loc = window().location();
+    let base = format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default());
+    let link = format!("{base}#{}", share::encode(&doc));
+    let _ = window().navigator().clipboard().write_text(&link);
+    store.dialog.set(Some(Dialog::Share(link)));
+}
+
+/// If the page was opened from a share link, imports the graph it carries.
+pub fn import_from_location(store: Store) {
+    let Ok(hash) = window().location().hash() else { return };
+    let Some(result) = share::decode(&hash) else { return };
+    // Drop the fragment so a reload does not import it again.
+    if let Ok(history) = window().history() {
+        let path = window().location().pathname().unwrap_or_default();
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path));
+    }
+    match result {
+        Ok(doc) => {
+            import_text(store, &doc, "the shared link");
+        }
+        Err(why) => store.error(format!("Could not open the shared link: {why}. Nothing was changed.")),
+    }
+}

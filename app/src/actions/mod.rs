@@ -1,0 +1,23 @@
+//! What the user can do, as plain functions over the state and the platform: components
+//! call these and never each other. Actions use the state, the platform and the model, never
+//! a component.
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | [`startup`] | starting the editor: the graph opened first, its view, wiring the rest |
+//! | [`document`] | new, open, save (and autosave), rename, duplicate, delete, reload from disk |
+//! | [`exchange`] | import (file, pasted text), export (file, Mermaid), share links |
+//! | [`files`] | the window title, files changed on disk, Open… and Save As… |
+//! | [`run`] | run, pause, step, back, continue, reset, answer, fork, retry, saved and nested runs |
+//! | [`navigation`] | subgraphs (enter, leave), selecting and showing nodes and problems |
+//! | [`keyboard`] | shortcuts, copy and paste |
+//! | [`settings`] | the theme and the model settings |
+
+pub mod document;
+pub mod exchange;
+pub mod files;
+pub mod keyboard;
+pub mod navigation;
+pub mod run;
+pub mod settings;
+pub mod startup;

@@ -1,0 +1,71 @@
+//! Starting the editor: the graph to open first, the view it opens at, and wiring the
+//! document, window, theme, keyboard and share-link actions.
+
+use std::rc::Rc;
+
+use engine::Graph;
+use leptos::prelude::*;
+
+use super::document;
+use crate::model::doc_id::DocId;
+use crate::model::editor::Editor;
+use crate::model::geometry::View;
+use crate::model::library::Library;
+use crate::platform::{Platform, PlatformRef};
+use crate::state::Store;
+
+/// Starts the editor on `platform`: reads the library, opens the graph last open (or a new
+/// one), reports `problems` and what could not be read, and wires autosave, the window title,
+/// the keyboard and share links. Returns the store for the components.
+pub fn start(platform: Rc<dyn Platform>, problems: Vec<String>) -> Store {
+    let platform = PlatformRef::new(platform);
+    provide_context(platform);
+    let (mut library, mut all_problems) = platform.get().load_library();
+    all_problems.extend(problems);
+    let (current, graph) = open_initial(platform, &mut library);
+    let is_new = current.library_id().is_some_and(|id| library.get(id).is_none());
+    let store = Store::new(Editor::new(graph), current, library, platform);
+    for p in all_problems {
+        store.error(p);
+    }
+    platform.get().on_background_error(Box::new(move |m| store.error(m)));
+    super::files::install(store);
+    super::settings::init_theme(store);
+    init_view(store);
+    document::autosave(store);
+    super::keyboard::install(store);
+    super::exchange::import_from_location(store);
+    if is_new {
+        document::save_now(store);
+    }
+    store
+}
+
+/// The graph to open first: the last one open, else the newest, else a new starter graph.
+fn open_initial(platform: PlatformRef, library: &mut Library) -> (DocId, Graph) {
+    let platform = platform.get();
+    let wanted = platform.preference("current").map(|id| DocId::parse(&id));
+    let candidates = wanted.into_iter().chain(library.entries.iter().map(|e| DocId::Library(e.id.clone())));
+    for id in candidates.collect::<Vec<_>>() {
+        if let Ok(g) = platform.load_graph(&id) {
+            return (id, g);
+        }
+    }
+    let graph = document::with_default_layout(document::starter_graph());
+    let id = platform.new_id(library, graph.display_name());
+    (id, graph)
+}
+
+/// Starts at the document's saved viewport, or fits the graph once the canvas has a size.
+fn init_view(store: Store) {
+    let saved = store.editor.with_untracked(|e| e.graph().layout.as_ref().and_then(|l| l.viewport.clone()));
+    match saved {
+        Some(v) => store.view.set(View::from(&v)),
+        None => {
+            // A first fit with the canvas size guessed, so a large graph is first built at
+            // the zoom it is shown at (plain boxes from far out), then the exact fit.
+            store.fit_view();
+            request_animation_frame(move || store.fit_view());
+        }
+    }
+}

@@ -1,0 +1,67 @@
+//! The run on display: the live engine run behind it, the playback controls' settings, the
+//! run history, and the runs around a subgraph's run being shown.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use engine::Run;
+use engine::run::Status;
+use leptos::prelude::*;
+
+use crate::model::playback::{NodeStatus, Playback};
+use crate::model::saved_run::RunSummary;
+
+/// Speeds offered for live playback: pause between steps, in milliseconds.
+pub const SPEEDS: [(u32, &str); 4] = [(0, "Instant"), (120, "Fast"), (450, "Normal"), (1200, "Slow")];
+
+#[derive(Clone, Copy)]
+pub struct RunCtl {
+    /// The run on display (a live run, a saved one, or a subgraph's nested run).
+    pub view: RwSignal<Option<Playback>>,
+    /// The engine run behind the view, when it can go on.
+    pub live: StoredValue<Option<Run>, LocalStorage>,
+    pub playing: RwSignal<bool>,
+    pub busy: RwSignal<bool>,
+    pub speed_ms: RwSignal<u32>,
+    pub input: RwSignal<String>,
+    pub history: RwSignal<Vec<RunSummary>>,
+    /// While a subgraph's run is shown: each enclosing run's view, with the id of the
+    /// subgraph node whose run was opened from it (outermost first).
+    pub parents: RwSignal<Vec<(String, Playback)>>,
+    /// Every node's status at the shown step.
+    pub statuses: Memo<Arc<BTreeMap<String, NodeStatus>>>,
+    /// Edges followed after the shown step.
+    pub taken: Memo<Arc<BTreeSet<usize>>>,
+}
+
+impl Default for RunCtl {
+    fn default() -> RunCtl {
+        RunCtl::new()
+    }
+}
+
+impl RunCtl {
+    pub fn new() -> RunCtl {
+        let view: RwSignal<Option<Playback>> = RwSignal::new(None);
+        let statuses =
+            Memo::new(move |_| Arc::new(view.with(|v| v.as_ref().map(Playback::statuses).unwrap_or_default())));
+        let taken = Memo::new(move |_| Arc::new(view.with(|v| v.as_ref().map(Playback::taken).unwrap_or_default())));
+        RunCtl {
+            view,
+            statuses,
+            taken,
+            live: StoredValue::new_local(None),
+            playing: RwSignal::new(false),
+            busy: RwSignal::new(false),
+            speed_ms: RwSignal::new(SPEEDS[2].0),
+            input: RwSignal::new("{}".into()),
+            history: RwSignal::new(Vec::new()),
+            parents: RwSignal::new(Vec::new()),
+        }
+    }
+
+    /// Whether stepping forward can produce a new step.
+    pub fn can_advance(&self) -> bool {
+        self.live.with_value(|r| r.as_ref().is_some_and(|r| r.status() == Status::Running))
+    }
+}
