@@ -12,6 +12,7 @@ use leptos::task::spawn_local;
 use serde_json::{Map, Value};
 
 use crate::model::playback::Playback;
+use crate::model::run_view::nested_run;
 use crate::model::saved_run::SavedRun;
 use crate::state::Store;
 use crate::state::run::RunCtl;
@@ -103,8 +104,7 @@ pub fn play(store: Store, ctl: RunCtl) {
             if !shown_all {
                 ctl.view.update(|v| {
                     if let Some(v) = v {
-                        let next = v.displayed + 1;
-                        v.show(next);
+                        v.forward();
                     }
                 });
             } else if ctl.can_advance() {
@@ -137,8 +137,7 @@ pub fn step(store: Store, ctl: RunCtl) {
     if !shown_all {
         ctl.view.update(|v| {
             if let Some(v) = v {
-                let next = v.displayed + 1;
-                v.show(next);
+                v.forward();
             }
         });
     } else if ctl.can_advance() && !ctl.busy.get_untracked() {
@@ -153,8 +152,7 @@ pub fn back(ctl: RunCtl) {
     ctl.playing.set(false);
     ctl.view.update(|v| {
         if let Some(v) = v {
-            let prev = v.displayed.saturating_sub(1);
-            v.show(prev);
+            v.back();
         }
     });
 }
@@ -330,18 +328,15 @@ pub fn open_nested(store: Store, ctl: RunCtl, node: &str) {
         return store.info("Wait for the running step to finish, then open the subgraph's run");
     }
     let Some(view) = ctl.view.get_untracked() else { return };
-    let Some((_, detail)) = view.detail(node) else {
-        return store.info(format!("`{node}` has not run a subgraph yet at this step"));
+    let nested = match nested_run(&view, node) {
+        Ok(n) => n,
+        Err(why) => return store.info(why.to_string()),
     };
-    let Ok(record) = serde_json::from_value::<RunRecord>(detail["subgraph"].clone()) else {
-        return store.info(format!("`{node}` has no subgraph run to show"));
-    };
-    let initial = Map::new();
     // The canvas goes into the subgraph with its run, when it showed the run's graph.
     let canvas_follows = store.run_in_step.get();
     ctl.playing.set(false);
     ctl.parents.update(|p| p.push((node.to_string(), view)));
-    ctl.view.set(Some(Playback::new(record, initial)));
+    ctl.view.set(Some(nested));
     if canvas_follows && let Err(why) = store.edit(|e| e.enter(node)) {
         store.info(format!("Showing the subgraph's run without its graph: {why}"));
     }

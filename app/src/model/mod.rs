@@ -15,6 +15,7 @@
 //! | [`doc_id`] | which document is open: a library graph or a file anywhere |
 //! | [`saved_run`] | what is saved for a run, and the history's summary of it |
 //! | [`playback`] | a run shown one step at a time: statuses, taken edges, state, changes |
+//! | [`run_view`] | moving through a run: forward, back, a subgraph node's run, in step with the canvas |
 //! | [`share`] | share links carrying a compressed document |
 
 pub mod clipboard;
@@ -26,6 +27,7 @@ pub mod layout;
 pub mod library;
 pub mod palette;
 pub mod playback;
+pub mod run_view;
 pub mod saved_run;
 pub mod selection;
 pub mod share;

@@ -179,10 +179,8 @@ impl Store {
         // One memo that every node and edge reads, rather than each of them reading the editor:
         // a signal's subscribers are dropped one by one in time that grows with their number.
         let scope = Memo::new(move |_| editor.with(|e| e.scope().to_vec()));
-        let run_in_step = Memo::new(move |_| {
-            scope
-                .with(|s| run.parents.with(|p| p.len() == s.len() && p.iter().zip(s).all(|((node, _), id)| node == id)))
-        });
+        let run_in_step =
+            Memo::new(move |_| scope.with(|s| run.parents.with(|p| crate::model::run_view::in_step(p, s))));
         Store {
             editor,
             view,
