@@ -5,9 +5,13 @@
 //! | module | what it holds |
 //! |---|---|
 //! | (this file) | [`Store`]: the document, the view, alerts and dialogs, and memos derived from them |
+//! | [`alerts`] | [`Alerts`]: the messages for the user, a context of their own |
 //! | [`run`] | [`run::RunCtl`]: the run on display and the playback controls |
 
+pub mod alerts;
 pub mod run;
+
+pub use alerts::{Alert, AlertKind, Alerts};
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
@@ -27,20 +31,6 @@ use crate::platform::PlatformRef;
 pub const FAR_NODES: usize = 300;
 /// The zoom below which a large graph's nodes are plain boxes (their text would be under 4 px).
 pub const FAR_ZOOM: f64 = 0.35;
-
-/// A message shown to the user in the alert area (`role="alert"` for errors).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Alert {
-    pub id: u64,
-    pub kind: AlertKind,
-    pub text: String,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AlertKind {
-    Error,
-    Info,
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Theme {
@@ -83,7 +73,8 @@ pub struct Store {
     pub drag_offset: RwSignal<(f64, f64)>,
     pub wire: RwSignal<Option<Wire>>,
     pub marquee: RwSignal<Option<Rect>>,
-    pub alerts: RwSignal<Vec<Alert>>,
+    /// Messages for the user (also provided on their own: see [`alerts::use_alerts`]).
+    pub alerts: Alerts,
     pub dialog: RwSignal<Option<Dialog>>,
     pub theme: RwSignal<Theme>,
     pub library: RwSignal<Library>,
@@ -114,7 +105,6 @@ pub struct Store {
     pub selection: Memo<Arc<crate::model::selection::Selection>>,
     /// Edge index → its validation messages.
     pub edge_problems: Memo<Arc<HashMap<usize, String>>>,
-    next_alert: RwSignal<u64>,
 }
 
 impl Store {
@@ -192,7 +182,7 @@ impl Store {
             drag_offset: RwSignal::new((0.0, 0.0)),
             wire: RwSignal::new(None),
             marquee: RwSignal::new(None),
-            alerts: RwSignal::new(Vec::new()),
+            alerts: Alerts::new(),
             dialog: RwSignal::new(None),
             theme: RwSignal::new(Theme::Light),
             library: RwSignal::new(library),
@@ -207,7 +197,6 @@ impl Store {
             flow,
             run,
             run_in_step,
-            next_alert: RwSignal::new(1),
         }
     }
 
@@ -217,20 +206,7 @@ impl Store {
 
     /// Shows a message; info messages go away by themselves.
     pub fn alert(&self, kind: AlertKind, text: impl Into<String>) {
-        let id = self.next_alert.get_untracked();
-        self.next_alert.set(id + 1);
-        let text = text.into();
-        self.alerts.update(|a| {
-            a.retain(|x| x.text != text);
-            a.push(Alert { id, kind, text });
-            if a.len() > 4 {
-                a.remove(0);
-            }
-        });
-        if kind == AlertKind::Info {
-            let alerts = self.alerts;
-            set_timeout(move || alerts.update(|a| a.retain(|x| x.id != id)), std::time::Duration::from_millis(4000));
-        }
+        self.alerts.alert(kind, text);
     }
 
     pub fn error(&self, text: impl Into<String>) {

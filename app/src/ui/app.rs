@@ -22,6 +22,7 @@ use crate::platform::Platform;
 pub fn App(platform: Rc<dyn Platform>, #[prop(optional)] preload_problems: Vec<String>) -> impl IntoView {
     let store = startup::start(platform, preload_problems);
     provide_context(store);
+    provide_context(store.alerts);
 
     view! {
         <div class="app">
