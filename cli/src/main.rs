@@ -1,10 +1,13 @@
 //! `switchyard`: run, resume, validate and draw switchyard/graph@1 documents (spec section 5).
 //!
 //! Exit codes: 0 completed (or valid), 1 failed, 2 bad input, 3 interrupted, 4 limit reached.
-//! Bad input always gets one line on stderr saying where, never a panic.
+//! Bad input always gets one line on stderr saying where, never a panic. Output that cannot
+//! be written is one line and exit 1, but a reader that closed the pipe early ends the
+//! command quietly with the code it would have had (see [`output`]).
 
 mod host;
 mod input;
+mod output;
 
 use std::process::ExitCode;
 use std::rc::Rc;
@@ -14,6 +17,7 @@ use engine::{Run, RunRecord, Status, compile, to_mermaid, validate};
 
 use crate::host::NativeHost;
 use crate::input::{BadInput, load_graph, parse_json_arg, read_text};
+use crate::output::{WriteFailure, say, write_stdout};
 
 #[derive(Parser)]
 #[command(name = "switchyard", version, about = "Run, resume, validate and draw Switchyard workflow graphs")]
@@ -67,6 +71,20 @@ enum Command {
 }
 
 const EXIT_BAD_INPUT: u8 = 2;
+/// Stdout could not be written (a full disk, a closed descriptor).
+const EXIT_OUTPUT_FAILED: u8 = 1;
+
+/// What a command prints on stdout, and its exit code.
+struct Printed {
+    text: String,
+    code: u8,
+}
+
+impl Printed {
+    fn new(text: String, code: u8) -> Printed {
+        Printed { text, code }
+    }
+}
 
 fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
@@ -76,16 +94,27 @@ fn main() -> ExitCode {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown".into());
-        eprintln!("switchyard: internal error: {msg} (this is a bug; please report it)");
+        say(&format!("internal error: {msg} (this is a bug; please report it)"));
     }));
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return usage_error(&e),
     };
+    // A closed stdout would lose the result: say so before doing any work.
+    if let Err(WriteFailure::Failed(why)) = output::check_stdout() {
+        say(&format!("cannot write the output: {why}"));
+        return ExitCode::from(EXIT_OUTPUT_FAILED);
+    }
     match dispatch(cli.command) {
-        Ok(code) => ExitCode::from(code),
+        Ok(Printed { text, code }) => match write_stdout(&text) {
+            Ok(()) | Err(WriteFailure::Closed) => ExitCode::from(code),
+            Err(WriteFailure::Failed(why)) => {
+                say(&format!("cannot write the output: {why}"));
+                ExitCode::from(EXIT_OUTPUT_FAILED)
+            }
+        },
         Err(e) => {
-            eprintln!("switchyard: {e}");
+            say(&e.to_string());
             ExitCode::from(EXIT_BAD_INPUT)
         }
     }
@@ -108,7 +137,7 @@ fn usage_error(e: &clap::Error) -> ExitCode {
             let text = e.to_string();
             let first = text.lines().next().unwrap_or("invalid arguments");
             let first = first.trim_start_matches("error: ");
-            eprintln!("switchyard: {first} (see `switchyard --help`)");
+            say(&format!("{first} (see `switchyard --help`)"));
             ExitCode::from(EXIT_BAD_INPUT)
         }
     }
@@ -125,7 +154,7 @@ fn exit_code(status: Status) -> u8 {
     }
 }
 
-fn dispatch(command: Command) -> Result<u8, BadInput> {
+fn dispatch(command: Command) -> Result<Printed, BadInput> {
     match command {
         Command::Run { graph, input, summary } => {
             let doc = load_graph(&graph)?;
@@ -137,15 +166,14 @@ fn dispatch(command: Command) -> Result<u8, BadInput> {
             let host = NativeHost::new();
             let mut run = Run::start(plan, input, &host).map_err(|e| BadInput::new(format!("--input: {e}")))?;
             pollster::block_on(run.run(&host));
-            println!("{}", run.record_json(!summary));
-            Ok(exit_code(run.status()))
+            Ok(Printed::new(format!("{}\n", run.record_json(!summary)), exit_code(run.status())))
         }
         Command::Resume { run: run_path, graph, answer, from_step, set, summary } => {
             let doc = load_graph(&graph)?;
             let plan = Rc::new(input::plan_or_bad_input(&graph, &doc)?);
             let text = read_text(&run_path)?;
             let record: RunRecord =
-                engine::parse::parse_json_as(&text).map_err(|e| BadInput::new(format!("{run_path}: {e}")))?;
+                engine::parse::parse_object_as(&text).map_err(|e| BadInput::new(format!("{run_path}: {e}")))?;
             let graph_name = plan.graph.display_name();
             if record.graph != graph_name {
                 return Err(BadInput::new(format!(
@@ -194,28 +222,24 @@ fn dispatch(command: Command) -> Result<u8, BadInput> {
                 )));
             }
             pollster::block_on(run.run(&host));
-            println!("{}", run.record_json(!summary));
-            Ok(exit_code(run.status()))
+            Ok(Printed::new(format!("{}\n", run.record_json(!summary)), exit_code(run.status())))
         }
         Command::Validate { graph, json } => {
             let doc = load_graph(&graph)?;
             let diags = validate(&doc);
-            if json {
-                println!("{}", serde_json::to_string_pretty(&diags).unwrap_or_default());
+            let text = if json {
+                format!("{}\n", serde_json::to_string_pretty(&diags).unwrap_or_default())
             } else {
-                for d in &diags {
-                    println!("{d}");
-                }
-            }
-            Ok(if diags.iter().any(engine::Diagnostic::is_error) { EXIT_BAD_INPUT } else { 0 })
+                diags.iter().map(|d| format!("{d}\n")).collect()
+            };
+            Ok(Printed::new(text, if diags.iter().any(engine::Diagnostic::is_error) { EXIT_BAD_INPUT } else { 0 }))
         }
         Command::Mermaid { graph } => {
             let doc = load_graph(&graph)?;
             if compile(&doc).plan.is_none() {
                 input::plan_or_bad_input(&graph, &doc)?;
             }
-            print!("{}", to_mermaid(&doc));
-            Ok(0)
+            Ok(Printed::new(to_mermaid(&doc), 0))
         }
     }
 }
