@@ -952,3 +952,37 @@ fn minimal_start_to_end_graph_completes_with_no_steps() {
     assert_eq!(rec["step"], 0);
     assert_eq!(rec["steps"], json!([]));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Untrusted documents and records (spec 8)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn a_graph_written_as_a_list_is_bad_input() {
+    let dir = tmp();
+    for doc in ["[]", r#"["switchyard/graph@1", null, null, null, [], [], null, null]"#] {
+        let graph = write(dir.path(), "list.json", doc);
+        let line = assert_bad_input(&sy(&["run", &graph]), &["must be a JSON object"]);
+        assert!(!line.contains("struct") && !line.contains("elements"), "{line}");
+    }
+}
+
+#[test]
+fn resume_refuses_a_tampered_record_naming_the_field() {
+    let dir = tmp();
+    let run = completed_run(dir.path());
+    let mut rec: Value = serde_json::from_str(&std::fs::read_to_string(&run).expect("the record")).expect("JSON");
+    // A negative duration would give the run its time back and switch its timeout off.
+    rec["steps"][0]["duration_ms"] = json!(-1e15);
+    let tampered = write(dir.path(), "tampered.json", rec.to_string());
+    let out = sy(&["resume", &tampered, "--graph", &fixture("linear.json"), "--from-step", "1"]);
+    assert_bad_input(&out, &["steps[0].duration_ms"]);
+    rec["steps"][0]["duration_ms"] = json!(1);
+    rec["steps"][0]["ran"] = json!(["end"]);
+    let tampered = write(dir.path(), "tampered.json", rec.to_string());
+    let out = sy(&["resume", &tampered, "--graph", &fixture("linear.json"), "--from-step", "1"]);
+    assert_bad_input(&out, &["steps[0].ran[0]"]);
+    let list = write(dir.path(), "list.json", "[]");
+    let out = sy(&["resume", &list, "--graph", &fixture("linear.json")]);
+    assert_bad_input(&out, &["must be a JSON object"]);
+}

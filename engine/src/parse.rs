@@ -7,6 +7,7 @@ use std::fmt;
 
 use serde::de::DeserializeOwned;
 
+use crate::document::objects::Obj;
 use crate::document::{GRAPH_FORMAT, Graph, NodeField};
 
 /// A document that could not be read.
@@ -46,14 +47,14 @@ impl std::error::Error for DocError {}
 /// Reads a graph document, strictly: unknown fields, wrong types and a wrong `format` are
 /// errors naming their path.
 pub fn parse_graph(text: &str) -> Result<Graph, DocError> {
-    let graph: Graph = parse_json_as(text)?;
+    let graph: Graph = parse_object_as(text)?;
     check_format(&graph)?;
     Ok(graph)
 }
 
 /// The same as [`parse_graph`] for a document already parsed as JSON (no line numbers).
 pub fn graph_from_value(value: serde_json::Value) -> Result<Graph, DocError> {
-    let graph: Graph = serde_path_to_error::deserialize(value).map_err(|e| {
+    let graph: Graph = serde_path_to_error::deserialize(value).map(|o: Obj<Graph>| o.0).map_err(|e| {
         let path = path_string(e.path());
         let message = tidy_message(&e.inner().to_string(), &path);
         DocError { path, line: None, column: None, message }
@@ -80,15 +81,48 @@ pub fn parse_json_as<T: DeserializeOwned>(text: &str) -> Result<T, DocError> {
     let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = path_string(e.path());
         let inner = e.into_inner();
-        doc_error(path, &inner)
+        let mut error = doc_error(path, &inner);
+        if let Some(found) = wrong_type_at(text, &inner) {
+            error.message = format!("expected one of the allowed names (a string), found {found}");
+        }
+        error
     })?;
     de.end().map_err(|e| doc_error(String::new(), &e))?;
     Ok(value)
 }
 
+/// Reads a document whose top level must be a JSON object (a graph, a run record): serde
+/// would also take a struct written as a list of its fields, which nobody means.
+pub fn parse_object_as<T: DeserializeOwned>(text: &str) -> Result<T, DocError> {
+    parse_json_as::<Obj<T>>(text).map(|o| o.0)
+}
+
 /// Reads JSON text into a plain value (for `--input`, `--answer` and the like).
 pub fn parse_value(text: &str) -> Result<serde_json::Value, DocError> {
     parse_json_as(text)
+}
+
+/// serde_json says "expected value" both for text that is not JSON and for a well-formed
+/// value of a type a name (an enum) cannot take, such as `"kind": 5`. The second is told
+/// apart by reading a value where the error points; it is then named (`a list`, …).
+fn wrong_type_at(text: &str, e: &serde_json::Error) -> Option<&'static str> {
+    if !e.is_syntax() || strip_position(&e.to_string()) != "expected value" || e.line() == 0 {
+        return None;
+    }
+    let line_start: usize = text.split_inclusive('\n').take(e.line() - 1).map(str::len).sum();
+    let mut at = (line_start + e.column().saturating_sub(1)).min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let mut rest = serde_json::Deserializer::from_str(&text[at..]).into_iter::<serde_json::Value>();
+    Some(match rest.next()?.ok()? {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "true or false",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "a list",
+        serde_json::Value::Object(_) => "an object",
+    })
 }
 
 fn doc_error(path: String, e: &serde_json::Error) -> DocError {
@@ -99,7 +133,10 @@ fn doc_error(path: String, e: &serde_json::Error) -> DocError {
         // Where the text stopped says more than a half-built path.
         return DocError { path: String::new(), line, column, message: message.into() };
     }
-    let message = tidy_message(&strip_position(&e.to_string()), &path);
+    let mut message = tidy_message(&strip_position(&e.to_string()), &path);
+    if path.is_empty() && message.starts_with("expected an object, found ") {
+        message = message.replacen("expected an object", "the document must be a JSON object { … }", 1);
+    }
     DocError { path, line, column, message }
 }
 
@@ -127,6 +164,17 @@ fn strip_position(message: &str) -> String {
 /// u64" becomes "expected a whole number ≥ 0, found the string \"ten\"". `path` is where
 /// the error is: a node's fields are suggested from [`NodeField`].
 fn tidy_message(message: &str, path: &str) -> String {
+    without_type_names(&tidy(message, path))
+}
+
+fn tidy(message: &str, path: &str) -> String {
+    // A message wrapped by a custom deserializer (`a: invalid type: …`): tidy the inner one.
+    if let Some((head, inner)) = message.split_once(": ")
+        && !head.contains(' ')
+        && (inner.starts_with("invalid ") || inner.starts_with("unknown ") || inner.starts_with("missing "))
+    {
+        return format!("{head}: {}", tidy(inner, path));
+    }
     if let Some(rest) = message.strip_prefix("invalid type: ").or_else(|| message.strip_prefix("invalid value: "))
         && let Some((found, expected)) = rest.split_once(", expected ")
     {
@@ -177,6 +225,44 @@ fn tidy_message(message: &str, path: &str) -> String {
     }
 }
 
+/// Rust's names for things never reach a person: `struct Graph` is an object, `enum Status`
+/// and `variant identifier` are names, `unit` is nothing.
+fn without_type_names(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some((before, word, after)) = next_type_word(rest) {
+        out.push_str(before);
+        let name_len = after.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(after.len());
+        // The type's own name goes with it.
+        let tail = &after[name_len..];
+        let plain = match word {
+            "struct " | "tuple struct " | "map " => "an object",
+            "unit variant" | "unit struct" => "a plain name",
+            _ => "one of the allowed names",
+        };
+        out.push_str(plain);
+        // "struct Graph with 8 elements": the count is the struct's, not the person's.
+        let tail = match tail.strip_prefix(" with ") {
+            Some(t) if word != "map " => t.split_once(" elements").map_or(tail, |(_, r)| r),
+            _ => tail,
+        };
+        rest = tail;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The first Rust type word in `s`: the text before it, the word, and the text after it.
+fn next_type_word(s: &str) -> Option<(&str, &'static str, &str)> {
+    const WORDS: [&str; 7] =
+        ["tuple struct ", "struct ", "enum ", "variant identifier", "unit variant", "unit struct", "variant "];
+    WORDS
+        .iter()
+        .filter_map(|w| s.find(w).map(|i| (i, *w)))
+        .min_by_key(|(i, w)| (*i, std::cmp::Reverse(w.len())))
+        .map(|(i, w)| (&s[..i], w, &s[i + w.len()..]))
+}
+
 /// Whether `path` names a field of a node: `nodes[2].lable`, also in an embedded graph.
 fn in_node(path: &str) -> bool {
     let Some((parent, _)) = path.rsplit_once('.') else { return false };
@@ -192,6 +278,7 @@ fn plain_expected(expected: &str) -> String {
         "a boolean" | "bool" => "true or false".into(),
         "a map" | "a JSON object" => "an object".into(),
         "a sequence" => "a list".into(),
+        "unit" => "no value (write the name alone, as a string)".into(),
         other if other.starts_with("struct ") => "an object".into(),
         other if other.starts_with("enum ") || other.starts_with("variant ") => "one of the allowed names".into(),
         other => other.trim_matches('`').to_string(),
@@ -205,6 +292,7 @@ fn plain_found(found: &str) -> String {
     }
     match f {
         "map" => "an object".into(),
+        "unit" => "null".into(),
         "sequence" => "a list".into(),
         "null" | "unit value" => "null".into(),
         other => other

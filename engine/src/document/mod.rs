@@ -6,6 +6,7 @@
 //! node of each kind takes is declared once, in [`NodeField`] and [`NodeKind::node_fields`].
 
 mod fields;
+pub(crate) mod objects;
 
 use indexmap::IndexMap;
 use serde::de::Error as _;
@@ -26,12 +27,13 @@ pub struct Graph {
     pub name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt_map")]
     pub state: Option<IndexMap<String, StateField>>,
+    #[serde(deserialize_with = "objects::list")]
     pub nodes: Vec<Node>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "objects::list")]
     pub edges: Vec<Edge>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt")]
     pub limits: Option<Limits>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layout: Option<Layout>,
@@ -306,7 +308,7 @@ pub struct Node {
     pub join: Option<Join>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt")]
     pub retry: Option<Retry>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub on_error: Option<OnError>,
@@ -333,7 +335,7 @@ pub struct Node {
     pub options: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parse: Option<Parse>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt")]
     pub model: Option<ModelConfig>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<String>,
@@ -343,7 +345,7 @@ pub struct Node {
     pub headers: Option<IndexMap<String, String>>,
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
     pub body: Option<Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt_box")]
     pub graph: Option<Box<Graph>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inputs: Option<IndexMap<String, String>>,
@@ -518,10 +520,14 @@ impl<'de> Deserialize<'de> for Layout {
         let mut layout = Layout::default();
         for (key, value) in raw {
             if key == VIEWPORT_KEY {
-                let v = Viewport::deserialize(value).map_err(|e| D::Error::custom(format!("viewport: {e}")))?;
+                let v = objects::Obj::<Viewport>::deserialize(value)
+                    .map(|o| o.0)
+                    .map_err(|e| D::Error::custom(format!("viewport: {e}")))?;
                 layout.viewport = Some(v);
             } else {
-                let p = Position::deserialize(value).map_err(|e| D::Error::custom(format!("{key}: {e}")))?;
+                let p = objects::Obj::<Position>::deserialize(value)
+                    .map(|o| o.0)
+                    .map_err(|e| D::Error::custom(format!("{key}: {e}")))?;
                 layout.nodes.insert(key, p);
             }
         }

@@ -20,6 +20,7 @@
 //! | `scope` | what expressions see: `state`, `input`, `outputs`, `errors`, `step` |
 //! | `outcome` | what one node did, before the step applies it |
 //! | `nodeset` | the active set |
+//! | `verify` | a record checked against its graph before it is resumed or forked |
 //!
 //! Nodes that reach outside the engine (`llm`, `http`) run in the crate's `effects` module,
 //! which gets what it needs through an `EffectCall` rather than from the run.
@@ -37,6 +38,7 @@ mod start;
 mod step;
 mod subgraph;
 pub(crate) mod types;
+mod verify;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};

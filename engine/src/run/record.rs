@@ -56,6 +56,7 @@ impl Run {
         };
         let mut run = Run::start(plan.clone(), Value::Object(record.input.clone()), host)
             .map_err(|e| bad(e.path, format!("the run's input no longer fits the graph: {}", e.message)))?;
+        super::verify::check_record(&plan, record, &run.state.to_json())?;
         run.run_id = record.run_id.clone();
         run.forked_from = record.forked_from.clone();
         for (k, s) in steps.iter().enumerate() {

@@ -1,0 +1,112 @@
+//! Documents and records from untrusted hands: the top level must be an object, Rust's type
+//! names never reach a message, and a tampered record is refused naming the field at fault.
+
+use std::rc::Rc;
+
+use engine::parse::parse_object_as;
+use engine::{OfflineHost, Run, RunRecord, compile, parse_graph};
+use serde_json::{Value, json};
+
+const LOOP: &str = r#"{
+  "format": "switchyard/graph@1",
+  "state": { "count": { "type": "number", "reducer": "add" } },
+  "nodes": [ { "id": "start", "kind": "start" },
+             { "id": "inc", "kind": "set", "set": { "count": "1" } },
+             { "id": "end", "kind": "end" } ],
+  "edges": [ { "from": "start", "to": "inc" },
+             { "from": "inc", "to": "inc", "when": "state.count < 3" },
+             { "from": "inc", "to": "end", "when": "state.count >= 3" } ]
+}"#;
+
+#[test]
+fn a_graph_written_as_a_list_is_refused() {
+    // serde's sequence form of the Graph struct: format, name, description, state, nodes, …
+    let seq = r#"["switchyard/graph@1", null, null, null, [], [], null, null]"#;
+    let err = parse_graph(seq).expect_err("an error");
+    assert!(err.message.contains("must be a JSON object"), "{err}");
+    let err = parse_graph("[]").expect_err("an error");
+    assert!(err.message.contains("must be a JSON object"), "{err}");
+    assert!(!err.message.contains("struct"), "{err}");
+    // Nested objects too: a node or the limits as a list.
+    let err = parse_graph(r#"{"format": "switchyard/graph@1", "nodes": [["start", "start"]]}"#).expect_err("an error");
+    assert_eq!(err.path, "nodes[0]");
+    let err = parse_graph(r#"{"format": "switchyard/graph@1", "nodes": [], "limits": [5]}"#).expect_err("an error");
+    assert_eq!(err.path, "limits");
+}
+
+#[test]
+fn no_rust_type_name_reaches_a_message() {
+    let docs = [
+        "[]",
+        "[1, 2]",
+        "5",
+        r#"{"format": "switchyard/graph@1", "nodes": [{"id": "a", "kind": 5}]}"#,
+        r#"{"format": "switchyard/graph@1", "nodes": [{"id": "a", "kind": {"start": 1}}]}"#,
+        r#"{"format": "switchyard/graph@1", "nodes": [{"id": "a", "kind": []}]}"#,
+        r#"{"format": "switchyard/graph@1", "nodes": [], "layout": {"a": [1, 2]}}"#,
+        r#"{"format": "switchyard/graph@1", "nodes": [], "layout": {"viewport": 3}}"#,
+        r#"{"format": "switchyard/graph@1", "nodes": [{"id": "a", "kind": "llm", "model": []}]}"#,
+        r#"{"format": "switchyard/graph@1", "nodes": [], "state": {"a": {"type": []}}}"#,
+        r#"{"format": "switchyard/graph@1", "nodes": [], "state": {"a": []}}"#,
+    ];
+    for doc in docs {
+        let err = parse_graph(doc).expect_err("an error").to_string();
+        for word in ["struct", "enum ", "variant", "Graph", "Node ", "Limits", "unit", "elements", "usize", "u64"] {
+            assert!(!err.contains(word), "{doc}: {err}");
+        }
+    }
+    for doc in ["[]", r#"{"format": "switchyard/run@1", "status": 5}"#, r#"{"format": "x", "steps": [[]]}"#] {
+        let err = parse_object_as::<RunRecord>(doc).expect_err("an error").to_string();
+        for word in ["struct", "RunRecord", "StepDoc", "variant", "elements"] {
+            assert!(!err.contains(word), "{doc}: {err}");
+        }
+    }
+}
+
+/// A finished run of [`LOOP`] as record JSON.
+fn record() -> Value {
+    let plan = Rc::new(compile(&parse_graph(LOOP).expect("test setup")).plan.expect("test setup"));
+    let host = OfflineHost::new();
+    let mut run = Run::start(plan, json!({}), &host).expect("test setup");
+    pollster::block_on(run.run(&host));
+    serde_json::to_value(run.record(true)).expect("test setup")
+}
+
+/// The error path of resuming `record`.
+fn resume_error(record: &Value) -> String {
+    let plan = Rc::new(compile(&parse_graph(LOOP).expect("test setup")).plan.expect("test setup"));
+    let record: RunRecord = serde_json::from_value(record.clone()).expect("test setup");
+    match Run::from_record(plan, &record, &OfflineHost::new()) {
+        Ok(_) => "accepted".into(),
+        Err(e) => e.path,
+    }
+}
+
+#[test]
+fn an_untouched_record_is_accepted() {
+    assert_eq!(resume_error(&record()), "accepted");
+}
+
+#[test]
+fn tampered_records_are_refused_naming_the_field() {
+    type Tamper = fn(&mut Value);
+    let cases: [(&str, Tamper); 10] = [
+        ("steps[1].ran[0]", |r| r["steps"][1]["ran"][0] = json!("end")),
+        ("steps[0].ran[0]", |r| r["steps"][0]["ran"][0] = json!("start")),
+        ("steps[2].ran[0]", |r| r["steps"][2]["ran"][0] = json!("nobody")),
+        ("steps[0].next[0]", |r| r["steps"][0]["next"][0] = json!("end")),
+        ("steps[1].taken[0]", |r| r["steps"][1]["taken"] = json!([99])),
+        ("steps[1].patch", |r| {
+            r["steps"][1]["patch"] = json!([{"op": "remove", "path": "/nothing/here"}]);
+        }),
+        ("steps[0].duration_ms", |r| r["steps"][0]["duration_ms"] = json!(-1e12)),
+        ("steps[1].step", |r| r["steps"][1]["step"] = json!(7)),
+        ("steps[0].updates.end", |r| r["steps"][0]["updates"] = json!({"end": {"count": 1}})),
+        ("next[0]", |r| r["next"] = json!(["start"])),
+    ];
+    for (path, tamper) in cases {
+        let mut r = record();
+        tamper(&mut r);
+        assert_eq!(resume_error(&r), path, "{path}");
+    }
+}
