@@ -6,7 +6,7 @@
 use std::cell::Cell;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use engine::host::{Auth, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture};
+use engine::host::{Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture};
 use futures_channel::oneshot;
 
 pub struct NativeHost {
@@ -47,6 +47,11 @@ impl Host for NativeHost {
             rx.await
                 .unwrap_or_else(|_| Err(HttpFailure { message: "the request was dropped".into(), timed_out: false }))
         })
+    }
+
+    fn clock(&self) -> Option<Clock> {
+        let origin = self.origin;
+        Some(std::rc::Rc::new(move || origin.elapsed().as_secs_f64() * 1000.0))
     }
 
     fn sleep(&self, ms: u64) -> LocalBoxFuture<'_, ()> {

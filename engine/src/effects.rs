@@ -16,7 +16,7 @@ use crate::document::{EffectiveLimits, Parse, Provider};
 use crate::host::{Auth, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture};
 use crate::plan::{Body, HttpOp, JsonTemplate, LlmOp, PlanNode};
 use crate::run::errors::{ErrorKind, NodeError};
-use crate::script::{Ctx, EvalError, Scripting, Template};
+use crate::script::{Ctx, EvalError, Guard, Scripting, Template};
 use crate::update::Update;
 
 /// How much of a reply an error message quotes.
@@ -91,6 +91,26 @@ impl Deadline {
         let used = self.used_ms + (now_ms - self.step_started_ms).max(0.0);
         let left = (self.run_timeout_ms as f64 - used).max(0.0) as u64;
         if left < own { (left, true) } else { (own, false) }
+    }
+
+    /// Sets the sandbox's deadline for what is evaluated next: node `node`'s expressions
+    /// (its own timeout, or the graph's `node_timeout_ms`, from the step's start), or with no
+    /// node the step's routing; never past the run's `run_timeout_ms`. Without a clock from
+    /// the host, evaluations have no deadline. (The clock is not read here, so that a fake
+    /// clock advances as it did before.)
+    pub(crate) fn arm(&self, guard: &Guard, host: &dyn Host, node: Option<&PlanNode>) {
+        let Some(clock) = host.clock() else {
+            guard.clear();
+            return;
+        };
+        let run_left = (self.run_timeout_ms as f64 - self.used_ms).max(0.0);
+        let own = node.map(|n| n.timeout_ms.unwrap_or(self.node_timeout_ms) as f64);
+        let why = match (node, own) {
+            (Some(n), Some(own)) if own <= run_left => format!("node `{}` took longer than {own} ms", n.id),
+            _ => format!("the run's time limit passed (run_timeout_ms {})", self.run_timeout_ms),
+        };
+        let ms = own.map_or(run_left, |o| o.min(run_left));
+        guard.set(Some(clock), self.step_started_ms + ms, why);
     }
 
     /// Why `what` was stopped after `ms`: its own timeout, or the run's (`run_limit`).

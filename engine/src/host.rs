@@ -10,6 +10,12 @@
 use std::cell::Cell;
 use std::future::Future;
 use std::pin::Pin;
+use std::rc::Rc;
+
+/// A reading of the host's monotonic clock, in milliseconds (the same clock as
+/// [`Host::now_ms`]), that the sandbox can keep: it reads it while a script runs, to stop
+/// one that overruns its time limit.
+pub type Clock = Rc<dyn Fn() -> f64>;
 
 /// A boxed future that need not be `Send` (the browser has one thread).
 pub type LocalBoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
@@ -55,20 +61,26 @@ pub trait Host {
     fn http(&self, request: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, HttpFailure>>;
     /// Resolves after `ms` milliseconds (retry backoff, timeouts).
     fn sleep(&self, ms: u64) -> LocalBoxFuture<'_, ()>;
+    /// The clock, for the sandbox to read during an evaluation, so that `node_timeout_ms`
+    /// and `run_timeout_ms` stop a running script and not only the steps after it. A host
+    /// without one (the default) leaves scripts bounded by `max_ops` alone.
+    fn clock(&self) -> Option<Clock> {
+        None
+    }
 }
 
 /// A host with a fake clock and no network: deterministic, for tests and pure graphs. Every
 /// reading of the clock advances it by `tick_ms`.
 #[derive(Debug)]
 pub struct OfflineHost {
-    clock: Cell<f64>,
+    clock: Rc<Cell<f64>>,
     tick_ms: f64,
     ids: Cell<u64>,
 }
 
 impl OfflineHost {
     pub fn new() -> OfflineHost {
-        OfflineHost { clock: Cell::new(0.0), tick_ms: 0.0, ids: Cell::new(0) }
+        OfflineHost { clock: Rc::new(Cell::new(0.0)), tick_ms: 0.0, ids: Cell::new(0) }
     }
 
     /// A host whose clock advances by `tick_ms` at each reading.
@@ -108,5 +120,14 @@ impl Host for OfflineHost {
     fn sleep(&self, ms: u64) -> LocalBoxFuture<'_, ()> {
         self.clock.set(self.clock.get() + ms as f64);
         Box::pin(async {})
+    }
+
+    fn clock(&self) -> Option<Clock> {
+        let (clock, tick) = (self.clock.clone(), self.tick_ms);
+        Some(Rc::new(move || {
+            let t = clock.get();
+            clock.set(t + tick);
+            t
+        }))
     }
 }

@@ -84,15 +84,20 @@ impl Graph {
         Graph { layout: None, ..self.clone() }
     }
 
-    /// The limits with every default filled in.
+    /// The limits in force: every default filled in, and every value held to the host's
+    /// [`EffectiveLimits::CEILINGS`] (validation warns about a value over its ceiling).
     pub fn effective_limits(&self) -> EffectiveLimits {
         let l = self.limits.clone().unwrap_or_default();
+        let d = EffectiveLimits::DEFAULTS;
+        let c = EffectiveLimits::CEILINGS;
         EffectiveLimits {
-            max_steps: l.max_steps.unwrap_or(24),
-            run_timeout_ms: l.run_timeout_ms.unwrap_or(900_000),
-            node_timeout_ms: l.node_timeout_ms.unwrap_or(180_000),
-            max_state_bytes: l.max_state_bytes.unwrap_or(1_048_576),
-            max_ops: l.max_ops.unwrap_or(100_000),
+            max_steps: l.max_steps.unwrap_or(d.max_steps).min(c.max_steps),
+            run_timeout_ms: l.run_timeout_ms.unwrap_or(d.run_timeout_ms).min(c.run_timeout_ms),
+            node_timeout_ms: l.node_timeout_ms.unwrap_or(d.node_timeout_ms).min(c.node_timeout_ms),
+            max_state_bytes: l.max_state_bytes.unwrap_or(d.max_state_bytes).min(c.max_state_bytes),
+            max_ops: l.max_ops.unwrap_or(d.max_ops).min(c.max_ops),
+            max_fanout: l.max_fanout.unwrap_or(d.max_fanout).min(c.max_fanout),
+            max_record_bytes: l.max_record_bytes.unwrap_or(d.max_record_bytes).min(c.max_record_bytes),
         }
     }
 
@@ -434,9 +439,29 @@ pub struct Limits {
     pub max_state_bytes: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_ops: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_fanout: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_record_bytes: Option<u64>,
 }
 
-/// The limits with the spec's defaults applied (spec 2.4).
+impl Limits {
+    /// Each limit by name, as written.
+    pub fn named(&self) -> [(&'static str, Option<u64>); 7] {
+        [
+            ("max_steps", self.max_steps),
+            ("run_timeout_ms", self.run_timeout_ms),
+            ("node_timeout_ms", self.node_timeout_ms),
+            ("max_state_bytes", self.max_state_bytes),
+            ("max_ops", self.max_ops),
+            ("max_fanout", self.max_fanout),
+            ("max_record_bytes", self.max_record_bytes),
+        ]
+    }
+}
+
+/// The limits with the spec's defaults applied (spec 2.4), held to the host's ceilings
+/// (spec 8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EffectiveLimits {
     pub max_steps: u64,
@@ -444,6 +469,50 @@ pub struct EffectiveLimits {
     pub node_timeout_ms: u64,
     pub max_state_bytes: u64,
     pub max_ops: u64,
+    /// Instances of one node in one step.
+    pub max_fanout: u64,
+    /// The run record kept in memory; past it the run stops with a `limit` error.
+    pub max_record_bytes: u64,
+}
+
+impl EffectiveLimits {
+    /// The values used when a document gives none (spec 2.4).
+    pub const DEFAULTS: EffectiveLimits = EffectiveLimits {
+        max_steps: 24,
+        run_timeout_ms: 900_000,
+        node_timeout_ms: 180_000,
+        max_state_bytes: 1_048_576,
+        max_ops: 100_000,
+        max_fanout: 1000,
+        max_record_bytes: 268_435_456,
+    };
+
+    /// The most a document may ask for (spec 8): a shared graph must not be able to run
+    /// forever or exhaust the machine. A larger value is clamped, with a warning.
+    pub const CEILINGS: EffectiveLimits = EffectiveLimits {
+        max_steps: 1_000_000,
+        run_timeout_ms: 86_400_000,
+        node_timeout_ms: 86_400_000,
+        max_state_bytes: 64 * 1024 * 1024,
+        max_ops: 100_000_000,
+        max_fanout: 100_000,
+        max_record_bytes: 1024 * 1024 * 1024,
+    };
+
+    /// The ceiling of the limit called `name`.
+    pub fn ceiling(name: &str) -> Option<u64> {
+        let c = EffectiveLimits::CEILINGS;
+        Some(match name {
+            "max_steps" => c.max_steps,
+            "run_timeout_ms" => c.run_timeout_ms,
+            "node_timeout_ms" => c.node_timeout_ms,
+            "max_state_bytes" => c.max_state_bytes,
+            "max_ops" => c.max_ops,
+            "max_fanout" => c.max_fanout,
+            "max_record_bytes" => c.max_record_bytes,
+            _ => return None,
+        })
+    }
 }
 
 /// Writes a whole number without a fraction (`120`, not `120.0`), so a document written by

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
-use crate::document::{FieldType, Graph, Node, NodeKind, OnError, Reducer};
+use crate::document::{EffectiveLimits, FieldType, Graph, Node, NodeKind, OnError, Reducer};
 use crate::plan::check::Checker;
 use crate::state::{Evict, check_type};
 
@@ -114,15 +114,17 @@ impl Checker {
     /// Limits: none may be 0.
     pub(super) fn check_limits(&mut self, graph: &Graph) {
         let Some(l) = &graph.limits else { return };
-        for (name, value) in [
-            ("max_steps", l.max_steps),
-            ("run_timeout_ms", l.run_timeout_ms),
-            ("node_timeout_ms", l.node_timeout_ms),
-            ("max_state_bytes", l.max_state_bytes),
-            ("max_ops", l.max_ops),
-        ] {
-            if value == Some(0) {
-                self.error(format!("limits.{name}"), "must be at least 1".into(), None, None);
+        for (name, value) in l.named() {
+            let ceiling = EffectiveLimits::ceiling(name).unwrap_or(u64::MAX);
+            match value {
+                Some(0) => self.error(format!("limits.{name}"), "must be at least 1".into(), None, None),
+                Some(v) if v > ceiling => self.warn(
+                    format!("limits.{name}"),
+                    format!("{v} is over this host's ceiling; {ceiling} is used instead"),
+                    None,
+                    None,
+                ),
+                _ => {}
             }
         }
     }

@@ -5,6 +5,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::script::EvalError;
+
 /// The `kind` of a node or run error (spec 4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -65,9 +67,12 @@ impl NodeError {
         NodeError { kind, message: format!("node `{node}`: {message}") }
     }
 
-    /// An expression, script or template in `field` of node `node` failed with `e`.
-    pub(crate) fn expression(node: &str, field: &str, e: impl fmt::Display) -> NodeError {
-        NodeError { kind: ErrorKind::Expression, message: format!("node `{node}`, field `{field}`: {e}") }
+    /// An expression, script or template in `field` of node `node` failed with `e`: a
+    /// `timeout` when its time limit stopped it, else an `expression` error.
+    pub(crate) fn expression<E: fmt::Display + 'static>(node: &str, field: &str, e: E) -> NodeError {
+        let timed_out = (&e as &dyn std::any::Any).downcast_ref::<EvalError>().is_some_and(EvalError::is_timeout);
+        let kind = if timed_out { ErrorKind::Timeout } else { ErrorKind::Expression };
+        NodeError { kind, message: format!("node `{node}`, field `{field}`: {e}") }
     }
 }
 

@@ -21,6 +21,7 @@ impl Run {
         if node.disabled {
             return Outcome::Bypass;
         }
+        deadline.arm(self.plan.scripting.guard(), host, Some(node));
         if let Some(pinned) = &node.pinned {
             return self.pinned(node, pinned);
         }

@@ -64,7 +64,10 @@ impl Run {
                     *self = rewound;
                 }
             }
-            Status::LimitReached if self.step_count() < self.plan.limits.max_steps => {
+            Status::LimitReached
+                if self.step_count() < self.plan.limits.max_steps
+                    && self.record_bytes <= self.plan.limits.max_record_bytes =>
+            {
                 self.status = Status::Running;
                 self.error = None;
             }
@@ -116,6 +119,7 @@ impl Run {
 
     /// Brings the bookkeeping up to date with a recorded step.
     pub(super) fn replay(&mut self, s: StepRecord) {
+        self.record_bytes += s.approx_bytes();
         if s.failed {
             self.live.remember_errors(&s);
             self.active_ms += s.duration_ms;

@@ -105,7 +105,8 @@ impl Run {
             let prompt = match prompt {
                 Some(t) => self.plan.scripting.render(t, &self.ctx).map_err(|e| {
                     let message = format!("node `{}`, field `prompt`: {e}", node.id);
-                    (ix, NodeError { kind: ErrorKind::Expression, message })
+                    let kind = if e.is_timeout() { ErrorKind::Timeout } else { ErrorKind::Expression };
+                    (ix, NodeError { kind, message })
                 })?,
                 None => String::new(),
             };

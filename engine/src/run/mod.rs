@@ -86,6 +86,8 @@ pub struct Run {
     steps: Vec<StepRecord>,
     /// Time spent in steps so far, against `run_timeout_ms`.
     active_ms: f64,
+    /// About how many bytes the steps take in the record, against `max_record_bytes`.
+    record_bytes: u64,
     forked_from: Option<ForkInfo>,
     /// Changes made between checkpoints (a fork's `set`), reported in the next step's patch.
     pending_patch: Vec<PatchOperation>,
@@ -117,6 +119,7 @@ impl Run {
             error: None,
             steps: Vec::new(),
             active_ms: 0.0,
+            record_bytes: 0,
             forked_from: None,
             pending_patch: Vec::new(),
         }

@@ -84,7 +84,7 @@ impl Run {
         let edge = || format!("edge {} → {} (edges[{}].when)", node.id, self.plan.node(e.to).id, e.index);
         let v = self.plan.scripting.eval(when, &self.ctx).map_err(|err| RunError {
             node: Some(node.id.to_string()),
-            kind: ErrorKind::Expression,
+            kind: if err.is_timeout() { ErrorKind::Timeout } else { ErrorKind::Expression },
             message: format!("{}: {err}", edge()),
         })?;
         v.as_bool().map_err(|_| RunError {

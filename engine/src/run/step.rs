@@ -41,12 +41,15 @@ impl Run {
         let step_no = self.step_count() + 1;
         let (waiting, runnable): (Vec<usize>, Vec<usize>) = self.next.iter().partition(|&&ix| self.needs_answer(ix));
         self.refresh_context(step_no);
+        Deadline::new(&self.plan.limits, self.active_ms, t0).arm(self.plan.scripting.guard(), host, None);
         if !self.show_waiting(&waiting, runnable.is_empty()) {
             return;
         }
 
         let deadline = Deadline::new(&self.plan.limits, self.active_ms, t0);
         let mut results = self.exec_all(&runnable, host, deadline).await;
+        // Routing's `when` expressions run under what is left of the run's time.
+        deadline.arm(self.plan.scripting.guard(), host, None);
         for ix in &runnable {
             self.answers.remove(ix);
         }
@@ -99,6 +102,20 @@ impl Run {
         }
         if self.step_count() >= limits.max_steps && !self.next.is_empty() {
             self.stop_at_limit();
+            return true;
+        }
+        if self.record_bytes > limits.max_record_bytes && !self.next.is_empty() {
+            self.status = Status::LimitReached;
+            self.error = Some(RunError {
+                node: None,
+                kind: ErrorKind::Limit,
+                message: format!(
+                    "stopped after {} steps: the run's record passed max_record_bytes ({} bytes); {} would run next",
+                    self.step_count(),
+                    limits.max_record_bytes,
+                    self.next_ids().join(", ")
+                ),
+            });
             return true;
         }
         false
@@ -267,6 +284,7 @@ impl Run {
         record.taken.sort_unstable();
         record.duration_ms = (host.now_ms() - t0).max(0.0);
         self.active_ms += record.duration_ms;
+        self.record_bytes += record.approx_bytes();
         self.steps.push(record);
         suspended_now
     }
@@ -322,6 +340,7 @@ impl Run {
         record.failed = true;
         record.next = self.next.iter().copied().collect();
         self.live.remember_errors(&record);
+        self.record_bytes += record.approx_bytes();
         self.steps.push(record);
         self.status = Status::Failed;
         self.error = Some(RunError {

@@ -1,12 +1,17 @@
 //! Expressions, scripts and `{{ }}` templates, in sandboxed Rhai (spec 2.5).
 //!
 //! The sandbox: no I/O (`print`/`debug` go nowhere, no modules, no `eval`), a budget of
-//! `max_ops` operations per evaluation, and bounded string, array and map sizes.
+//! `max_ops` operations per evaluation, a deadline on the host's clock (`clock`), and bounded
+//! string, array and map sizes, checked by built-ins that allocate before they do
+//! (`builtins`).
 //!
 //! `state`, `input`, `outputs` and `errors` are handed to scripts as read-only *views*: a
 //! field is converted to a Rhai value only when a script reads it. That keeps the cost of an
 //! evaluation independent of how large the state has grown (a 10,000-item list costs nothing
 //! until a script touches it).
+
+mod builtins;
+mod clock;
 
 use std::cell::RefCell;
 use std::fmt;
@@ -15,7 +20,11 @@ use std::rc::Rc;
 use rhai::{Array, Dynamic, Engine, INT, ImmutableString, Map as RhaiMap, Scope};
 use serde_json::{Map, Number, Value};
 
+pub(crate) use self::clock::Guard;
 use crate::document::EffectiveLimits;
+
+/// The most items in one list or map a script may build.
+const MAX_ARRAY: usize = 100_000;
 
 /// Names every expression can use.
 pub const SCOPE_NAMES: [&str; 5] = ["state", "input", "outputs", "errors", "step"];
@@ -77,6 +86,14 @@ impl fmt::Display for EvalError {
 }
 
 impl std::error::Error for EvalError {}
+
+impl EvalError {
+    /// Whether the evaluation was stopped by its time limit (a `timeout`, not a mistake in
+    /// the expression).
+    pub fn is_timeout(&self) -> bool {
+        self.0.starts_with(clock::STOPPED)
+    }
+}
 
 /// What an expression sees: one Rhai scope, built once per step and shared by every
 /// evaluation in it (whatever a script declares is dropped again after it ends).
@@ -146,6 +163,7 @@ impl ViewSource for ObjectView {
 pub struct Scripting {
     engine: Engine,
     max_ops: u64,
+    guard: Rc<Guard>,
 }
 
 impl fmt::Debug for Scripting {
@@ -158,10 +176,13 @@ impl Scripting {
     pub fn new(limits: &EffectiveLimits) -> Scripting {
         let mut engine = Engine::new();
         let max_string = usize::try_from(limits.max_state_bytes).unwrap_or(usize::MAX).max(1024);
+        let guard = Guard::new();
+        let watch = guard.clone();
+        engine.on_progress(move |ops| watch.expired(ops).then_some(Dynamic::UNIT));
         engine
             .set_max_operations(limits.max_ops)
             .set_max_string_size(max_string)
-            .set_max_array_size(100_000)
+            .set_max_array_size(MAX_ARRAY)
             .set_max_map_size(100_000)
             .set_max_expr_depths(64, 32)
             .set_max_call_levels(32)
@@ -187,34 +208,17 @@ impl Scripting {
             let v = from_dynamic(&d).map_err(|e| e.to_string())?;
             Ok(v.to_string().into())
         });
-        // rhai's `pad` with an empty padding string never returns; refuse that case.
-        engine.register_fn(
-            "pad",
-            |s: &mut ImmutableString, len: INT, padding: &str| -> Result<(), Box<rhai::EvalAltResult>> {
-                if padding.is_empty() {
-                    return Err("pad: the padding text must not be empty".into());
-                }
-                let target = usize::try_from(len).unwrap_or(0);
-                let mut out = s.to_string();
-                let mut count = out.chars().count();
-                'fill: while count < target {
-                    for c in padding.chars() {
-                        if count >= target {
-                            break 'fill;
-                        }
-                        out.push(c);
-                        count += 1;
-                    }
-                }
-                *s = out.into();
-                Ok(())
-            },
-        );
+        builtins::register(&mut engine, builtins::Sizes { max_string, max_array: MAX_ARRAY });
         engine.register_fn("parse_json", |s: &str| -> Result<Dynamic, Box<rhai::EvalAltResult>> {
             let v: Value = serde_json::from_str(s).map_err(|e| format!("parse_json: {e}"))?;
             Ok(to_dynamic(&v))
         });
-        Scripting { engine, max_ops: limits.max_ops }
+        Scripting { engine, max_ops: limits.max_ops, guard }
+    }
+
+    /// The deadline evaluations run under; the executor sets it before it evaluates.
+    pub(crate) fn guard(&self) -> &Guard {
+        &self.guard
     }
 
     /// Compiles an expression or script that sees the standard names plus `extra`.
@@ -322,6 +326,9 @@ impl Scripting {
                 self.max_ops,
                 position_text(pos)
             )),
+            rhai::EvalAltResult::ErrorTerminated(_, pos) => {
+                EvalError(format!("{} ({})", self.guard.message(), position_text(pos)))
+            }
             rhai::EvalAltResult::ErrorRuntime(value, pos) => {
                 // `throw "..."` in a script: show the thrown text itself.
                 let text =

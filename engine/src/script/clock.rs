@@ -1,0 +1,64 @@
+//! Time limits inside an evaluation. `max_ops` bounds how much a script does, but not how
+//! long it takes (a huge `max_ops` and `loop {}`), and timeouts checked between steps never
+//! see a step that does not end. So the executor hands the sandbox a deadline on the host's
+//! clock before it evaluates, and Rhai's progress callback looks at the clock every
+//! [`CHECK_EVERY`] operations: cheap, and a runaway script stops within milliseconds of its
+//! deadline.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use crate::host::Clock;
+
+/// Operations between two readings of the clock.
+pub(super) const CHECK_EVERY: u64 = 4096;
+
+/// The start of every message of an evaluation stopped by its deadline.
+pub(crate) const STOPPED: &str = "stopped by its time limit: ";
+
+/// The deadline an evaluation runs under, shared by the sandbox and its progress callback.
+#[derive(Default)]
+pub(crate) struct Guard {
+    clock: RefCell<Option<Clock>>,
+    /// When evaluations must stop, on the clock; infinite when there is no deadline.
+    deadline_ms: Cell<f64>,
+    /// Why, for the error message ("node_timeout_ms (200 ms) passed").
+    why: RefCell<String>,
+}
+
+impl Guard {
+    pub(super) fn new() -> Rc<Guard> {
+        let g = Guard::default();
+        g.deadline_ms.set(f64::INFINITY);
+        Rc::new(g)
+    }
+
+    /// Evaluations from now on stop at `deadline_ms` on `clock`, for reason `why`.
+    pub(crate) fn set(&self, clock: Option<Clock>, deadline_ms: f64, why: String) {
+        *self.clock.borrow_mut() = clock;
+        self.deadline_ms.set(deadline_ms);
+        *self.why.borrow_mut() = why;
+    }
+
+    /// Evaluations from now on run without a deadline.
+    pub(crate) fn clear(&self) {
+        *self.clock.borrow_mut() = None;
+        self.deadline_ms.set(f64::INFINITY);
+    }
+
+    /// Whether the deadline has passed (read from the progress callback).
+    pub(super) fn expired(&self, ops: u64) -> bool {
+        if !ops.is_multiple_of(CHECK_EVERY) || self.deadline_ms.get().is_infinite() {
+            return false;
+        }
+        match &*self.clock.borrow() {
+            Some(now) => now() >= self.deadline_ms.get(),
+            None => false,
+        }
+    }
+
+    /// The message of an evaluation the deadline stopped.
+    pub(super) fn message(&self) -> String {
+        format!("{STOPPED}{}", self.why.borrow())
+    }
+}
