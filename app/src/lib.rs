@@ -4,7 +4,7 @@
 //! |---|---|
 //! | [`model`] | the editing model: plain data and pure operations, tested natively |
 //! | `platform` | what differs between the browser and the desktop app, behind one trait |
-//! | `state` | the reactive state the components read, provided as contexts |
+//! | `state` | the reactive state, split by concern (document, view, run, ui, alerts), each part its own context |
 //! | `actions` | what the user can do (documents, runs, navigation), over state and platform |
 //! | `ui` | the Leptos components: they render the state and call actions |
 //!

@@ -10,7 +10,8 @@ use crate::model::doc_id::DocId;
 use crate::model::editor::Editor;
 use crate::model::geometry::View;
 use crate::model::layout::Direction;
-use crate::state::Store;
+use crate::platform::PlatformRef;
+use crate::state::{Alerts, DocState, ViewState};
 
 /// The graph a first visit starts with.
 pub fn starter_graph() -> Graph {
@@ -34,12 +35,12 @@ pub fn with_default_layout(mut graph: Graph) -> Graph {
 
 /// Saves the open graph shortly after each change. A failed save keeps the work in memory
 /// and says so.
-pub fn autosave(store: Store) {
-    let saved_revision = store.saved_revision;
+pub fn autosave(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef) {
+    let saved_revision = doc.saved_revision;
     let pending = StoredValue::new(None::<TimeoutHandle>);
     Effect::new(move |_| {
-        let revision = store.editor.with(Editor::revision);
-        store.current.track();
+        let revision = doc.editor.with(Editor::revision);
+        doc.current.track();
         if revision == saved_revision.get_untracked() {
             return;
         }
@@ -48,8 +49,8 @@ pub fn autosave(store: Store) {
         }
         let handle = set_timeout_with_handle(
             move || {
-                if save_now(store) {
-                    saved_revision.set(store.editor.with_untracked(Editor::revision));
+                if save_now(doc, view, alerts, platform) {
+                    saved_revision.set(doc.editor.with_untracked(Editor::revision));
                 }
             },
             std::time::Duration::from_millis(400),
@@ -59,22 +60,22 @@ pub fn autosave(store: Store) {
     });
     // Keep the pan and zoom when the tab closes.
     let _ = window_event_listener(ev::beforeunload, move |_| {
-        save_now(store);
+        save_now(doc, view, alerts, platform);
     });
 }
 
 /// Writes the open graph and the library index now. Returns whether it worked.
-pub fn save_now(store: Store) -> bool {
-    let view = store.view.get_untracked();
-    store.editor.update_untracked(|e| e.set_viewport(view));
-    let id = store.current.get_untracked();
-    let graph = store.editor.with_untracked(|e| e.document().clone());
-    let platform = store.platform.get();
+pub fn save_now(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef) -> bool {
+    let viewport = view.view.get_untracked();
+    doc.editor.update_untracked(|e| e.set_viewport(viewport));
+    let id = doc.current.get_untracked();
+    let graph = doc.editor.with_untracked(|e| e.document().clone());
+    let platform = platform.get();
     let result = platform.save_graph(&id, &graph).and_then(|()| {
         // A file opened from elsewhere on the desktop is not part of the library.
         let Some(lib_id) = id.library_id() else { return Ok(()) };
         let mut ok = Ok(());
-        store.library.update(|lib| {
+        doc.library.update(|lib| {
             lib.touch(lib_id, graph.display_name(), platform.now());
             ok = platform.save_library(lib);
         });
@@ -84,7 +85,7 @@ pub fn save_now(store: Store) -> bool {
     match result {
         Ok(()) => true,
         Err(why) => {
-            store.error(format!(
+            alerts.error(format!(
                 "Could not save “{}”: {why}. Your work is kept in this tab; export it to keep a copy.",
                 graph.display_name()
             ));
@@ -94,109 +95,113 @@ pub fn save_now(store: Store) -> bool {
 }
 
 /// Opens another saved graph (after saving the current one).
-pub fn open_graph(store: Store, id: &DocId) {
-    if store.current.with_untracked(|c| c == id) {
+pub fn open_graph(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef, id: &DocId) {
+    if doc.current.with_untracked(|c| c == id) {
         return;
     }
-    save_now(store);
-    match store.platform.get().load_graph(id) {
-        Ok(g) => load_into(store, id.clone(), g),
-        Err(why) => store.error(format!("Could not open that graph: {why}")),
+    save_now(doc, view, alerts, platform);
+    match platform.get().load_graph(id) {
+        Ok(g) => load_into(doc, view, alerts, platform, id.clone(), g),
+        Err(why) => alerts.error(format!("Could not open that graph: {why}")),
     }
 }
 
 /// Makes `graph` the open graph under storage id `id`.
-pub fn load_into(store: Store, id: DocId, graph: Graph) {
+pub fn load_into(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef, id: DocId, graph: Graph) {
     let viewport = graph.layout.as_ref().and_then(|l| l.viewport.clone());
-    store.editor.set(Editor::new(graph));
-    store.saved_revision.set(0);
-    store.current.set(id);
+    doc.editor.set(Editor::new(graph));
+    doc.saved_revision.set(0);
+    doc.current.set(id);
     match viewport {
-        Some(v) => store.view.set(View::from(&v)),
-        None => store.fit_view(),
+        Some(v) => view.view.set(View::from(&v)),
+        None => view.fit_view(&doc),
     }
-    save_now(store);
+    save_now(doc, view, alerts, platform);
 }
 
 /// Creates and opens a new graph: a copy of `from`, or a start and an end.
-pub fn create_graph(store: Store, from: Option<Graph>) {
-    save_now(store);
+pub fn create_graph(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef, from: Option<Graph>) {
+    save_now(doc, view, alerts, platform);
     let graph = with_default_layout(from.unwrap_or_else(starter_graph));
-    let name = store.library.with_untracked(|l| l.unique_name(graph.display_name()));
+    let name = doc.library.with_untracked(|l| l.unique_name(graph.display_name()));
     let mut graph = graph;
     graph.name = Some(name.clone());
-    let id = store.library.with_untracked(|l| store.platform.get().new_id(l, &name));
-    load_into(store, id, graph);
+    let id = doc.library.with_untracked(|l| platform.get().new_id(l, &name));
+    load_into(doc, view, alerts, platform, id, graph);
 }
 
 /// Renames library graph `id` (the open one through its document, so Undo covers it).
-pub fn rename_graph(store: Store, id: &str, name: &str) {
+pub fn rename_graph(doc: DocState, alerts: Alerts, platform: PlatformRef, id: &str, name: &str) {
     let name = name.trim().to_string();
     if name.is_empty() {
         return;
     }
-    let doc = DocId::Library(id.to_string());
-    let platform = store.platform.get();
-    if store.current.get_untracked() == doc {
-        let mut meta = store.editor.with_untracked(|e| crate::model::edit::Meta::of(e.document()));
+    let doc_id = DocId::Library(id.to_string());
+    let platform = platform.get();
+    if doc.current.get_untracked() == doc_id {
+        let mut meta = doc.editor.with_untracked(|e| crate::model::edit::Meta::of(e.document()));
         meta.name = Some(name.clone());
-        store.edit(|e| e.set_document_meta(meta));
-    } else if let Ok(mut g) = platform.load_graph(&doc) {
+        doc.edit(|e| e.set_document_meta(meta));
+    } else if let Ok(mut g) = platform.load_graph(&doc_id) {
         g.name = Some(name.clone());
-        if let Err(why) = platform.save_graph(&doc, &g) {
-            store.error(format!("Could not rename: {why}"));
+        if let Err(why) = platform.save_graph(&doc_id, &g) {
+            alerts.error(format!("Could not rename: {why}"));
             return;
         }
     }
-    store.library.update(|l| l.rename(id, &name));
-    let _ = store.library.with_untracked(|l| platform.save_library(l));
+    doc.library.update(|l| l.rename(id, &name));
+    let _ = doc.library.with_untracked(|l| platform.save_library(l));
 }
 
 /// Opens a copy of library graph `id` as a new graph.
-pub fn duplicate_graph(store: Store, id: &str) {
-    let doc = DocId::Library(id.to_string());
-    let graph = if store.current.get_untracked() == doc {
-        Ok(store.editor.with_untracked(|e| e.document().clone()))
+pub fn duplicate_graph(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef, id: &str) {
+    let doc_id = DocId::Library(id.to_string());
+    let graph = if doc.current.get_untracked() == doc_id {
+        Ok(doc.editor.with_untracked(|e| e.document().clone()))
     } else {
-        store.platform.get().load_graph(&doc)
+        platform.get().load_graph(&doc_id)
     };
     match graph {
-        Ok(g) => create_graph(store, Some(g)),
-        Err(why) => store.error(format!("Could not duplicate: {why}")),
+        Ok(g) => create_graph(doc, view, alerts, platform, Some(g)),
+        Err(why) => alerts.error(format!("Could not duplicate: {why}")),
     }
 }
 
 /// Deletes library graph `id` once the user confirms; the open one is replaced by the newest
 /// left (or a new graph).
-pub fn delete_graph(store: Store, id: &str) {
-    let name = store.library.with_untracked(|l| l.get(id).map(|e| e.name.clone())).unwrap_or_default();
+pub fn delete_graph(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef, id: &str) {
+    let name = doc.library.with_untracked(|l| l.get(id).map(|e| e.name.clone())).unwrap_or_default();
     let ok = window().confirm_with_message(&format!("Delete “{name}”? This cannot be undone.")).unwrap_or(false);
     if !ok {
         return;
     }
-    let platform = store.platform.get();
-    let doc = DocId::Library(id.to_string());
-    platform.delete_graph(&doc);
-    store.library.update(|l| l.remove(id));
-    let _ = store.library.with_untracked(|l| platform.save_library(l));
-    if store.current.get_untracked() == doc {
-        let next = store.library.with_untracked(|l| l.entries.first().map(|e| DocId::Library(e.id.clone())));
-        match next.and_then(|n| platform.load_graph(&n).ok().map(|g| (n, g))) {
-            Some((n, g)) => load_into(store, n, g),
-            None => create_graph(store, None),
+    let doc_id = DocId::Library(id.to_string());
+    let next = {
+        let platform = platform.get();
+        platform.delete_graph(&doc_id);
+        doc.library.update(|l| l.remove(id));
+        let _ = doc.library.with_untracked(|l| platform.save_library(l));
+        if doc.current.get_untracked() != doc_id {
+            return;
         }
+        let next = doc.library.with_untracked(|l| l.entries.first().map(|e| DocId::Library(e.id.clone())));
+        next.and_then(|n| platform.load_graph(&n).ok().map(|g| (n, g)))
+    };
+    match next {
+        Some((n, g)) => load_into(doc, view, alerts, platform, n, g),
+        None => create_graph(doc, view, alerts, platform, None),
     }
 }
 
 /// Replaces the open graph with `text`, its file's new version on disk (Undo brings ours back).
-pub fn reload_from_disk(store: Store, text: &str) {
+pub fn reload_from_disk(doc: DocState, alerts: Alerts, text: &str) {
     match engine::parse_graph(text) {
         Ok(g) => {
-            let id = store.current.get_untracked();
-            store.edit(|e| e.replace_graph(g));
-            store.saved_revision.set(store.editor.with_untracked(Editor::revision));
-            store.info(format!("Reloaded {id} from disk (Undo brings your version back)"));
+            let id = doc.current.get_untracked();
+            doc.edit(|e| e.replace_graph(g));
+            doc.saved_revision.set(doc.editor.with_untracked(Editor::revision));
+            alerts.info(format!("Reloaded {id} from disk (Undo brings your version back)"));
         }
-        Err(e) => store.error(format!("The file on disk cannot be read: {e}. Your version is kept.")),
+        Err(e) => alerts.error(format!("The file on disk cannot be read: {e}. Your version is kept.")),
     }
 }

@@ -10,66 +10,74 @@ use web_sys::{File, FileReader};
 
 use super::document::{load_into, save_now, with_default_layout};
 use crate::model::share;
-use crate::state::{Dialog, Store};
+use crate::platform::PlatformRef;
+use crate::state::{Alerts, Dialog, DocState, UiState, ViewState};
 
 /// Reads `text` as a graph document and opens it as a new graph in the library.
-pub fn import_text(store: Store, text: &str, origin: &str) -> bool {
+pub fn import_text(
+    doc: DocState,
+    view: ViewState,
+    alerts: Alerts,
+    platform: PlatformRef,
+    text: &str,
+    origin: &str,
+) -> bool {
     match engine::parse_graph(text) {
         Ok(graph) => {
-            save_now(store);
+            save_now(doc, view, alerts, platform);
             let graph = with_default_layout(graph);
-            let name = store.library.with_untracked(|l| l.unique_name(graph.display_name()));
+            let name = doc.library.with_untracked(|l| l.unique_name(graph.display_name()));
             let mut graph = graph;
             graph.name = Some(name.clone());
-            let id = store.library.with_untracked(|l| store.platform.get().new_id(l, &name));
-            load_into(store, id, graph);
-            let problems = store.diagnostics.with_untracked(|d| d.iter().filter(|x| x.is_error()).count());
+            let id = doc.library.with_untracked(|l| platform.get().new_id(l, &name));
+            load_into(doc, view, alerts, platform, id, graph);
+            let problems = doc.diagnostics.with_untracked(|d| d.iter().filter(|x| x.is_error()).count());
             if problems > 0 {
-                store.info(format!(
+                alerts.info(format!(
                     "Imported “{name}” from {origin}, with {problems} problem(s) to fix (see the Inspector)"
                 ));
             } else {
-                store.info(format!("Imported “{name}” from {origin}"));
+                alerts.info(format!("Imported “{name}” from {origin}"));
             }
             true
         }
         Err(e) => {
-            store.error(format!("Could not import {origin}: {e}. Nothing was changed."));
+            alerts.error(format!("Could not import {origin}: {e}. Nothing was changed."));
             false
         }
     }
 }
 
 /// Reads a file chosen or dropped by the user, then imports it.
-pub fn import_file(store: Store, file: File) {
+pub fn import_file(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef, file: File) {
     let name = file.name();
     let Ok(reader) = FileReader::new() else { return };
     let r = reader.clone();
     let onload = Closure::once(move || {
         let text = r.result().ok().and_then(|v| v.as_string()).unwrap_or_default();
-        import_text(store, &text, &format!("“{name}”"));
+        import_text(doc, view, alerts, platform, &text, &format!("“{name}”"));
     });
     reader.set_onload(Some(onload.as_ref().unchecked_ref()));
     onload.forget();
     if reader.read_as_text(&file).is_err() {
-        store.error("Could not read that file. Nothing was changed.");
+        alerts.error("Could not read that file. Nothing was changed.");
     }
 }
 
 /// Downloads the open graph's document (pretty, stable key order).
-pub fn download_document(store: Store) {
+pub fn download_document(doc: DocState, alerts: Alerts) {
     let (name, text) =
-        store.editor.with_untracked(|e| (e.document().display_name().to_string(), e.document().to_pretty_json()));
+        doc.editor.with_untracked(|e| (e.document().display_name().to_string(), e.document().to_pretty_json()));
     let file = format!("{}.json", slug(&name));
     if download(&file, &text, "application/json").is_err() {
-        store.error("The browser refused the download.");
+        alerts.error("The browser refused the download.");
     }
 }
 
-pub fn copy_mermaid(store: Store) {
-    let text = store.editor.with_untracked(|e| engine::to_mermaid(e.document()));
+pub fn copy_mermaid(doc: DocState, alerts: Alerts) {
+    let text = doc.editor.with_untracked(|e| engine::to_mermaid(e.document()));
     let _ = window().navigator().clipboard().write_text(&text);
-    store.info("Copied the Mermaid flowchart to the clipboard");
+    alerts.info("Copied the Mermaid flowchart to the clipboard");
 }
 
 fn slug(name: &str) -> String {
@@ -94,17 +102,17 @@ fn download(file: &str, text: &str, mime: &str) -> Result<(), wasm_bindgen::JsVa
 }
 
 /// Builds the link for the open graph and shows it (and copies it).
-pub fn open_share(store: Store) {
-    let doc = store.editor.with_untracked(|e| e.document().to_pretty_json());
+pub fn open_share(doc: DocState, ui: UiState) {
+    let text = doc.editor.with_untracked(|e| e.document().to_pretty_json());
     let loc = window().location();
     let base = format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default());
-    let link = format!("{base}#{}", share::encode(&doc));
+    let link = format!("{base}#{}", share::encode(&text));
     let _ = window().navigator().clipboard().write_text(&link);
-    store.dialog.set(Some(Dialog::Share(link)));
+    ui.dialog.set(Some(Dialog::Share(link)));
 }
 
 /// If the page was opened from a share link, imports the graph it carries.
-pub fn import_from_location(store: Store) {
+pub fn import_from_location(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef) {
     let Ok(hash) = window().location().hash() else { return };
     let Some(result) = share::decode(&hash) else { return };
     // Drop the fragment so a reload does not import it again.
@@ -113,9 +121,9 @@ pub fn import_from_location(store: Store) {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path));
     }
     match result {
-        Ok(doc) => {
-            import_text(store, &doc, "the shared link");
+        Ok(text) => {
+            import_text(doc, view, alerts, platform, &text, "the shared link");
         }
-        Err(why) => store.error(format!("Could not open the shared link: {why}. Nothing was changed.")),
+        Err(why) => alerts.error(format!("Could not open the shared link: {why}. Nothing was changed.")),
     }
 }

@@ -8,7 +8,7 @@ use wasm_bindgen::JsCast;
 
 use super::navigation;
 use crate::model::clipboard;
-use crate::state::{Dialog, Store};
+use crate::state::{Alerts, Dialog, DocState, UiState, ViewState};
 
 /// Also kept in local storage, so a copy in one tab can be pasted in another even where
 /// the system clipboard is not readable.
@@ -33,8 +33,8 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("?", "Show this help"),
 ];
 
-pub fn install(store: Store) {
-    let _ = window_event_listener(ev::keydown, move |ev: KeyboardEvent| on_key(store, &ev));
+pub fn install(doc: DocState, view: ViewState, ui: UiState, alerts: Alerts) {
+    let _ = window_event_listener(ev::keydown, move |ev: KeyboardEvent| on_key(doc, view, ui, alerts, &ev));
     let _ = window_event_listener(ev::paste, move |ev: ClipboardEvent| {
         if typing_in_field() {
             return;
@@ -43,7 +43,7 @@ pub fn install(store: Store) {
         let text = text.or_else(|| gloo_storage_get(CLIPBOARD_KEY));
         if let Some(text) = text {
             ev.prevent_default();
-            paste_text(store, &text);
+            paste_text(doc, alerts, &text);
         }
     });
 }
@@ -53,72 +53,72 @@ fn gloo_storage_get(key: &str) -> Option<String> {
     gloo_storage::LocalStorage::raw().get_item(key).ok().flatten()
 }
 
-pub fn paste_text(store: Store, text: &str) {
+pub fn paste_text(doc: DocState, alerts: Alerts, text: &str) {
     match clipboard::read(text) {
         Ok(fragment) => {
-            let ids = store.edit(|e| e.paste(&fragment, 40.0));
-            store.info(format!("Pasted {} node{}", ids.len(), if ids.len() == 1 { "" } else { "s" }));
+            let ids = doc.edit(|e| e.paste(&fragment, 40.0));
+            alerts.info(format!("Pasted {} node{}", ids.len(), if ids.len() == 1 { "" } else { "s" }));
         }
-        Err(why) => store.error(format!("Nothing pasted: {why}")),
+        Err(why) => alerts.error(format!("Nothing pasted: {why}")),
     }
 }
 
-pub fn copy_selection(store: Store) {
-    let Some(fragment) = store.editor.with_untracked(|e| e.copy()) else { return };
+pub fn copy_selection(doc: DocState, alerts: Alerts) {
+    let Some(fragment) = doc.editor.with_untracked(|e| e.copy()) else { return };
     let text = serde_json::to_string_pretty(&fragment).unwrap_or_default();
     {
         use gloo_storage::Storage;
         let _ = gloo_storage::LocalStorage::raw().set_item(CLIPBOARD_KEY, &text);
     }
     let _ = window().navigator().clipboard().write_text(&text);
-    store.info(format!("Copied {} node{}", fragment.nodes.len(), if fragment.nodes.len() == 1 { "" } else { "s" }));
+    alerts.info(format!("Copied {} node{}", fragment.nodes.len(), if fragment.nodes.len() == 1 { "" } else { "s" }));
 }
 
-fn on_key(store: Store, ev: &KeyboardEvent) {
+fn on_key(doc: DocState, view: ViewState, ui: UiState, alerts: Alerts, ev: &KeyboardEvent) {
     let key = ev.key();
     let ctrl = ev.ctrl_key() || ev.meta_key();
     if key == "Escape" {
-        if store.dialog.get_untracked().is_some() {
-            store.dialog.set(None);
+        if ui.dialog.get_untracked().is_some() {
+            ui.dialog.set(None);
         } else {
-            store.edit(|e| e.selection.clear());
+            doc.edit(|e| e.selection.clear());
         }
         return;
     }
     if ctrl && key.eq_ignore_ascii_case("k") {
         ev.prevent_default();
-        store.dialog.set(Some(Dialog::Search));
+        ui.dialog.set(Some(Dialog::Search));
         return;
     }
-    if typing_in_field() || store.dialog.get_untracked().is_some() {
+    if typing_in_field() || ui.dialog.get_untracked().is_some() {
         return;
     }
     match (ctrl, ev.shift_key(), key.as_str()) {
         (false, _, "Delete" | "Backspace") => {
             ev.prevent_default();
-            store.edit(|e| e.delete_selection());
+            doc.edit(|e| e.delete_selection());
         }
         (true, false, "z" | "Z") => {
             ev.prevent_default();
-            store.edit(|e| e.undo());
+            doc.edit(|e| e.undo());
         }
         (true, true, "z" | "Z") | (true, _, "y" | "Y") => {
             ev.prevent_default();
-            store.edit(|e| e.redo());
+            doc.edit(|e| e.redo());
         }
-        (true, _, "c" | "C") => copy_selection(store),
+        (true, _, "c" | "C") => copy_selection(doc, alerts),
         (true, _, "d" | "D") => {
             ev.prevent_default();
-            store.edit(|e| e.duplicate());
+            doc.edit(|e| e.duplicate());
         }
         (true, _, "a" | "A") => {
             ev.prevent_default();
-            navigation::select_all(store);
+            navigation::select_all(doc);
         }
-        (false, _, "f" | "F") => store.fit_view(),
-        (false, _, "+" | "=") => store.zoom_by(1.25),
-        (false, _, "-" | "_") => store.zoom_by(0.8),
-        (false, _, "?") => store.dialog.set(Some(Dialog::Help)),
+        (false, _, "f" | "F") => view.fit_view(&doc),
+        (false, _, "+" | "=") => view.zoom_by(1.25),
+        (false, _, "-" | "_") => view.zoom_by(0.8),
+        (false, _, "?") => ui.dialog.set(Some(Dialog::Help)),
         _ => {}
     }
 }

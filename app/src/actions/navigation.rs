@@ -7,60 +7,60 @@ use wasm_bindgen::JsCast;
 
 use super::run;
 use crate::model::selection::Selection;
-use crate::state::Store;
+use crate::state::{Alerts, DocState, RunCtl, ViewState};
 
 /// Shows the graph inside subgraph node `id` of the graph on the canvas; when the run on
 /// display has a nested run for that node at the shown step, that run is shown with it.
-pub fn enter(store: Store, id: &str) {
-    let has_nested = store.run.view.with_untracked(|v| v.as_ref().is_some_and(|v| v.detail(id).is_some()));
-    if has_nested && store.run_in_step.get() {
+pub fn enter(doc: DocState, ctl: RunCtl, alerts: Alerts, id: &str) {
+    let has_nested = ctl.view.with_untracked(|v| v.as_ref().is_some_and(|v| v.detail(id).is_some()));
+    if has_nested && ctl.in_step.get() {
         // open_nested enters the canvas too.
-        run::open_nested(store, store.run, id);
+        run::open_nested(doc, ctl, alerts, id);
         return;
     }
-    if let Err(why) = store.edit(|e| e.enter(id)) {
-        store.error(format!("Cannot open the subgraph: {why}"));
+    if let Err(why) = doc.edit(|e| e.enter(id)) {
+        alerts.error(format!("Cannot open the subgraph: {why}"));
     }
 }
 
 /// Goes back up to `depth` subgraphs deep (0: the document), closing nested runs below it.
-pub fn leave_to(store: Store, depth: usize) {
-    while store.run.parents.with_untracked(Vec::len) > depth {
-        run::close_nested(store.run);
+pub fn leave_to(doc: DocState, ctl: RunCtl, depth: usize) {
+    while ctl.parents.with_untracked(Vec::len) > depth {
+        run::close_nested(ctl);
     }
-    if store.editor.with_untracked(|e| e.scope().len()) > depth {
-        store.edit(|e| e.leave_to(depth));
+    if doc.editor.with_untracked(|e| e.scope().len()) > depth {
+        doc.edit(|e| e.leave_to(depth));
     }
 }
 
 /// Leaves one subgraph (the path bar's Up).
-pub fn leave_one(store: Store) {
-    let depth = store.editor.with_untracked(|e| e.scope().len());
-    leave_to(store, depth.saturating_sub(1));
+pub fn leave_one(doc: DocState, ctl: RunCtl) {
+    let depth = doc.editor.with_untracked(|e| e.scope().len());
+    leave_to(doc, ctl, depth.saturating_sub(1));
 }
 
 /// Back to the run around the subgraph's run shown (the canvas leaves the subgraph with it).
-pub fn back_to_parent_run(store: Store) {
-    let depth = store.run.parents.with_untracked(Vec::len);
-    leave_to(store, depth.saturating_sub(1));
+pub fn back_to_parent_run(doc: DocState, ctl: RunCtl) {
+    let depth = ctl.parents.with_untracked(Vec::len);
+    leave_to(doc, ctl, depth.saturating_sub(1));
 }
 
 /// Selects node `id` alone and centres the view on it.
-pub fn select_and_show(store: Store, id: &str) {
-    store.edit(|e| e.selection = Selection::only_node(id));
-    show_node(store, id);
+pub fn select_and_show(doc: DocState, view: ViewState, id: &str) {
+    doc.edit(|e| e.selection = Selection::only_node(id));
+    show_node(doc, view, id);
 }
 
 /// Centres the view on node `id`, if it is on the canvas.
-pub fn show_node(store: Store, id: &str) {
-    if let Some(r) = store.rects.with_untracked(|r| r.get(id).copied()) {
-        store.center_on(r.center());
+pub fn show_node(doc: DocState, view: ViewState, id: &str) {
+    if let Some(r) = doc.rects.with_untracked(|r| r.get(id).copied()) {
+        view.center_on(r.center());
     }
 }
 
 /// Selects a validation finding's node or edge (nothing for the graph's own), and shows the node.
-pub fn select_problem(store: Store, node: Option<&str>, edge: Option<usize>) {
-    store.edit(|e| match (node, edge) {
+pub fn select_problem(doc: DocState, view: ViewState, node: Option<&str>, edge: Option<usize>) {
+    doc.edit(|e| match (node, edge) {
         (_, Some(i)) => {
             e.selection.clear();
             e.selection.edges.insert(i);
@@ -69,21 +69,21 @@ pub fn select_problem(store: Store, node: Option<&str>, edge: Option<usize>) {
         (None, None) => e.selection.clear(),
     });
     if let Some(n) = node {
-        show_node(store, n);
+        show_node(doc, view, n);
     }
 }
 
 /// Selects every node of the graph on the canvas.
-pub fn select_all(store: Store) {
-    store.edit(|e| {
+pub fn select_all(doc: DocState) {
+    doc.edit(|e| {
         let ids: Vec<String> = e.graph().nodes.iter().map(|n| n.id.clone()).collect();
         e.selection.nodes.extend(ids);
     });
 }
 
 /// Opens a node for editing: selects it and puts keyboard focus in the inspector's first field.
-pub fn edit_node(store: Store, id: &str) {
-    store.edit(|e| e.selection = Selection::only_node(id));
+pub fn edit_node(doc: DocState, id: &str) {
+    doc.edit(|e| e.selection = Selection::only_node(id));
     request_animation_frame(|| {
         if let Some(el) = document().query_selector(".inspector input, .inspector textarea").ok().flatten()
             && let Ok(el) = el.dyn_into::<web_sys::HtmlElement>()

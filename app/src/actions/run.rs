@@ -14,8 +14,8 @@ use serde_json::{Map, Value};
 use crate::model::playback::Playback;
 use crate::model::run_view::nested_run;
 use crate::model::saved_run::SavedRun;
-use crate::state::Store;
-use crate::state::run::RunCtl;
+use crate::platform::PlatformRef;
+use crate::state::{Alerts, DocState, RunCtl};
 
 /// An input prefilled from the start node's required keys and the declared state.
 pub fn suggested_input(graph: &engine::Graph) -> String {
@@ -39,8 +39,8 @@ pub fn suggested_input(graph: &engine::Graph) -> String {
     serde_json::to_string(&Value::Object(m)).unwrap_or_else(|_| "{}".into())
 }
 
-fn plan_of(store: Store) -> Result<Rc<Plan>, String> {
-    let graph = store.editor.with_untracked(|e| e.document().clone());
+fn plan_of(doc: DocState) -> Result<Rc<Plan>, String> {
+    let graph = doc.editor.with_untracked(|e| e.document().clone());
     let compiled = compile(&graph);
     match compiled.plan {
         Some(p) => Ok(Rc::new(p)),
@@ -62,25 +62,25 @@ fn plan_of(store: Store) -> Result<Rc<Plan>, String> {
 }
 
 /// Starts a new run with the input in the Input box and plays it.
-pub fn start(store: Store, ctl: RunCtl) {
+pub fn start(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
     let input = match engine::parse::parse_value(&ctl.input.get_untracked()) {
         Ok(v) => v,
-        Err(e) => return store.error(format!("The run's input is not valid JSON: {e}")),
+        Err(e) => return alerts.error(format!("The run's input is not valid JSON: {e}")),
     };
-    let plan = match plan_of(store) {
+    let plan = match plan_of(doc) {
         Ok(p) => p,
-        Err(why) => return store.error(why),
+        Err(why) => return alerts.error(why),
     };
-    let host = store.platform.get().host();
+    let host = platform.get().host();
     match Run::start(plan, input, host.as_ref()) {
         Ok(run) => {
             let initial = run.state_at(0).map(|s| s.to_json()).unwrap_or_default();
             ctl.parents.set(Vec::new());
             ctl.view.set(Some(Playback::new(run.record(false), initial)));
             ctl.live.set_value(Some(run));
-            play(store, ctl);
+            play(doc, ctl, alerts, platform);
         }
-        Err(e) => store.error(format!("The run's input does not fit the graph: {e}")),
+        Err(e) => alerts.error(format!("The run's input does not fit the graph: {e}")),
     }
 }
 
@@ -88,13 +88,13 @@ pub fn start(store: Store, ctl: RunCtl) {
 const FRAME_BUDGET_MS: f64 = 12.0;
 
 /// Plays on: through recorded steps not shown yet, then by running new ones.
-pub fn play(store: Store, ctl: RunCtl) {
+pub fn play(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
     if ctl.playing.get_untracked() {
         return;
     }
     ctl.playing.set(true);
     spawn_local(async move {
-        let host = store.platform.get().host();
+        let host = platform.get().host();
         let mut frame_start = js_sys::Date::now();
         loop {
             if !ctl.playing.get_untracked() {
@@ -108,7 +108,7 @@ pub fn play(store: Store, ctl: RunCtl) {
                     }
                 });
             } else if ctl.can_advance() {
-                advance(store, ctl, host.as_ref()).await;
+                advance(doc, ctl, alerts, platform, host.as_ref()).await;
             } else {
                 break;
             }
@@ -131,7 +131,7 @@ pub fn pause(ctl: RunCtl) {
 }
 
 /// One step forward: the next recorded step, or a new one.
-pub fn step(store: Store, ctl: RunCtl) {
+pub fn step(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
     ctl.playing.set(false);
     let shown_all = ctl.view.with_untracked(|v| v.as_ref().is_none_or(Playback::at_end));
     if !shown_all {
@@ -142,8 +142,8 @@ pub fn step(store: Store, ctl: RunCtl) {
         });
     } else if ctl.can_advance() && !ctl.busy.get_untracked() {
         spawn_local(async move {
-            let host = store.platform.get().host();
-            advance(store, ctl, host.as_ref()).await;
+            let host = platform.get().host();
+            advance(doc, ctl, alerts, platform, host.as_ref()).await;
         });
     }
 }
@@ -174,7 +174,7 @@ pub fn reset(ctl: RunCtl) {
 }
 
 /// Runs one superstep of the live run and shows it.
-async fn advance(store: Store, ctl: RunCtl, host: &dyn engine::host::Host) {
+async fn advance(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef, host: &dyn engine::host::Host) {
     let Some(mut run) = ctl.live.try_update_value(Option::take).flatten() else { return };
     ctl.busy.set(true);
     run.step(host).await;
@@ -184,7 +184,7 @@ async fn advance(store: Store, ctl: RunCtl, host: &dyn engine::host::Host) {
     ctl.live.set_value(Some(run));
     if status != Status::Running {
         ctl.playing.set(false);
-        finished(store, ctl);
+        finished(doc, ctl, alerts, platform);
     }
 }
 
@@ -199,46 +199,46 @@ fn sync_view(ctl: RunCtl, run: &Run) {
 }
 
 /// A run stopped (completed, failed, interrupted, limit): save it and say so.
-fn finished(store: Store, ctl: RunCtl) {
+fn finished(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
     let Some(view) = ctl.view.get_untracked() else { return };
     let record = &view.record;
     match (&record.status, &record.error) {
-        (Status::Failed, Some(e)) => store.error(format!(
+        (Status::Failed, Some(e)) => alerts.error(format!(
             "The run failed at step {}{}: {}",
             record.step,
             e.node.as_deref().map(|n| format!(" in `{n}`")).unwrap_or_default(),
             e.message
         )),
-        (Status::LimitReached, Some(e)) => store.error(format!("The run stopped at its step limit: {}", e.message)),
-        (Status::Interrupted, _) => store.info("The run is waiting for input"),
-        (Status::Completed, _) => store.info(format!("The run completed in {} steps", record.step)),
+        (Status::LimitReached, Some(e)) => alerts.error(format!("The run stopped at its step limit: {}", e.message)),
+        (Status::Interrupted, _) => alerts.info("The run is waiting for input"),
+        (Status::Completed, _) => alerts.info(format!("The run completed in {} steps", record.step)),
         _ => {}
     }
-    save(store, ctl);
+    save(doc, ctl, alerts, platform);
 }
 
 /// Saves the shown run in the graph's history.
-pub fn save(store: Store, ctl: RunCtl) {
+pub fn save(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
     let Some(view) = ctl.view.get_untracked() else { return };
     if !ctl.parents.with_untracked(Vec::is_empty) {
         return;
     }
-    let graph = store.current.get_untracked();
+    let graph = doc.current.get_untracked();
     let saved = SavedRun { record: view.record.clone(), initial: view.initial.clone() };
-    let platform = store.platform.get();
+    let platform = platform.get();
     match platform.save_run(&graph, &saved) {
         Ok(notices) => {
             for n in notices {
-                store.info(n);
+                alerts.info(n);
             }
         }
-        Err(why) => store.error(format!("Could not save the run: {why}.")),
+        Err(why) => alerts.error(format!("Could not save the run: {why}.")),
     }
     ctl.history.set(platform.list_runs(&graph));
 }
 
 /// Answers the node the run waits for, and plays on.
-pub fn answer(store: Store, ctl: RunCtl, node: &str, value: Value) {
+pub fn answer(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef, node: &str, value: Value) {
     let result = ctl.live.try_update_value(|r| r.as_mut().map(|r| r.answer(node, value))).flatten();
     match result {
         Some(Ok(())) => {
@@ -248,19 +248,19 @@ pub fn answer(store: Store, ctl: RunCtl, node: &str, value: Value) {
                     v.record.waiting.clear();
                 }
             });
-            play(store, ctl);
+            play(doc, ctl, alerts, platform);
         }
-        Some(Err(e)) => store.error(format!("That answer was not accepted: {e}")),
-        None => store.error("This run cannot go on here (open it from the run history to continue it)."),
+        Some(Err(e)) => alerts.error(format!("That answer was not accepted: {e}")),
+        None => alerts.error("This run cannot go on here (open it from the run history to continue it)."),
     }
 }
 
 /// Starts a new run from the shown step, with `values` set in the state there.
-pub fn fork(store: Store, ctl: RunCtl, values: Map<String, Value>) {
+pub fn fork(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef, values: Map<String, Value>) {
     let Some(view) = ctl.view.get_untracked() else { return };
     let step = view.displayed as u64;
-    let Some(source) = rebuild(store, &view.record) else { return };
-    let host = store.platform.get().host();
+    let Some(source) = rebuild(doc, alerts, platform, &view.record) else { return };
+    let host = platform.get().host();
     let host = host.as_ref();
     let result =
         if values.is_empty() { source.fork(step, None, host) } else { source.fork_with_values(step, values, host) };
@@ -270,75 +270,75 @@ pub fn fork(store: Store, ctl: RunCtl, values: Map<String, Value>) {
             record.steps = Some(run.step_docs(0));
             ctl.view.set(Some(Playback::new(record, view.initial.clone())));
             ctl.live.set_value(Some(run));
-            store.info(format!("Forked a new run from step {step}; the original run is kept in the history"));
-            play(store, ctl);
+            alerts.info(format!("Forked a new run from step {step}; the original run is kept in the history"));
+            play(doc, ctl, alerts, platform);
         }
-        Err(e) => store.error(format!("Cannot fork from step {step}: {e}")),
+        Err(e) => alerts.error(format!("Cannot fork from step {step}: {e}")),
     }
 }
 
 /// The engine run for a record, against the open graph.
-fn rebuild(store: Store, record: &RunRecord) -> Option<Run> {
-    let plan = match plan_of(store) {
+fn rebuild(doc: DocState, alerts: Alerts, platform: PlatformRef, record: &RunRecord) -> Option<Run> {
+    let plan = match plan_of(doc) {
         Ok(p) => p,
         Err(why) => {
-            store.error(why);
+            alerts.error(why);
             return None;
         }
     };
-    let host = store.platform.get().host();
+    let host = platform.get().host();
     match Run::from_record(plan, record, host.as_ref()) {
         Ok(r) => Some(r),
         Err(e) => {
-            store.error(format!("This run no longer fits the graph: {e}"));
+            alerts.error(format!("This run no longer fits the graph: {e}"));
             None
         }
     }
 }
 
 /// Shows a saved run; one that stopped half way can be continued.
-pub fn open_saved(store: Store, ctl: RunCtl, run_id: &str) {
+pub fn open_saved(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef, run_id: &str) {
     // A saved run is of the whole document.
     close_all_nested(ctl);
-    if store.editor.with_untracked(|e| !e.scope().is_empty()) {
-        store.edit(|e| e.leave_to(0));
+    if doc.editor.with_untracked(|e| !e.scope().is_empty()) {
+        doc.edit(|e| e.leave_to(0));
     }
-    let graph = store.current.get_untracked();
-    match store.platform.get().load_run(&graph, run_id) {
+    let graph = doc.current.get_untracked();
+    match platform.get().load_run(&graph, run_id) {
         Ok(saved) => {
             ctl.playing.set(false);
             ctl.parents.set(Vec::new());
-            ctl.live.set_value(rebuild(store, &saved.record));
+            ctl.live.set_value(rebuild(doc, alerts, platform, &saved.record));
             ctl.view.set(Some(Playback::new(saved.record, saved.initial)));
         }
-        Err(why) => store.error(format!("Could not open that run: {why}")),
+        Err(why) => alerts.error(format!("Could not open that run: {why}")),
     }
 }
 
 /// Loads the run history of the open graph.
-pub fn load_history(store: Store, ctl: RunCtl) {
-    ctl.history.set(store.platform.get().list_runs(&store.current.get_untracked()));
+pub fn load_history(doc: DocState, ctl: RunCtl, platform: PlatformRef) {
+    ctl.history.set(platform.get().list_runs(&doc.current.get_untracked()));
 }
 
 /// Shows the run a subgraph node made at the shown step (its steps are in the parent's
 /// record); `close_nested` goes back.
-pub fn open_nested(store: Store, ctl: RunCtl, node: &str) {
+pub fn open_nested(doc: DocState, ctl: RunCtl, alerts: Alerts, node: &str) {
     // The running step would land in the nested view rather than in its own run.
     if ctl.busy.get_untracked() {
-        return store.info("Wait for the running step to finish, then open the subgraph's run");
+        return alerts.info("Wait for the running step to finish, then open the subgraph's run");
     }
     let Some(view) = ctl.view.get_untracked() else { return };
     let nested = match nested_run(&view, node) {
         Ok(n) => n,
-        Err(why) => return store.info(why.to_string()),
+        Err(why) => return alerts.info(why.to_string()),
     };
     // The canvas goes into the subgraph with its run, when it showed the run's graph.
-    let canvas_follows = store.run_in_step.get();
+    let canvas_follows = ctl.in_step.get();
     ctl.playing.set(false);
     ctl.parents.update(|p| p.push((node.to_string(), view)));
     ctl.view.set(Some(nested));
-    if canvas_follows && let Err(why) = store.edit(|e| e.enter(node)) {
-        store.info(format!("Showing the subgraph's run without its graph: {why}"));
+    if canvas_follows && let Err(why) = doc.edit(|e| e.enter(node)) {
+        alerts.info(format!("Showing the subgraph's run without its graph: {why}"));
     }
 }
 

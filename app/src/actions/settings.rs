@@ -2,21 +2,22 @@
 
 use leptos::prelude::*;
 
-use crate::state::{Store, Theme};
+use crate::platform::PlatformRef;
+use crate::state::{Alerts, Theme, UiState};
 
 /// Applies the saved theme, else the system's preference, and keeps the page in step.
-pub fn init_theme(store: Store) {
+pub fn init_theme(ui: UiState, platform: PlatformRef) {
     let dark_preferred =
         window().match_media("(prefers-color-scheme: dark)").ok().flatten().is_some_and(|m| m.matches());
-    let theme = match store.platform.get().preference("theme").as_deref() {
+    let theme = match platform.get().preference("theme").as_deref() {
         Some("dark") => Theme::Dark,
         Some("light") => Theme::Light,
         _ if dark_preferred => Theme::Dark,
         _ => Theme::Light,
     };
-    store.theme.set(theme);
+    ui.theme.set(theme);
     Effect::new(move |_| {
-        let name = match store.theme.get() {
+        let name = match ui.theme.get() {
             Theme::Dark => "dark",
             Theme::Light => "light",
         };
@@ -27,25 +28,25 @@ pub fn init_theme(store: Store) {
 }
 
 /// Switches between light and dark, and remembers the choice.
-pub fn toggle_theme(store: Store) {
-    let next = match store.theme.get_untracked() {
+pub fn toggle_theme(ui: UiState, platform: PlatformRef) {
+    let next = match ui.theme.get_untracked() {
         Theme::Light => Theme::Dark,
         Theme::Dark => Theme::Light,
     };
-    store.theme.set(next);
-    store.platform.get().set_preference("theme", if next == Theme::Dark { "dark" } else { "light" });
+    ui.theme.set(next);
+    platform.get().set_preference("theme", if next == Theme::Dark { "dark" } else { "light" });
 }
 
 /// Saves the model settings as typed, says where, and closes the dialog.
-pub fn save_model_settings(store: Store, api_key: &str, base_url: &str) {
-    let platform = store.platform.get();
+pub fn save_model_settings(ui: UiState, alerts: Alerts, platform: PlatformRef, api_key: &str, base_url: &str) {
+    let platform = platform.get();
     let wording = platform.wording();
     let saving = platform.save_model_settings(api_key.trim().to_string(), base_url.trim().to_string());
     wasm_bindgen_futures::spawn_local(async move {
         match saving.await {
-            Ok(()) => store.info(wording.settings_saved),
-            Err(why) => store.error(format!("Could not save the settings: {why}")),
+            Ok(()) => alerts.info(wording.settings_saved),
+            Err(why) => alerts.error(format!("Could not save the settings: {why}")),
         }
     });
-    store.dialog.set(None);
+    ui.dialog.set(None);
 }

@@ -12,33 +12,33 @@ use crate::model::editor::Editor;
 use crate::model::geometry::View;
 use crate::model::library::Library;
 use crate::platform::{Platform, PlatformRef};
-use crate::state::Store;
+use crate::state::{DocState, ViewState, provide_all};
 
 /// Starts the editor on `platform`: reads the library, opens the graph last open (or a new
 /// one), reports `problems` and what could not be read, and wires autosave, the window title,
-/// the keyboard and share links. Returns the store for the components.
-pub fn start(platform: Rc<dyn Platform>, problems: Vec<String>) -> Store {
+/// the keyboard and share links. Provides the platform and each part of the state as
+/// contexts for the components.
+pub fn start(platform: Rc<dyn Platform>, problems: Vec<String>) {
     let platform = PlatformRef::new(platform);
     provide_context(platform);
     let (mut library, mut all_problems) = platform.get().load_library();
     all_problems.extend(problems);
     let (current, graph) = open_initial(platform, &mut library);
     let is_new = current.library_id().is_some_and(|id| library.get(id).is_none());
-    let store = Store::new(Editor::new(graph), current, library, platform);
+    let (doc, view, _run, ui, alerts) = provide_all(Editor::new(graph), current, library);
     for p in all_problems {
-        store.error(p);
+        alerts.error(p);
     }
-    platform.get().on_background_error(Box::new(move |m| store.error(m)));
-    super::files::install(store);
-    super::settings::init_theme(store);
-    init_view(store);
-    document::autosave(store);
-    super::keyboard::install(store);
-    super::exchange::import_from_location(store);
+    platform.get().on_background_error(Box::new(move |m| alerts.error(m)));
+    super::files::install(doc, ui, platform);
+    super::settings::init_theme(ui, platform);
+    init_view(doc, view);
+    document::autosave(doc, view, alerts, platform);
+    super::keyboard::install(doc, view, ui, alerts);
+    super::exchange::import_from_location(doc, view, alerts, platform);
     if is_new {
-        document::save_now(store);
+        document::save_now(doc, view, alerts, platform);
     }
-    store
 }
 
 /// The graph to open first: the last one open, else the newest, else a new starter graph.
@@ -57,15 +57,15 @@ fn open_initial(platform: PlatformRef, library: &mut Library) -> (DocId, Graph) 
 }
 
 /// Starts at the document's saved viewport, or fits the graph once the canvas has a size.
-fn init_view(store: Store) {
-    let saved = store.editor.with_untracked(|e| e.graph().layout.as_ref().and_then(|l| l.viewport.clone()));
+fn init_view(doc: DocState, view: ViewState) {
+    let saved = doc.editor.with_untracked(|e| e.graph().layout.as_ref().and_then(|l| l.viewport.clone()));
     match saved {
-        Some(v) => store.view.set(View::from(&v)),
+        Some(v) => view.view.set(View::from(&v)),
         None => {
             // A first fit with the canvas size guessed, so a large graph is first built at
             // the zoom it is shown at (plain boxes from far out), then the exact fit.
-            store.fit_view();
-            request_animation_frame(move || store.fit_view());
+            view.fit_view(&doc);
+            request_animation_frame(move || view.fit_view(&doc));
         }
     }
 }

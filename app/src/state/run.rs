@@ -1,5 +1,6 @@
 //! The run on display: the live engine run behind it, the playback controls' settings, the
-//! run history, and the runs around a subgraph's run being shown.
+//! run history, the runs around a subgraph's run being shown, and whether the run shown is
+//! of the graph on the canvas. A context of its own ([`use_run`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -32,31 +33,31 @@ pub struct RunCtl {
     pub statuses: Memo<Arc<BTreeMap<String, NodeStatus>>>,
     /// Edges followed after the shown step.
     pub taken: Memo<Arc<BTreeSet<usize>>>,
-}
-
-impl Default for RunCtl {
-    fn default() -> RunCtl {
-        RunCtl::new()
-    }
+    /// Whether the run on display is of the graph on the canvas (the same subgraphs in).
+    pub in_step: Memo<bool>,
 }
 
 impl RunCtl {
-    pub fn new() -> RunCtl {
+    /// The run controls for a canvas showing the subgraph path `scope` (for [`RunCtl::in_step`]).
+    pub fn new(scope: Memo<Vec<String>>) -> RunCtl {
         let view: RwSignal<Option<Playback>> = RwSignal::new(None);
         let statuses =
             Memo::new(move |_| Arc::new(view.with(|v| v.as_ref().map(Playback::statuses).unwrap_or_default())));
         let taken = Memo::new(move |_| Arc::new(view.with(|v| v.as_ref().map(Playback::taken).unwrap_or_default())));
+        let parents: RwSignal<Vec<(String, Playback)>> = RwSignal::new(Vec::new());
+        let in_step = Memo::new(move |_| scope.with(|s| parents.with(|p| crate::model::run_view::in_step(p, s))));
         RunCtl {
             view,
             statuses,
             taken,
+            in_step,
+            parents,
             live: StoredValue::new_local(None),
             playing: RwSignal::new(false),
             busy: RwSignal::new(false),
             speed_ms: RwSignal::new(SPEEDS[2].0),
             input: RwSignal::new("{}".into()),
             history: RwSignal::new(Vec::new()),
-            parents: RwSignal::new(Vec::new()),
         }
     }
 
@@ -64,4 +65,23 @@ impl RunCtl {
     pub fn can_advance(&self) -> bool {
         self.live.with_value(|r| r.as_ref().is_some_and(|r| r.status() == Status::Running))
     }
+
+    /// A node's status at the shown step (`data-status`): idle unless the run on display is
+    /// of the graph on the canvas.
+    pub fn node_status(&self, id: &str) -> &'static str {
+        if !self.in_step.get() {
+            return NodeStatus::Idle.name();
+        }
+        self.statuses.with(|m| m.get(id).copied().unwrap_or(NodeStatus::Idle).name())
+    }
+
+    /// Whether the shown step followed edge `index`.
+    pub fn edge_taken(&self, index: usize) -> bool {
+        // Edge indices mean something only for the graph the shown run ran.
+        self.in_step.get() && self.taken.with(|t| t.contains(&index))
+    }
+}
+
+pub fn use_run() -> RunCtl {
+    expect_context::<RunCtl>()
 }

@@ -20,9 +20,7 @@ use crate::platform::Platform;
 /// what it could not read as `preload_problems`).
 #[component]
 pub fn App(platform: Rc<dyn Platform>, #[prop(optional)] preload_problems: Vec<String>) -> impl IntoView {
-    let store = startup::start(platform, preload_problems);
-    provide_context(store);
-    provide_context(store.alerts);
+    startup::start(platform, preload_problems);
 
     view! {
         <div class="app">

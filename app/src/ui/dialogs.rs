@@ -7,13 +7,14 @@ use web_sys::KeyboardEvent;
 use super::settings::SettingsDialog;
 use crate::actions::keyboard::SHORTCUTS;
 use crate::actions::{document, exchange, navigation};
-use crate::state::{Dialog, use_store};
+use crate::platform::use_platform;
+use crate::state::{Dialog, use_alerts, use_doc, use_ui, use_view};
 
 #[component]
 pub fn Dialogs() -> impl IntoView {
-    let store = use_store();
+    let ui = use_ui();
     move || {
-        store.dialog.get().map(|d| {
+        ui.dialog.get().map(|d| {
             let body = match d {
                 Dialog::Import => view! { <ImportDialog/> }.into_any(),
                 Dialog::Share(link) => view! { <ShareDialog link=link/> }.into_any(),
@@ -24,7 +25,7 @@ pub fn Dialogs() -> impl IntoView {
             };
             view! {
                 <div class="backdrop" on:pointerdown=move |ev| {
-                    if ev.target() == ev.current_target() { store.dialog.set(None); }
+                    if ev.target() == ev.current_target() { ui.dialog.set(None); }
                 }>
                     {body}
                 </div>
@@ -35,19 +36,23 @@ pub fn Dialogs() -> impl IntoView {
 
 #[component]
 fn ImportDialog() -> impl IntoView {
-    let store = use_store();
+    let doc = use_doc();
+    let view = use_view();
+    let ui = use_ui();
+    let alerts = use_alerts();
+    let platform = use_platform();
     let text = RwSignal::new(String::new());
     let on_file = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         if let Some(file) = input.files().and_then(|f| f.get(0)) {
-            store.dialog.set(None);
-            exchange::import_file(store, file);
+            ui.dialog.set(None);
+            exchange::import_file(doc, view, alerts, platform, file);
         }
         input.set_value("");
     };
     let on_paste = move |_| {
-        if exchange::import_text(store, &text.get_untracked(), "the pasted text") {
-            store.dialog.set(None);
+        if exchange::import_text(doc, view, alerts, platform, &text.get_untracked(), "the pasted text") {
+            ui.dialog.set(None);
         }
     };
     view! {
@@ -61,7 +66,7 @@ fn ImportDialog() -> impl IntoView {
             <textarea class="paste" aria-label="Paste JSON" placeholder="{ \"format\": \"switchyard/graph@1\", … }"
                 prop:value=text on:input=move |ev| text.set(event_target_value(&ev))></textarea>
             <div class="dialog-actions">
-                <button on:click=move |_| store.dialog.set(None)>"Cancel"</button>
+                <button on:click=move |_| ui.dialog.set(None)>"Cancel"</button>
                 <button class="primary" on:click=on_paste disabled=move || text.with(|t| t.trim().is_empty())>"Import pasted JSON"</button>
             </div>
         </div>
@@ -70,7 +75,7 @@ fn ImportDialog() -> impl IntoView {
 
 #[component]
 fn ShareDialog(link: String) -> impl IntoView {
-    let store = use_store();
+    let ui = use_ui();
     let size = link.len();
     view! {
         <div class="dialog" role="dialog" aria-modal="true" aria-label="Share link">
@@ -81,7 +86,7 @@ fn ShareDialog(link: String) -> impl IntoView {
             <p class="muted">{format!("{size} characters")}</p>
             <div class="dialog-actions">
                 <a class="button" href=link target="_blank" rel="noopener">"Open in a new tab"</a>
-                <button class="primary" on:click=move |_| store.dialog.set(None)>"Done"</button>
+                <button class="primary" on:click=move |_| ui.dialog.set(None)>"Done"</button>
             </div>
         </div>
     }
@@ -89,7 +94,9 @@ fn ShareDialog(link: String) -> impl IntoView {
 
 #[component]
 fn SearchDialog() -> impl IntoView {
-    let store = use_store();
+    let doc = use_doc();
+    let view = use_view();
+    let ui = use_ui();
     let query = RwSignal::new(String::new());
     let active = RwSignal::new(0usize);
     let input = NodeRef::<Input>::new();
@@ -100,7 +107,7 @@ fn SearchDialog() -> impl IntoView {
     });
     let results = Memo::new(move |_| {
         let q = query.get().to_lowercase();
-        store.editor.with(|e| {
+        doc.editor.with(|e| {
             e.graph()
                 .nodes
                 .iter()
@@ -116,8 +123,8 @@ fn SearchDialog() -> impl IntoView {
         })
     });
     let choose = move |id: String| {
-        navigation::select_and_show(store, &id);
-        store.dialog.set(None);
+        navigation::select_and_show(doc, view, &id);
+        ui.dialog.set(None);
     };
     let on_key = move |ev: KeyboardEvent| match ev.key().as_str() {
         "ArrowDown" => active.update(|a| *a = (*a + 1).min(results.with(Vec::len).saturating_sub(1))),
@@ -151,7 +158,7 @@ fn SearchDialog() -> impl IntoView {
 
 #[component]
 fn HelpDialog() -> impl IntoView {
-    let store = use_store();
+    let ui = use_ui();
     view! {
         <div class="dialog help" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts">
             <h2>"Keyboard shortcuts"</h2>
@@ -161,7 +168,7 @@ fn HelpDialog() -> impl IntoView {
                 </tbody>
             </table>
             <div class="dialog-actions">
-                <button class="primary" on:click=move |_| store.dialog.set(None)>"Close"</button>
+                <button class="primary" on:click=move |_| ui.dialog.set(None)>"Close"</button>
             </div>
         </div>
     }
@@ -170,17 +177,19 @@ fn HelpDialog() -> impl IntoView {
 /// The open file changed on disk (another program, a `git pull`): reload it or keep ours.
 #[component]
 fn FileChangedDialog(text: String) -> impl IntoView {
-    let store = use_store();
+    let doc = use_doc();
+    let ui = use_ui();
+    let alerts = use_alerts();
     let reload = move |_| {
-        document::reload_from_disk(store, &text);
-        store.dialog.set(None);
+        document::reload_from_disk(doc, alerts, &text);
+        ui.dialog.set(None);
     };
     view! {
         <div class="dialog" role="dialog" aria-modal="true" aria-label="File changed on disk">
             <h2>"The file changed on disk"</h2>
             <p>"Another program changed this graph's file since it was opened here."</p>
             <div class="dialog-actions">
-                <button on:click=move |_| store.dialog.set(None)>"Keep my version"</button>
+                <button on:click=move |_| ui.dialog.set(None)>"Keep my version"</button>
                 <button class="primary" on:click=reload>"Reload from disk"</button>
             </div>
         </div>

@@ -5,7 +5,7 @@ use engine::document::{NodeKind, OnError};
 use leptos::prelude::*;
 
 use super::fields::{ExprField, SelectField, TextField};
-use super::store::use_store;
+use crate::state::{use_alerts, use_doc};
 
 const LABEL_LIST: &str = "inspector-edge-labels";
 
@@ -62,19 +62,20 @@ fn route_literals(src: &str) -> Vec<String> {
 
 #[component]
 pub fn EdgeForm(index: usize) -> impl IntoView {
-    let store = use_store();
-    let edge = Memo::new(move |_| store.editor.with(|e| e.graph().edges.get(index).cloned()));
+    let doc = use_doc();
+    let alerts = use_alerts();
+    let edge = Memo::new(move |_| doc.editor.with(|e| e.graph().edges.get(index).cloned()));
     let get =
         move |f: fn(&Edge) -> String| Signal::derive(move || edge.with(|e| e.as_ref().map(f).unwrap_or_default()));
     let update = move |f: &dyn Fn(&mut Edge)| {
         if let Some(mut e) = edge.get_untracked() {
             f(&mut e);
-            store.edit(|ed| ed.update_edge(index, e));
+            doc.edit(|ed| ed.update_edge(index, e));
         }
     };
     // Node ids that can be a source (not end or note) and a target (not start or note).
     let ends = Memo::new(move |_| {
-        store.editor.with(|e| {
+        doc.editor.with(|e| {
             let nodes = &e.graph().nodes;
             let pick = |skip: NodeKind| -> Vec<(String, String)> {
                 nodes
@@ -90,8 +91,8 @@ pub fn EdgeForm(index: usize) -> impl IntoView {
         })
     });
     let reconnect = move |from: String, to: String| {
-        if let Err(why) = store.edit(|e| e.reconnect(index, &from, &to)) {
-            store.error(why);
+        if let Err(why) = doc.edit(|e| e.reconnect(index, &from, &to)) {
+            alerts.error(why);
         }
     };
     let set_from = move |v: String| {
@@ -108,7 +109,7 @@ pub fn EdgeForm(index: usize) -> impl IntoView {
     // and as strings in its route), `default`, and `error` when the source routes errors.
     let source = Memo::new(move |_| {
         let from = edge.with(|e| e.as_ref().map(|e| e.from.clone()))?;
-        store.editor.with(|e| e.graph().node(&from).cloned())
+        doc.editor.with(|e| e.graph().node(&from).cloned())
     });
     let suggestions = Memo::new(move |_| {
         let Some(n) = source.get() else { return Vec::new() };
@@ -116,7 +117,7 @@ pub fn EdgeForm(index: usize) -> impl IntoView {
         match n.kind {
             NodeKind::Human => out.extend(n.options.clone().unwrap_or_default()),
             NodeKind::Router => {
-                store.editor.with(|e| {
+                doc.editor.with(|e| {
                     out.extend(e.graph().edges.iter().filter(|x| x.from == n.id).filter_map(|x| x.label.clone()));
                 });
                 out.extend(route_literals(n.route.as_deref().unwrap_or_default()));
@@ -140,7 +141,7 @@ pub fn EdgeForm(index: usize) -> impl IntoView {
     };
     let title = move || edge.with(|e| e.as_ref().map(|e| format!("{} → {}", e.from, e.to)).unwrap_or_default());
     let delete = move |_| {
-        store.edit(|e| {
+        doc.edit(|e| {
             e.selection.clear();
             e.selection.edges.insert(index);
             e.delete_selection();

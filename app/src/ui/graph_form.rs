@@ -13,8 +13,8 @@ use super::fields::{
     JsonInput, NumberField, NumberInput, SelectInput, SourceInput, TextField, Validator, focus_later, fresh_name,
     options,
 };
-use super::store::{Store, use_store};
 use crate::model::edit::Meta;
+use crate::state::{Alerts, DocState, use_alerts, use_doc};
 
 type OptNum = Option<f64>;
 type OptJson = Option<Value>;
@@ -22,7 +22,8 @@ type OptJson = Option<Value>;
 /// The graph's settings: read as signals, written through `set_meta`.
 #[derive(Clone, Copy)]
 struct MetaEdit {
-    store: Store,
+    doc: DocState,
+    alerts: Alerts,
     meta: Memo<Meta>,
 }
 
@@ -38,7 +39,7 @@ impl MetaEdit {
     fn update(self, f: impl FnOnce(&mut Meta)) {
         let mut m = self.meta.get_untracked();
         f(&mut m);
-        self.store.edit(|e| e.set_meta(m));
+        self.doc.edit(|e| e.set_meta(m));
     }
 
     /// Changes the state field at `index`.
@@ -53,8 +54,9 @@ impl MetaEdit {
 
 #[component]
 pub fn GraphForm() -> impl IntoView {
-    let store = use_store();
-    let me = MetaEdit { store, meta: Memo::new(move |_| store.editor.with(|e| Meta::of(e.graph()))) };
+    let doc = use_doc();
+    let alerts = use_alerts();
+    let me = MetaEdit { doc, alerts, meta: Memo::new(move |_| doc.editor.with(|e| Meta::of(e.graph()))) };
     let defaults = Graph::new("").effective_limits();
     let limit =
         move |label: &'static str, default: u64, get: fn(&Limits) -> Option<u64>, set: fn(&mut Limits, Option<u64>)| {
@@ -156,9 +158,9 @@ fn StateFieldCard(me: MetaEdit, index: usize) -> impl IntoView {
         }
         let taken = me.meta.with_untracked(|m| m.state.as_ref().is_some_and(|s| s.contains_key(&new)));
         if new.is_empty() {
-            me.store.error("A state field needs a name");
+            me.alerts.error("A state field needs a name");
         } else if taken {
-            me.store.error(format!("There is already a state field `{new}`"));
+            me.alerts.error(format!("There is already a state field `{new}`"));
         } else {
             me.update(|m| {
                 if let Some(s) = m.state.take() {

@@ -7,13 +7,13 @@ use super::edge_form::EdgeForm;
 use super::graph_form::GraphForm;
 use super::node_form::NodeForm;
 use crate::actions::navigation;
-use crate::state::use_store;
+use crate::state::{use_doc, use_view};
 
 #[component]
 pub fn Inspector() -> impl IntoView {
-    let store = use_store();
+    let doc = use_doc();
     let selected_node = Memo::new(move |_| {
-        store.editor.with(|e| {
+        doc.editor.with(|e| {
             if e.selection.nodes.len() == 1 && e.selection.edges.is_empty() {
                 e.selection.nodes.first().cloned()
             } else {
@@ -22,7 +22,7 @@ pub fn Inspector() -> impl IntoView {
         })
     });
     let selected_edge = Memo::new(move |_| {
-        store.editor.with(|e| {
+        doc.editor.with(|e| {
             if e.selection.edges.len() == 1 && e.selection.nodes.is_empty() {
                 e.selection.edges.first().copied()
             } else {
@@ -30,7 +30,7 @@ pub fn Inspector() -> impl IntoView {
             }
         })
     });
-    let many = Memo::new(move |_| store.editor.with(|e| e.selection.nodes.len() + e.selection.edges.len()));
+    let many = Memo::new(move |_| doc.editor.with(|e| e.selection.nodes.len() + e.selection.edges.len()));
     view! {
         <aside class="sidebar right inspector" role="region" aria-label="Inspector">
             {move || {
@@ -43,8 +43,8 @@ pub fn Inspector() -> impl IntoView {
                         <section class="form">
                             <h2>{move || format!("{} items selected", many.get())}</h2>
                             <div class="row-actions">
-                                <button on:click=move |_| { store.edit(|e| e.duplicate()); }>"Duplicate"</button>
-                                <button class="danger" on:click=move |_| store.edit(|e| e.delete_selection())>"Delete"</button>
+                                <button on:click=move |_| { doc.edit(|e| e.duplicate()); }>"Duplicate"</button>
+                                <button class="danger" on:click=move |_| doc.edit(|e| e.delete_selection())>"Delete"</button>
                             </div>
                         </section>
                     }.into_any()
@@ -60,15 +60,16 @@ pub fn Inspector() -> impl IntoView {
 /// The validator's findings; clicking one selects the node or edge concerned.
 #[component]
 fn Problems() -> impl IntoView {
-    let store = use_store();
-    let list = move || store.diagnostics.get();
+    let doc = use_doc();
+    let view = use_view();
+    let list = move || doc.diagnostics.get();
     view! {
         <section class="problems" aria-label="Problems">
             <h2>{move || { let n = list().len(); if n == 0 { "No problems".to_string() } else { format!("Problems ({n})") } }}</h2>
             <ul>
                 {move || list().iter().map(|d| {
                     let (node, edge) = (d.node.clone(), d.edge);
-                    let pick = move |_| navigation::select_problem(store, node.as_deref(), edge);
+                    let pick = move |_| navigation::select_problem(doc, view, node.as_deref(), edge);
                     view! {
                         <li class="problem" class:error=d.is_error() data-path=d.path.clone()>
                             <button class="problem-button" on:click=pick>

@@ -4,7 +4,8 @@ use leptos::prelude::*;
 
 use crate::actions::document::{self, create_graph, open_graph};
 use crate::model::doc_id::DocId;
-use crate::state::use_store;
+use crate::platform::use_platform;
+use crate::state::{use_alerts, use_doc, use_view};
 
 /// The seed templates, shipped with the editor.
 pub const TEMPLATES: [(&str, &str); 5] = [
@@ -17,15 +18,18 @@ pub const TEMPLATES: [(&str, &str); 5] = [
 
 #[component]
 pub fn LibraryPanel() -> impl IntoView {
-    let store = use_store();
+    let doc = use_doc();
+    let view = use_view();
+    let alerts = use_alerts();
+    let platform = use_platform();
     let renaming = RwSignal::new(None::<String>);
-    let entries = move || store.library.get().entries;
+    let entries = move || doc.library.get().entries;
     let rename = move |id: String, name: String| {
         renaming.set(None);
-        document::rename_graph(store, &id, &name);
+        document::rename_graph(doc, alerts, platform, &id, &name);
     };
-    let duplicate = move |id: String| document::duplicate_graph(store, &id);
-    let delete = move |id: String| document::delete_graph(store, &id);
+    let duplicate = move |id: String| document::duplicate_graph(doc, view, alerts, platform, &id);
+    let delete = move |id: String| document::delete_graph(doc, view, alerts, platform, &id);
 
     let templates = TEMPLATES
         .iter()
@@ -36,7 +40,7 @@ pub fn LibraryPanel() -> impl IntoView {
             let nodes = g.nodes.len();
             view! {
                 <li class="template">
-                    <button class="template-card" data-template=key on:click=move |_| create_graph(store, Some(g.clone()))
+                    <button class="template-card" data-template=key on:click=move |_| create_graph(doc, view, alerts, platform, Some(g.clone()))
                         aria-label=format!("Open template {name}")>
                         <span class="template-name">{name.clone()}</span>
                         <span class="template-meta">{format!("{nodes} nodes")}</span>
@@ -51,7 +55,7 @@ pub fn LibraryPanel() -> impl IntoView {
         <section class="library" aria-label="Graphs">
             <div class="section-head">
                 <h2>"Graphs"</h2>
-                <button class="small" on:click=move |_| create_graph(store, None) aria-label="New graph">"+ New"</button>
+                <button class="small" on:click=move |_| create_graph(doc, view, alerts, platform, None) aria-label="New graph">"+ New"</button>
             </div>
             <ul class="graph-list">
                 <For each=entries key=|e| (e.id.clone(), e.name.clone()) let:entry>
@@ -59,7 +63,7 @@ pub fn LibraryPanel() -> impl IntoView {
                         let id = entry.id.clone();
                         let (id_open, id_ren, id_dup, id_del, id_cur) = (id.clone(), id.clone(), id.clone(), id.clone(), id.clone());
                         let id_edit = id.clone();
-                        let is_current = move || store.current.with(|c| c.library_id() == Some(id_cur.as_str()));
+                        let is_current = move || doc.current.with(|c| c.library_id() == Some(id_cur.as_str()));
                         let name = entry.name.clone();
                         view! {
                             <li class="graph-item" class:current=is_current data-graph-id=id.clone()>
@@ -73,7 +77,7 @@ pub fn LibraryPanel() -> impl IntoView {
                                 } else {
                                     let id_open = id_open.clone();
                                     view! {
-                                        <button class="graph-open" on:click=move |_| open_graph(store, &DocId::Library(id_open.clone()))>{name.clone()}</button>
+                                        <button class="graph-open" on:click=move |_| open_graph(doc, view, alerts, platform, &DocId::Library(id_open.clone()))>{name.clone()}</button>
                                     }.into_any()
                                 }}
                                 <span class="graph-actions">

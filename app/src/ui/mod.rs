@@ -1,6 +1,8 @@
 //! The editor's components. Each file holds one component (or a component and its private
 //! parts); they render the state in [`crate::state`] and call [`crate::actions`]. A
-//! component imports only actions, state, model and its own child components.
+//! component imports only actions, state, model and its own child components, and takes
+//! from the state only the parts it uses (`use_doc()`, `use_view()`, `use_run()`,
+//! `use_ui()`, `use_alerts()`, and the platform's `use_platform()`).
 //!
 //! | module | what it holds |
 //! |---|---|
@@ -12,7 +14,6 @@
 //! | `inspector`, `node_form`, `edge_form`, `graph_form`, `fields` | the right sidebar's forms |
 //! | `dialogs`, `settings` | dialogs (import, share, search, help, settings, file changed) |
 //! | `alerts` | messages for the user |
-//! | `store` | what the forms and fields take from the state |
 
 mod alerts;
 mod app;
@@ -28,7 +29,6 @@ mod palette_bar;
 mod run_panel;
 mod settings;
 mod state_view;
-mod store;
 mod toolbar;
 
 pub use app::App;

@@ -15,9 +15,9 @@ use super::fields::{
     Check, CheckboxField, ExprField, JsonField, KvField, ListField, NumberField, SelectField, TemplateField, TextField,
     Validator, Verdict, check_source, options,
 };
-use super::store::{Store, use_store};
 use crate::model::palette;
 use crate::model::selection::Selection;
+use crate::state::{Alerts, DocState, use_alerts, use_doc};
 
 // Closure parameter types written in `view!` without angle brackets, which it cannot parse.
 type Strings = Vec<String>;
@@ -31,7 +31,8 @@ const STATE_LIST: &str = "inspector-state-fields";
 /// The node being edited: reads its fields as signals, writes through `update_node`.
 #[derive(Clone, Copy)]
 struct NodeEdit {
-    store: Store,
+    doc: DocState,
+    alerts: Alerts,
     node: Memo<Option<Node>>,
 }
 
@@ -50,14 +51,14 @@ impl NodeEdit {
         let Some(mut n) = self.node.get_untracked() else { return };
         let id = n.id.clone();
         f(&mut n);
-        if let Err(why) = self.store.edit(|e| e.update_node(&id, n)) {
-            self.store.error(why);
+        if let Err(why) = self.doc.edit(|e| e.update_node(&id, n)) {
+            self.alerts.error(why);
         }
     }
 
     /// The limits in force, for placeholders.
     fn limits(self) -> engine::document::EffectiveLimits {
-        self.store.editor.with_untracked(|e| e.graph().effective_limits())
+        self.doc.editor.with_untracked(|e| e.graph().effective_limits())
     }
 }
 
@@ -77,14 +78,13 @@ fn as_u64(v: Option<f64>) -> Option<u64> {
 
 #[component]
 pub fn NodeForm(id: String) -> impl IntoView {
-    let store = use_store();
-    let node = Memo::new(move |_| store.editor.with(|e| e.graph().node(&id).cloned()));
+    let doc = use_doc();
+    let alerts = use_alerts();
+    let node = Memo::new(move |_| doc.editor.with(|e| e.graph().node(&id).cloned()));
     let kind = Memo::new(move |_| node.with(|n| n.as_ref().map(|n| n.kind)));
-    let ed = NodeEdit { store, node };
+    let ed = NodeEdit { doc, alerts, node };
     let state_names = Memo::new(move |_| {
-        store
-            .editor
-            .with(|e| e.graph().state.as_ref().map(|s| s.keys().cloned().collect::<Vec<_>>()).unwrap_or_default())
+        doc.editor.with(|e| e.graph().state.as_ref().map(|s| s.keys().cloned().collect::<Vec<_>>()).unwrap_or_default())
     });
     let head = move || {
         kind.get().map(|k| {
@@ -104,13 +104,13 @@ pub fn NodeForm(id: String) -> impl IntoView {
         }
     };
     let duplicate = move |_| {
-        store.edit(|e| {
+        doc.edit(|e| {
             selected_only(e);
             e.duplicate();
         });
     };
     let delete = move |_| {
-        store.edit(|e| {
+        doc.edit(|e| {
             selected_only(e);
             e.delete_selection();
         });
@@ -205,7 +205,7 @@ fn kind_fields(ed: NodeEdit, kind: NodeKind) -> AnyView {
 fn OutLabels(ed: NodeEdit) -> impl IntoView {
     let labels = Memo::new(move |_| {
         let Some(id) = ed.node.with(|n| n.as_ref().map(|n| n.id.clone())) else { return Vec::new() };
-        ed.store.editor.with(|e| {
+        ed.doc.editor.with(|e| {
             e.graph()
                 .edges
                 .iter()
@@ -327,7 +327,7 @@ fn llm_fields(ed: NodeEdit) -> AnyView {
 }
 
 /// Checks the `{{ }}` templates inside a JSON body.
-fn body_validator(store: Store) -> Validator {
+fn body_validator(doc: DocState) -> Validator {
     fn walk(v: &Value, path: &str, limits: engine::document::EffectiveLimits) -> Result<(), String> {
         match v {
             Value::String(t) if t.contains("{{") => match check_source(t, Check::Template, limits) {
@@ -344,7 +344,7 @@ fn body_validator(store: Store) -> Validator {
         }
     }
     Arc::new(move |v: &Value| -> Verdict {
-        let limits = store.editor.with_untracked(|e| e.graph().effective_limits());
+        let limits = doc.editor.with_untracked(|e| e.graph().effective_limits());
         walk(v, "", limits).map(|()| "✓ valid JSON; templates compile".to_string())
     })
 }
@@ -377,7 +377,7 @@ fn http_fields(ed: NodeEdit) -> AnyView {
             };
         });
     };
-    let validator = body_validator(ed.store);
+    let validator = body_validator(ed.doc);
     let methods: Vec<(String, String)> = METHODS.iter().map(|m| (m.to_string(), m.to_string())).collect();
     view! {
         <div class="grid-method">
@@ -542,77 +542,23 @@ fn advanced(ed: NodeEdit, kind: NodeKind) -> Option<AnyView> {
     )
 }
 
-/// Fields the node carries that its kind does not use (from an imported document, say).
-fn stray_fields(n: &Node) -> Vec<&'static str> {
-    let allowed = n.kind.fields();
-    let mut out: Vec<&'static str> = n.present_fields().into_iter().filter(|f| !allowed.contains(f)).collect();
-    if !n.kind.is_effectful() {
-        if n.retry.is_some() {
-            out.push("retry");
-        }
-        if n.timeout_ms.is_some() {
-            out.push("timeout_ms");
-        }
-    }
-    if matches!(n.kind, NodeKind::Start | NodeKind::End | NodeKind::Note) {
-        for (name, present) in [
-            ("join", n.join.is_some()),
-            ("on_error", n.on_error.is_some()),
-            ("pinned", n.pinned.is_some()),
-            ("disabled", n.disabled.is_some()),
-        ] {
-            if present {
-                out.push(name);
-            }
-        }
-    }
-    out
-}
-
-fn clear_field(n: &mut Node, field: &str) {
-    match field {
-        "required" => n.required = None,
-        "set" => n.set = None,
-        "script" => n.script = None,
-        "route" => n.route = None,
-        "prompt" => n.prompt = None,
-        "system" => n.system = None,
-        "writes" => n.writes = None,
-        "options" => n.options = None,
-        "parse" => n.parse = None,
-        "model" => n.model = None,
-        "method" => n.method = None,
-        "url" => n.url = None,
-        "headers" => n.headers = None,
-        "body" => n.body = None,
-        "graph" => n.graph = None,
-        "inputs" => n.inputs = None,
-        "outputs" => n.outputs = None,
-        "text" => n.text = None,
-        "retry" => n.retry = None,
-        "timeout_ms" => n.timeout_ms = None,
-        "join" => n.join = None,
-        "on_error" => n.on_error = None,
-        "pinned" => n.pinned = None,
-        "disabled" => n.disabled = None,
-        _ => {}
-    }
-}
-
+/// Fields the node carries that its kind does not use (from an imported document, say), as
+/// the engine's field table has them ([`Node::stray_fields`]), with a button to remove them.
 #[component]
 fn StrayFields(ed: NodeEdit) -> impl IntoView {
-    let stray = ed.get(stray_fields);
+    let stray = ed.get(Node::stray_fields);
     let clear = move |_| {
         let fields = stray.get_untracked();
-        ed.update(|n| fields.iter().for_each(|f| clear_field(n, f)));
+        ed.update(|n| fields.iter().for_each(|&f| n.clear(f)));
     };
     move || {
         let fields = stray.get();
         (!fields.is_empty()).then(|| {
             let kind = ed.node.with_untracked(|n| n.as_ref().map(|n| n.kind.name()).unwrap_or_default());
+            let names = fields.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ");
             view! {
                 <div class="stray" role="note">
-                    <span>{format!("Not used by a {kind} node: {}.", fields.join(", "))}</span>
+                    <span>{format!("Not used by a {kind} node: {names}.")}</span>
                     <button type="button" class="small" on:click=clear>"Remove them"</button>
                 </div>
             }

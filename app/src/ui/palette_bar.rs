@@ -6,23 +6,24 @@ use web_sys::DragEvent;
 
 use crate::model::geometry::{NODE_H, NODE_W, Point};
 use crate::model::palette::KINDS;
-use crate::state::use_store;
+use crate::state::{use_doc, use_view};
 
 /// The drag-and-drop data type carrying a node kind's name.
 pub const DRAG_TYPE: &str = "application/x-switchyard-kind";
 
 #[component]
 pub fn PaletteBar() -> impl IntoView {
-    let store = use_store();
+    let doc = use_doc();
+    let view = use_view();
     let buttons = KINDS
         .iter()
         .map(|k| {
             let kind = k.kind;
             let on_click = move |_| {
-                let c = store.view_center();
+                let c = view.view_center();
                 // Offset a little each time so repeated clicks do not stack exactly.
-                let n = store.node_ids.with_untracked(Vec::len) as f64 % 6.0;
-                store.edit(|e| {
+                let n = doc.node_ids.with_untracked(Vec::len) as f64 % 6.0;
+                doc.edit(|e| {
                     e.add_node(kind, Point::new(c.x - NODE_W / 2.0 + n * 20.0, c.y - NODE_H / 2.0 + n * 20.0))
                 });
             };

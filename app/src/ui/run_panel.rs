@@ -9,8 +9,9 @@ use super::state_view::StateView;
 use crate::actions::navigation;
 use crate::actions::run as run_ctl;
 use crate::model::playback::Playback;
+use crate::platform::use_platform;
 use crate::state::run::SPEEDS;
-use crate::state::use_store;
+use crate::state::{use_alerts, use_doc, use_run};
 
 fn status_text(v: &Playback) -> String {
     let r = &v.record;
@@ -26,23 +27,25 @@ fn status_text(v: &Playback) -> String {
 
 #[component]
 pub fn RunPanel() -> impl IntoView {
-    let store = use_store();
-    let ctl = store.run;
+    let doc = use_doc();
+    let alerts = use_alerts();
+    let platform = use_platform();
+    let ctl = use_run();
     let open = RwSignal::new(true);
     // A new graph gets an input made from what it needs.
     Effect::new(move |_| {
-        store.current.track();
-        let suggested = store.editor.with_untracked(|e| run_ctl::suggested_input(e.document()));
+        doc.current.track();
+        let suggested = doc.editor.with_untracked(|e| run_ctl::suggested_input(e.document()));
         ctl.input.set(suggested);
         run_ctl::reset(ctl);
-        run_ctl::load_history(store, ctl);
+        run_ctl::load_history(doc, ctl, platform);
         // Recovery: a run left waiting for input (the tab was closed or reloaded) comes back.
         let unfinished = ctl
             .history
             .with_untracked(|h| h.first().filter(|r| r.status == Status::Interrupted).map(|r| r.run_id.clone()));
         if let Some(run_id) = unfinished {
-            run_ctl::open_saved(store, ctl, &run_id);
-            store.info("Reopened the last run, which is waiting for input");
+            run_ctl::open_saved(doc, ctl, alerts, platform, &run_id);
+            alerts.info("Reopened the last run, which is waiting for input");
         }
     });
     let has_view = move || ctl.view.with(Option::is_some);
@@ -67,14 +70,14 @@ pub fn RunPanel() -> impl IntoView {
                 </label>
                 <button class="primary" on:click=move |_| {
                     // A run is of the whole document, shown from the top.
-                    navigation::leave_to(store, 0);
-                    run_ctl::start(store, ctl);
+                    navigation::leave_to(doc, ctl, 0);
+                    run_ctl::start(doc, ctl, alerts, platform);
                 } disabled=move || ctl.busy.get()>"Run"</button>
                 <div class="tool-group" role="group" aria-label="Run controls">
                     <button on:click=move |_| run_ctl::pause(ctl) disabled=move || !ctl.playing.get()>"Pause"</button>
                     <button on:click=move |_| run_ctl::back(ctl) disabled=move || displayed() == 0>"Back"</button>
-                    <button on:click=move |_| run_ctl::step(store, ctl) disabled=move || !has_view() || !can_step() || ctl.busy.get()>"Step"</button>
-                    <button on:click=move |_| run_ctl::play(store, ctl) disabled=move || !has_view() || ctl.playing.get() || !can_step()>"Continue"</button>
+                    <button on:click=move |_| run_ctl::step(doc, ctl, alerts, platform) disabled=move || !has_view() || !can_step() || ctl.busy.get()>"Step"</button>
+                    <button on:click=move |_| run_ctl::play(doc, ctl, alerts, platform) disabled=move || !has_view() || ctl.playing.get() || !can_step()>"Continue"</button>
                     <button on:click=move |_| run_ctl::reset(ctl) disabled=move || !has_view()>"Reset"</button>
                 </div>
                 <select aria-label="Speed" on:change=move |ev| {
@@ -99,7 +102,7 @@ pub fn RunPanel() -> impl IntoView {
                         <Show when=nested>
                             <div class="nested-bar">
                                 <span>"Showing a subgraph's run"</span>
-                                <button on:click=move |_| navigation::back_to_parent_run(store)>"Back to the parent run"</button>
+                                <button on:click=move |_| navigation::back_to_parent_run(doc, ctl)>"Back to the parent run"</button>
                             </div>
                         </Show>
                         <InputRequired/>
@@ -116,8 +119,10 @@ pub fn RunPanel() -> impl IntoView {
 /// What the run waits for: the rendered prompt and one button per option (or a text field).
 #[component]
 fn InputRequired() -> impl IntoView {
-    let store = use_store();
-    let ctl = store.run;
+    let doc = use_doc();
+    let alerts = use_alerts();
+    let platform = use_platform();
+    let ctl = use_run();
     let waiting = move || {
         ctl.view.with(|v| match v {
             Some(v) if v.at_end() && v.record.status == Status::Interrupted => v.record.waiting.clone(),
@@ -131,7 +136,7 @@ fn InputRequired() -> impl IntoView {
             let buttons = w.options.clone().map(|opts| {
                 opts.into_iter().map(|o| {
                     let (node, o2) = (node.clone(), o.clone());
-                    view! { <button class="primary" on:click=move |_| run_ctl::answer(store, ctl, &node, serde_json::Value::String(o2.clone()))>{o}</button> }
+                    view! { <button class="primary" on:click=move |_| run_ctl::answer(doc, ctl, alerts, platform, &node, serde_json::Value::String(o2.clone()))>{o}</button> }
                 }).collect_view()
             });
             let free = w.options.is_none().then(|| {
@@ -140,7 +145,7 @@ fn InputRequired() -> impl IntoView {
                     let raw = text.get_untracked();
                     // A JSON value if it reads as one, otherwise the text itself.
                     let value = serde_json::from_str(&raw).unwrap_or(serde_json::Value::String(raw));
-                    run_ctl::answer(store, ctl, &node, value);
+                    run_ctl::answer(doc, ctl, alerts, platform, &node, value);
                 };
                 let submit2 = submit.clone();
                 view! {
@@ -200,8 +205,9 @@ fn step_page(v: &Playback) -> (Vec<StepRow>, usize, usize) {
 /// The steps of the shown run (a page of them at a time); a subgraph's steps can be opened.
 #[component]
 fn StepList() -> impl IntoView {
-    let store = use_store();
-    let ctl = store.run;
+    let doc = use_doc();
+    let alerts = use_alerts();
+    let ctl = use_run();
     let page = Memo::new(move |_| ctl.view.with(|v| v.as_ref().map(step_page).unwrap_or_default()));
     let shown = Memo::new(move |_| ctl.view.with(|v| v.as_ref().map_or(0, |v| v.displayed)));
     let row = move |r: StepRow| {
@@ -213,7 +219,7 @@ fn StepList() -> impl IntoView {
                 {r.subgraphs.into_iter().map(|(node, count)| {
                     let node2 = node.clone();
                     view! {
-                        <button class="small nested" on:click=move |_| { run_ctl::show_step(ctl, k); run_ctl::open_nested(store, ctl, &node2); }
+                        <button class="small nested" on:click=move |_| { run_ctl::show_step(ctl, k); run_ctl::open_nested(doc, ctl, alerts, &node2); }
                             aria-label=format!("Open the steps of subgraph {node}")>
                             {format!("▸ {node}: {count} steps")}
                         </button>
@@ -244,14 +250,16 @@ fn StepList() -> impl IntoView {
 /// Earlier runs of this graph.
 #[component]
 fn RunHistory() -> impl IntoView {
-    let store = use_store();
-    let ctl = store.run;
+    let doc = use_doc();
+    let alerts = use_alerts();
+    let platform = use_platform();
+    let ctl = use_run();
     let shown_id = move || ctl.view.with(|v| v.as_ref().map(|v| v.record.run_id.clone()));
     view! {
         <section class="history" aria-label="Run history">
             <h2>{move || {
                 ctl.history.track();
-                let kb = store.platform.get().run_bytes(&store.current.get_untracked()) as f64 / 1024.0;
+                let kb = platform.get().run_bytes(&doc.current.get_untracked()) as f64 / 1024.0;
                 format!("History · {} runs · {kb:.1} KB stored", ctl.history.with(Vec::len))
             }}</h2>
             <ul>
@@ -264,10 +272,10 @@ fn RunHistory() -> impl IntoView {
                         let label = format!("{} · {} steps · {}", r.status.name().replace('_', " "), r.steps, r.run_id);
                         view! {
                             <li class:current=move || shown_id().as_deref() == Some(id3.as_str()) data-run-id=id4>
-                                <button class="history-open" on:click=move |_| run_ctl::open_saved(store, ctl, &id)>{label}</button>
+                                <button class="history-open" on:click=move |_| run_ctl::open_saved(doc, ctl, alerts, platform, &id)>{label}</button>
                                 <button class="icon" aria-label="Delete this run" on:click=move |_| {
-                                    store.platform.get().delete_run(&store.current.get_untracked(), &id2);
-                                    run_ctl::load_history(store, ctl);
+                                    platform.get().delete_run(&doc.current.get_untracked(), &id2);
+                                    run_ctl::load_history(doc, ctl, platform);
                                 }>"✕"</button>
                             </li>
                         }

@@ -6,23 +6,27 @@
 use leptos::prelude::*;
 
 use crate::actions::settings;
-use crate::state::use_store;
+use crate::platform::use_platform;
+use crate::state::{use_alerts, use_ui};
 
 #[component]
 pub fn SettingsDialog() -> impl IntoView {
-    let store = use_store();
-    let wording = store.platform.get().wording();
+    let ui = use_ui();
+    let alerts = use_alerts();
+    let platform = use_platform();
+    let wording = platform.get().wording();
     let key = RwSignal::new(String::new());
     let base = RwSignal::new(String::new());
     let note = RwSignal::new(String::new());
-    let loading = store.platform.get().model_settings();
+    let loading = platform.get().model_settings();
     wasm_bindgen_futures::spawn_local(async move {
         let s = loading.await;
         key.set(s.api_key);
         base.set(s.base_url);
         note.set(s.note);
     });
-    let save = move |_| settings::save_model_settings(store, &key.get_untracked(), &base.get_untracked());
+    let save =
+        move |_| settings::save_model_settings(ui, alerts, platform, &key.get_untracked(), &base.get_untracked());
     view! {
         <div class="dialog" role="dialog" aria-modal="true" aria-label="Settings">
             <h2>"Model settings"</h2>
@@ -40,7 +44,7 @@ pub fn SettingsDialog() -> impl IntoView {
                     on:input=move |ev| key.set(event_target_value(&ev))/>
             </label>
             <div class="dialog-actions">
-                <button on:click=move |_| store.dialog.set(None)>"Cancel"</button>
+                <button on:click=move |_| ui.dialog.set(None)>"Cancel"</button>
                 <button class="primary" on:click=save>"Save"</button>
             </div>
         </div>

@@ -7,12 +7,15 @@ use serde_json::{Map, Value};
 
 use crate::actions::run as run_ctl;
 use crate::model::playback::Playback;
-use crate::state::use_store;
+use crate::platform::use_platform;
+use crate::state::{use_alerts, use_doc, use_run};
 
 #[component]
 pub fn StateView() -> impl IntoView {
-    let store = use_store();
-    let ctl = store.run;
+    let doc = use_doc();
+    let alerts = use_alerts();
+    let platform = use_platform();
+    let ctl = use_run();
     let state = Memo::new(move |_| ctl.view.with(|v| v.as_ref().map(|v| v.state().clone())));
     let changed = Memo::new(move |_| ctl.view.with(|v| v.as_ref().map(Playback::changed_keys).unwrap_or_default()));
     let editing = RwSignal::new(None::<String>);
@@ -35,13 +38,13 @@ pub fn StateView() -> impl IntoView {
         let before = state.get_untracked().unwrap_or_default();
         let changes: Map<String, Value> = edited.into_iter().filter(|(k, v)| before.get(k) != Some(v)).collect();
         editing.set(None);
-        run_ctl::fork(store, ctl, changes);
+        run_ctl::fork(doc, ctl, alerts, platform, changes);
     };
     let retry = move |_| {
         // The failed step has no checkpoint: run on from the one before it.
         let k = shown();
         run_ctl::show_step(ctl, k.saturating_sub(1));
-        run_ctl::fork(store, ctl, Map::new());
+        run_ctl::fork(doc, ctl, alerts, platform, Map::new());
     };
 
     view! {
@@ -130,8 +133,7 @@ fn Entry(name: String, value: Value, changed: bool, top: bool) -> impl IntoView 
 /// The shown step's patch and each node's update.
 #[component]
 fn StepDetails() -> impl IntoView {
-    let store = use_store();
-    let ctl = store.run;
+    let ctl = use_run();
     let step = move || ctl.view.with(|v| v.as_ref().and_then(|v| v.current().cloned()));
     move || {
         step().map(|s| {
@@ -165,16 +167,17 @@ fn StepDetails() -> impl IntoView {
 /// sent out (rendered prompt, request, nested run).
 #[component]
 fn NodeRunDetails() -> impl IntoView {
-    let store = use_store();
-    let ctl = store.run;
+    let doc = use_doc();
+    let alerts = use_alerts();
+    let ctl = use_run();
     let node = Memo::new(move |_| {
-        store.editor.with(|e| if e.selection.nodes.len() == 1 { e.selection.nodes.first().cloned() } else { None })
+        doc.editor.with(|e| if e.selection.nodes.len() == 1 { e.selection.nodes.first().cloned() } else { None })
     });
     move || {
         let id = node.get()?;
         // Ids repeat between a graph and its subgraphs: only the run of the graph on the
         // canvas speaks of its nodes.
-        if !store.run_in_step.get() {
+        if !ctl.in_step.get() {
             return None;
         }
         ctl.view.with(|v| {
@@ -209,7 +212,7 @@ fn NodeRunDetails() -> impl IntoView {
                         }
                     })}
                     {is_subgraph.then(|| view! {
-                        <button on:click=move |_| run_ctl::open_nested(store, ctl, &id2)>"Show the subgraph's run"</button>
+                        <button on:click=move |_| run_ctl::open_nested(doc, ctl, alerts, &id2)>"Show the subgraph's run"</button>
                     })}
                 </div>
             })

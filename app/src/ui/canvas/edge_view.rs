@@ -9,7 +9,7 @@ use super::CanvasCtx;
 use crate::model::geometry::{Point, Rect};
 use crate::model::layout::Direction;
 use crate::model::palette::shorten;
-use crate::state::use_store;
+use crate::state::{use_doc, use_run, use_view};
 
 /// How far before the target's input handle an edge stops.
 const HANDLE_GAP: f64 = 7.0;
@@ -48,19 +48,21 @@ pub fn curve(a: &Rect, b: &Rect, self_loop: bool, flow: Direction) -> (String, P
 
 #[component]
 pub fn EdgeView(index: usize, from: String, to: String, label: Option<String>, when: Option<String>) -> impl IntoView {
-    let store = use_store();
+    let doc = use_doc();
+    let view = use_view();
+    let run = use_run();
     let ctx = expect_context::<CanvasCtx>();
     let geometry = {
         let (from, to) = (from.clone(), to.clone());
         Memo::new(move |_| {
-            let a = store.rect_of(&from)?;
-            let b = store.rect_of(&to)?;
-            Some(curve(&a, &b, from == to, store.flow.get()))
+            let a = view.rect_of(&doc, &from)?;
+            let b = view.rect_of(&doc, &to)?;
+            Some(curve(&a, &b, from == to, doc.flow.get()))
         })
     };
-    let selected = Memo::new(move |_| store.selection.with(|s| s.edges.contains(&index)));
-    let taken = Memo::new(move |_| store.edge_taken(index));
-    let problem = Memo::new(move |_| store.edge_problems.with(|m| m.get(&index).cloned().unwrap_or_default()));
+    let selected = Memo::new(move |_| doc.selection.with(|s| s.edges.contains(&index)));
+    let taken = Memo::new(move |_| run.edge_taken(index));
+    let problem = Memo::new(move |_| doc.edge_problems.with(|m| m.get(&index).cloned().unwrap_or_default()));
     let text = match (&label, &when) {
         (Some(l), Some(w)) => format!("{l} · when {}", shorten(w, 28)),
         (Some(l), None) => l.clone(),
@@ -74,19 +76,19 @@ pub fn EdgeView(index: usize, from: String, to: String, label: Option<String>, w
             return;
         }
         ev.stop_propagation();
-        store.edit(|e| e.selection.click_edge(index, ev.shift_key()));
+        doc.edit(|e| e.selection.click_edge(index, ev.shift_key()));
     };
     let wire_from = from.clone();
     let on_end = move |ev: PointerEvent| {
         ev.stop_propagation();
         ev.prevent_default();
-        ctx.start_wire(store, &wire_from, Some(index), ev.client_x() as f64, ev.client_y() as f64);
+        ctx.start_wire(view, &wire_from, Some(index), ev.client_x() as f64, ev.client_y() as f64);
     };
     let d = move || geometry.get().map(|g| g.0).unwrap_or_default();
     let mid = move || geometry.get().map_or(Point::new(0.0, 0.0), |g| g.1);
     let end = {
         let to = to.clone();
-        Memo::new(move |_| match (store.rect_of(&to), store.flow.get()) {
+        Memo::new(move |_| match (view.rect_of(&doc, &to), doc.flow.get()) {
             (Some(r), Direction::TopDown) => Point::new(r.x + r.w / 2.0, r.y),
             (Some(r), Direction::LeftToRight) => Point::new(r.x, r.y + r.h / 2.0),
             (None, _) => Point::new(0.0, 0.0),
@@ -105,8 +107,8 @@ pub fn EdgeView(index: usize, from: String, to: String, label: Option<String>, w
             data-taken=move || if taken.get() { "true" } else { "false" }
         >
             <path class="edge-line" d=d marker-end=move || if taken.get() { "url(#arrow-taken)" } else { "url(#arrow)" }></path>
-            // From far out on a large graph only the line is drawn (see `Store::far`).
-            {move || (!store.far.get()).then(|| {
+            // From far out on a large graph only the line is drawn (see `ViewState::far`).
+            {move || (!view.far.get()).then(|| {
                 let plain_title = plain_title.clone();
                 let text = text.clone();
                 let on_end = on_end.clone();
@@ -128,12 +130,13 @@ pub fn EdgeView(index: usize, from: String, to: String, label: Option<String>, w
 /// The edge being drawn, following the pointer.
 #[component]
 pub fn WirePreview() -> impl IntoView {
-    let store = use_store();
+    let doc = use_doc();
+    let view = use_view();
     let d = move || {
-        let w = store.wire.get()?;
-        let a = store.rect_of(&w.from)?;
+        let w = view.wire.get()?;
+        let a = view.rect_of(&doc, &w.from)?;
         let target = Rect { x: w.to_point.x, y: w.to_point.y, w: 0.0, h: 0.0 };
-        Some(curve(&a, &target, false, store.flow.get()).0)
+        Some(curve(&a, &target, false, doc.flow.get()).0)
     };
     view! { <path class="wire" d=move || d().unwrap_or_default() style:display=move || if d().is_some() { "inline" } else { "none" }></path> }
 }

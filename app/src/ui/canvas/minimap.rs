@@ -5,18 +5,19 @@ use leptos::prelude::*;
 use web_sys::MouseEvent;
 
 use crate::model::geometry::{Point, bounds};
-use crate::state::use_store;
+use crate::state::{use_doc, use_view};
 
 const W: f64 = 200.0;
 const H: f64 = 130.0;
 
 #[component]
 pub fn Minimap() -> impl IntoView {
-    let store = use_store();
+    let doc = use_doc();
+    let view = use_view();
     // The area shown: every node, with a margin. It does not follow the view, so panning
     // redraws only the frame, not the boxes.
     let area = Memo::new(move |_| {
-        let b = store.editor.with(|e| bounds(e.graph()));
+        let b = doc.editor.with(|e| bounds(e.graph()));
         let r = b.map_or(crate::model::geometry::Rect { x: 0.0, y: 0.0, w: 800.0, h: 500.0 }, |b| {
             crate::model::geometry::Rect { x: b.x - 200.0, y: b.y - 200.0, w: b.w + 400.0, h: b.h + 400.0 }
         });
@@ -25,7 +26,7 @@ pub fn Minimap() -> impl IntoView {
     });
     let boxes = move || {
         let (r, scale) = area.get();
-        store.rects.with(|rects| {
+        doc.rects.with(|rects| {
             rects
                 .values()
                 .map(|n| {
@@ -39,15 +40,15 @@ pub fn Minimap() -> impl IntoView {
     };
     let frame = move || {
         let (r, scale) = area.get();
-        let (w, h) = store.canvas_size.get();
-        let v = store.view.get().visible(w, h);
+        let (w, h) = view.canvas_size.get();
+        let v = view.view.get().visible(w, h);
         format!("{} {} {} {}", (v.x - r.x) * scale, (v.y - r.y) * scale, v.w * scale, v.h * scale)
     };
     let on_click = move |ev: MouseEvent| {
         ev.stop_propagation();
         let (r, scale) = area.get_untracked();
         let p = Point::new(ev.offset_x() as f64 / scale + r.x, ev.offset_y() as f64 / scale + r.y);
-        store.center_on(p);
+        view.center_on(p);
     };
     let frame_parts = move || frame().split(' ').map(str::to_string).collect::<Vec<_>>();
     view! {

@@ -20,7 +20,8 @@ use subgraph_path::SubgraphPath;
 
 use crate::actions::exchange;
 use crate::model::geometry::{Point, Rect, View};
-use crate::state::{Store, Wire, use_store};
+use crate::platform::use_platform;
+use crate::state::{DocState, ViewState, Wire, use_alerts, use_doc, use_view};
 use crate::ui::palette_bar::DRAG_TYPE;
 
 /// A pointer gesture in progress.
@@ -61,33 +62,36 @@ pub struct CanvasCtx {
 }
 
 impl CanvasCtx {
-    pub fn canvas_point(&self, store: Store, client_x: f64, client_y: f64) -> Point {
-        store.view.get_untracked().to_canvas(self.canvas.screen_point(client_x, client_y))
+    pub fn canvas_point(&self, view: ViewState, client_x: f64, client_y: f64) -> Point {
+        view.view.get_untracked().to_canvas(self.canvas.screen_point(client_x, client_y))
     }
 
     /// Starts drawing an edge from `from` (or moving the `edge`'s target end).
-    pub fn start_wire(&self, store: Store, from: &str, edge: Option<usize>, client_x: f64, client_y: f64) {
-        let p = self.canvas_point(store, client_x, client_y);
-        store.wire.set(Some(Wire { from: from.to_string(), edge, to_point: p }));
+    pub fn start_wire(&self, view: ViewState, from: &str, edge: Option<usize>, client_x: f64, client_y: f64) {
+        let p = self.canvas_point(view, client_x, client_y);
+        view.wire.set(Some(Wire { from: from.to_string(), edge, to_point: p }));
         self.gesture.set_value(Some(Gesture::Wire { from: from.to_string(), edge }));
     }
 
     /// Starts moving the selection (selecting `id` first if it was not selected).
-    pub fn start_move(&self, store: Store, id: &str, additive: bool, client_x: f64, client_y: f64) {
-        store.edit(|e| {
+    pub fn start_move(&self, doc: DocState, view: ViewState, id: &str, additive: bool, client_x: f64, client_y: f64) {
+        doc.edit(|e| {
             if additive || !e.selection.nodes.contains(id) {
                 e.selection.click_node(id, additive);
             }
         });
-        let ids: Vec<String> = store.editor.with_untracked(|e| e.selection.nodes.iter().cloned().collect());
-        let start = self.canvas_point(store, client_x, client_y);
+        let ids: Vec<String> = doc.editor.with_untracked(|e| e.selection.nodes.iter().cloned().collect());
+        let start = self.canvas_point(view, client_x, client_y);
         self.gesture.set_value(Some(Gesture::Move { start, ids, moved: false }));
     }
 }
 
 #[component]
 pub fn Canvas() -> impl IntoView {
-    let store = use_store();
+    let doc = use_doc();
+    let view = use_view();
+    let alerts = use_alerts();
+    let platform = use_platform();
     let canvas = NodeRef::<Div>::new();
     let canvas_ref = CanvasRef(canvas);
     let gesture = StoredValue::new(None::<Gesture>);
@@ -97,7 +101,7 @@ pub fn Canvas() -> impl IntoView {
     let measure = move || {
         if let Some(el) = canvas.get_untracked() {
             let r = el.get_bounding_client_rect();
-            store.canvas_size.set((r.width().max(1.0), r.height().max(1.0)));
+            view.canvas_size.set((r.width().max(1.0), r.height().max(1.0)));
         }
     };
     Effect::new(move |_| {
@@ -110,27 +114,27 @@ pub fn Canvas() -> impl IntoView {
     let on_move = move |ev: PointerEvent| {
         let Some(g) = gesture.get_value() else { return };
         let screen = canvas_ref.screen_point(ev.client_x() as f64, ev.client_y() as f64);
-        let view = store.view.get_untracked();
-        let p = view.to_canvas(screen);
+        let shown = view.view.get_untracked();
+        let p = shown.to_canvas(screen);
         match g {
             Gesture::Pan { start, view: v0, moved } => {
                 let moved = moved || (screen.x - start.x).abs() + (screen.y - start.y).abs() > CLICK_SLOP;
-                store.view.set(View { x: v0.x + screen.x - start.x, y: v0.y + screen.y - start.y, zoom: v0.zoom });
+                view.view.set(View { x: v0.x + screen.x - start.x, y: v0.y + screen.y - start.y, zoom: v0.zoom });
                 gesture.set_value(Some(Gesture::Pan { start, view: v0, moved }));
             }
-            Gesture::Marquee { start, .. } => store.marquee.set(Some(Rect::from_corners(start, p))),
+            Gesture::Marquee { start, .. } => view.marquee.set(Some(Rect::from_corners(start, p))),
             Gesture::Move { start, ids, moved } => {
                 let (dx, dy) = (p.x - start.x, p.y - start.y);
-                let moved = moved || (dx.abs() + dy.abs()) * view.zoom > CLICK_SLOP;
+                let moved = moved || (dx.abs() + dy.abs()) * shown.zoom > CLICK_SLOP;
                 if moved {
-                    if store.drag_ids.with_untracked(|d| d.is_empty()) {
-                        store.drag_ids.set(std::sync::Arc::new(ids.iter().cloned().collect()));
+                    if view.drag_ids.with_untracked(|d| d.is_empty()) {
+                        view.drag_ids.set(std::sync::Arc::new(ids.iter().cloned().collect()));
                     }
-                    store.drag_offset.set((dx, dy));
+                    view.drag_offset.set((dx, dy));
                 }
                 gesture.set_value(Some(Gesture::Move { start, ids, moved }));
             }
-            Gesture::Wire { .. } => store.wire.update(|w| {
+            Gesture::Wire { .. } => view.wire.update(|w| {
                 if let Some(w) = w {
                     w.to_point = p;
                 }
@@ -143,45 +147,44 @@ pub fn Canvas() -> impl IntoView {
         match g {
             Gesture::Pan { moved, .. } => {
                 if !moved {
-                    store.edit(|e| e.selection.clear());
+                    doc.edit(|e| e.selection.clear());
                 }
             }
             Gesture::Marquee { additive, .. } => {
-                if let Some(area) = store.marquee.get_untracked() {
-                    store.edit(|e| {
+                if let Some(area) = view.marquee.get_untracked() {
+                    doc.edit(|e| {
                         let graph = e.graph().clone();
                         e.selection.marquee(&graph, &area, additive);
                     });
                 }
-                store.marquee.set(None);
+                view.marquee.set(None);
             }
             Gesture::Move { ids, moved, .. } => {
                 if moved {
-                    let (dx, dy) = store.drag_offset.get_untracked();
+                    let (dx, dy) = view.drag_offset.get_untracked();
                     let moves: Vec<(String, Point)> = ids
                         .iter()
                         .filter_map(|id| {
-                            store
-                                .rects
+                            doc.rects
                                 .with_untracked(|r| r.get(id).copied())
                                 .map(|r| (id.clone(), Point::new(r.x + dx, r.y + dy)))
                         })
                         .collect();
-                    store.edit(|e| e.move_nodes(&moves));
+                    doc.edit(|e| e.move_nodes(&moves));
                 }
-                store.drag_ids.set(std::sync::Arc::new(Default::default()));
-                store.drag_offset.set((0.0, 0.0));
+                view.drag_ids.set(std::sync::Arc::new(Default::default()));
+                view.drag_offset.set((0.0, 0.0));
             }
             Gesture::Wire { from, edge } => {
-                store.wire.set(None);
+                view.wire.set(None);
                 let target = node_at(ev.client_x() as f64, ev.client_y() as f64);
                 if let Some(to) = target {
                     let result = match edge {
-                        Some(ix) => store.edit(|e| e.reconnect(ix, &from, &to)),
-                        None => store.edit(|e| e.connect(&from, &to).map(|_| ())),
+                        Some(ix) => doc.edit(|e| e.reconnect(ix, &from, &to)),
+                        None => doc.edit(|e| e.connect(&from, &to).map(|_| ())),
                     };
                     if let Err(why) = result {
-                        store.error(format!("Cannot connect {from} → {to}: {why}"));
+                        alerts.error(format!("Cannot connect {from} → {to}: {why}"));
                     }
                 }
             }
@@ -196,11 +199,11 @@ pub fn Canvas() -> impl IntoView {
         }
         let screen = canvas_ref.screen_point(ev.client_x() as f64, ev.client_y() as f64);
         if ev.shift_key() {
-            let start = store.view.get_untracked().to_canvas(screen);
-            store.marquee.set(Some(Rect::from_corners(start, start)));
+            let start = view.view.get_untracked().to_canvas(screen);
+            view.marquee.set(Some(Rect::from_corners(start, start)));
             gesture.set_value(Some(Gesture::Marquee { start, additive: true }));
         } else {
-            gesture.set_value(Some(Gesture::Pan { start: screen, view: store.view.get_untracked(), moved: false }));
+            gesture.set_value(Some(Gesture::Pan { start: screen, view: view.view.get_untracked(), moved: false }));
         }
     };
 
@@ -209,17 +212,17 @@ pub fn Canvas() -> impl IntoView {
         let screen = canvas_ref.screen_point(ev.client_x() as f64, ev.client_y() as f64);
         let delta = if ev.delta_mode() == 1 { ev.delta_y() * 16.0 } else { ev.delta_y() };
         let factor = (-delta * 0.0015).exp();
-        store.view.update(|v| *v = v.zoom_at(factor, screen));
+        view.view.update(|v| *v = v.zoom_at(factor, screen));
     };
 
     let on_dragover = move |ev: DragEvent| ev.prevent_default();
     let on_drop = move |ev: DragEvent| {
         ev.prevent_default();
         let screen = canvas_ref.screen_point(ev.client_x() as f64, ev.client_y() as f64);
-        let at = store.view.get_untracked().to_canvas(screen);
+        let at = view.view.get_untracked().to_canvas(screen);
         let Some(dt) = ev.data_transfer() else { return };
         if let Some(file) = dt.files().and_then(|f| f.get(0)) {
-            exchange::import_file(store, file);
+            exchange::import_file(doc, view, alerts, platform, file);
             return;
         }
         if let Ok(kind) = dt.get_data(DRAG_TYPE)
@@ -227,32 +230,32 @@ pub fn Canvas() -> impl IntoView {
         {
             let centered =
                 Point::new(at.x - crate::model::geometry::NODE_W / 2.0, at.y - crate::model::geometry::NODE_H / 2.0);
-            store.edit(|e| e.add_node(*kind, centered));
+            doc.edit(|e| e.add_node(*kind, centered));
         }
     };
 
     let transform = move || {
-        let v = store.view.get();
+        let v = view.view.get();
         format!("translate({}px, {}px) scale({})", v.x, v.y, v.zoom)
     };
     // The dot grid is its own layer, moved by a transform (less than one grid step) while
     // panning, so the browser does not repaint it on every frame.
     let grid_size = move || {
-        let step = crate::model::geometry::GRID * store.view.with(|v| v.zoom);
+        let step = crate::model::geometry::GRID * view.view.with(|v| v.zoom);
         format!("{step}px {step}px")
     };
     let grid_shift = move || {
-        let v = store.view.get();
+        let v = view.view.get();
         let step = crate::model::geometry::GRID * v.zoom;
         format!("translate({}px, {}px)", v.x.rem_euclid(step), v.y.rem_euclid(step))
     };
-    let large = move || store.node_ids.with(Vec::len) > 300;
+    let large = move || doc.node_ids.with(Vec::len) > 300;
 
     view! {
         <div
             class="canvas"
             class:large=large
-            class:far=move || store.far.get()
+            class:far=move || view.far.get()
             node_ref=canvas
             on:pointerdown=on_down
             on:wheel=on_wheel
@@ -271,21 +274,21 @@ pub fn Canvas() -> impl IntoView {
                             <path d="M 0 0 L 10 5 L 0 10 z" class="arrow-head taken"></path>
                         </marker>
                     </defs>
-                    <For each=move || edge_keys(store) key=|k| k.clone() let:k>
+                    <For each=move || edge_keys(doc) key=|k| k.clone() let:k>
                         <EdgeView index=k.0 from=k.1.clone() to=k.2.clone() label=k.3.clone() when=k.4.clone()/>
                     </For>
                     <WirePreview/>
                 </svg>
-                <For each=move || store.node_ids.get() key=|id| id.clone() let:id>
+                <For each=move || doc.node_ids.get() key=|id| id.clone() let:id>
                     <NodeView id=id/>
                 </For>
-                {move || store.marquee.get().map(|r| view! {
+                {move || view.marquee.get().map(|r| view! {
                     <div class="marquee" style=format!("left:{}px;top:{}px;width:{}px;height:{}px", r.x, r.y, r.w, r.h)></div>
                 })}
             </div>
             <Minimap/>
             <SubgraphPath/>
-            {move || store.node_ids.with(Vec::is_empty).then(|| view! {
+            {move || doc.node_ids.with(Vec::is_empty).then(|| view! {
                 <div class="canvas-empty">"Drag a node from the palette, or press "<kbd>"Ctrl K"</kbd>" to search."</div>
             })}
         </div>
@@ -295,8 +298,8 @@ pub fn Canvas() -> impl IntoView {
 /// Edges keyed by everything that identifies them, so a changed edge is redrawn.
 type EdgeKey = (usize, String, String, Option<String>, Option<String>);
 
-fn edge_keys(store: Store) -> Vec<EdgeKey> {
-    store.editor.with(|e| {
+fn edge_keys(doc: DocState) -> Vec<EdgeKey> {
+    doc.editor.with(|e| {
         e.graph()
             .edges
             .iter()

@@ -7,35 +7,38 @@ use web_sys::PointerEvent;
 use super::{CanvasCtx, from_control};
 use crate::actions::navigation;
 use crate::model::palette;
-use crate::state::{NodeProblems, use_store};
+use crate::state::{NodeProblems, use_alerts, use_doc, use_run, use_view};
 use engine::NodeKind;
 
 #[component]
 pub fn NodeView(id: String) -> impl IntoView {
-    let store = use_store();
+    let doc = use_doc();
+    let view = use_view();
+    let run = use_run();
+    let alerts = use_alerts();
     let ctx = expect_context::<CanvasCtx>();
     let node = {
         let id = id.clone();
         Memo::new(move |_| {
-            let ix = store.node_index.with(|m| m.get(&id).copied())?;
-            store.editor.with(|e| e.graph().nodes.get(ix).cloned())
+            let ix = doc.node_index.with(|m| m.get(&id).copied())?;
+            doc.editor.with(|e| e.graph().nodes.get(ix).cloned())
         })
     };
     let rect = {
         let id = id.clone();
-        Memo::new(move |_| store.rect_of(&id))
+        Memo::new(move |_| view.rect_of(&doc, &id))
     };
     let selected = {
         let id = id.clone();
-        Memo::new(move |_| store.selection.with(|s| s.nodes.contains(&id)))
+        Memo::new(move |_| doc.selection.with(|s| s.nodes.contains(&id)))
     };
     let problems = {
         let id = id.clone();
-        Memo::new(move |_| store.node_problems.with(|m| m.get(&id).cloned().unwrap_or_default()))
+        Memo::new(move |_| doc.node_problems.with(|m| m.get(&id).cloned().unwrap_or_default()))
     };
     let status = {
         let id = id.clone();
-        Memo::new(move |_| store.node_status(&id))
+        Memo::new(move |_| run.node_status(&id))
     };
     let kind = move || node.with(|n| n.as_ref().map(|n| n.kind));
     let info = move || palette::info(kind().unwrap_or(NodeKind::Set));
@@ -51,14 +54,14 @@ pub fn NodeView(id: String) -> impl IntoView {
         if from_control(&ev) {
             return;
         }
-        ctx.start_move(store, &down_id, ev.shift_key(), ev.client_x() as f64, ev.client_y() as f64);
+        ctx.start_move(doc, view, &down_id, ev.shift_key(), ev.client_x() as f64, ev.client_y() as f64);
     };
     let dbl_id = id.clone();
     let on_dblclick = move |_| {
         if kind() == Some(NodeKind::Subgraph) {
-            return navigation::enter(store, &dbl_id);
+            return navigation::enter(doc, run, alerts, &dbl_id);
         }
-        navigation::edit_node(store, &dbl_id);
+        navigation::edit_node(doc, &dbl_id);
     };
 
     let body_id = id.clone();
@@ -72,7 +75,7 @@ pub fn NodeView(id: String) -> impl IntoView {
             class:disabled=disabled
             class:has-errors=move || problems.with(|p| p.0 > 0)
             class:note=move || kind() == Some(NodeKind::Note)
-            class:flow-down=move || store.flow.get() == crate::model::layout::Direction::TopDown
+            class:flow-down=move || doc.flow.get() == crate::model::layout::Direction::TopDown
             data-node-id=id.clone()
             data-kind=kind_name
             data-status=move || status.get()
@@ -85,7 +88,7 @@ pub fn NodeView(id: String) -> impl IntoView {
             role="group"
             aria-label=aria
         >
-            {move || (!store.far.get()).then(|| view! { <NodeBody id=body_id.clone() node=node problems=problems/> })}
+            {move || (!view.far.get()).then(|| view! { <NodeBody id=body_id.clone() node=node problems=problems/> })}
         </div>
     }
 }
@@ -95,7 +98,10 @@ pub fn NodeView(id: String) -> impl IntoView {
 /// unreadable and is most of the cost of drawing a thousand nodes.
 #[component]
 fn NodeBody(id: String, node: Memo<Option<engine::Node>>, problems: Memo<NodeProblems>) -> impl IntoView {
-    let store = use_store();
+    let doc = use_doc();
+    let view = use_view();
+    let run = use_run();
+    let alerts = use_alerts();
     let ctx = expect_context::<CanvasCtx>();
     let kind = move || node.with(|n| n.as_ref().map(|n| n.kind));
     let info = move || palette::info(kind().unwrap_or(NodeKind::Set));
@@ -111,7 +117,7 @@ fn NodeBody(id: String, node: Memo<Option<engine::Node>>, problems: Memo<NodePro
         }
         ev.stop_propagation();
         ev.prevent_default();
-        ctx.start_wire(store, &out_id, None, ev.client_x() as f64, ev.client_y() as f64);
+        ctx.start_wire(view, &out_id, None, ev.client_x() as f64, ev.client_y() as f64);
     };
     let open_id = id;
     view! {
@@ -136,7 +142,7 @@ fn NodeBody(id: String, node: Memo<Option<engine::Node>>, problems: Memo<NodePro
             let label = format!("Open subgraph {}", open_id);
             view! {
                 <button class="node-open" aria-label=label title="Open the embedded graph (or double-click the node)"
-                    on:click=move |_| navigation::enter(store, &open_id)>"Open ⤵"</button>
+                    on:click=move |_| navigation::enter(doc, run, alerts, &open_id)>"Open ⤵"</button>
             }
         })}
         <Show when=has_in>

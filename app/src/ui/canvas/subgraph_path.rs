@@ -4,26 +4,28 @@
 use leptos::prelude::*;
 
 use crate::actions::navigation::leave_to;
-use crate::state::use_store;
+use crate::state::{use_doc, use_run, use_view};
 
 /// The path from the document to the subgraph on the canvas; each part goes back there.
 #[component]
 pub fn SubgraphPath() -> impl IntoView {
-    let store = use_store();
-    let scope = Memo::new(move |_| store.editor.with(|e| e.scope().to_vec()));
-    let top = move || store.editor.with(|e| e.document().display_name().to_string());
+    let doc = use_doc();
+    let view = use_view();
+    let run = use_run();
+    let scope = doc.scope;
+    let top = move || doc.editor.with(|e| e.document().display_name().to_string());
     // Whatever moved the canvas into or out of a subgraph (a click, the run panel, undo),
     // the graph now shown is fitted into view.
     Effect::new(move |first: Option<()>| {
         scope.track();
         if first.is_some() {
-            request_animation_frame(move || store.fit_view());
+            request_animation_frame(move || view.fit_view(&doc));
         }
     });
     view! {
         <Show when=move || scope.with(|s| !s.is_empty())>
             <nav class="subgraph-path" aria-label="Subgraph path" on:pointerdown=|ev| ev.stop_propagation()>
-                <button class="small" on:click=move |_| leave_to(store, 0)>{top}</button>
+                <button class="small" on:click=move |_| leave_to(doc, run, 0)>{top}</button>
                 {move || {
                     let scope = scope.get();
                     let last = scope.len().saturating_sub(1);
@@ -31,14 +33,14 @@ pub fn SubgraphPath() -> impl IntoView {
                         let part = if d == last {
                             view! { <span class="here" aria-current="page">{id}</span> }.into_any()
                         } else {
-                            view! { <button class="small" on:click=move |_| leave_to(store, d + 1)>{id}</button> }.into_any()
+                            view! { <button class="small" on:click=move |_| leave_to(doc, run, d + 1)>{id}</button> }.into_any()
                         };
                         view! { <span class="sep" aria-hidden="true">"›"</span>{part} }
                     }).collect_view()
                 }}
                 <button class="small" aria-label="Leave the subgraph" on:click=move |_| {
-                    let depth = store.editor.with_untracked(|e| e.scope().len());
-                    leave_to(store, depth.saturating_sub(1));
+                    let depth = doc.editor.with_untracked(|e| e.scope().len());
+                    leave_to(doc, run, depth.saturating_sub(1));
                 }>"↑ Up"</button>
             </nav>
         </Show>

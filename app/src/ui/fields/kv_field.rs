@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use super::check::Check;
 use super::list_editor::{ListEditor, Row};
 use super::source_input::SourceInput;
-use crate::ui::store::use_store;
+use crate::state::use_alerts;
 
 /// A key and its value, as the rows of a [`ListEditor`] hold them.
 type Entry = (String, String);
@@ -38,7 +38,7 @@ pub fn KvField(
     key_list: Option<String>,
     #[prop(optional, into)] hint: Option<String>,
 ) -> impl IntoView {
-    let store = use_store();
+    let alerts = use_alerts();
     // The editor lists entries in the map's order; keys stay unique, so nothing is lost on
     // the way back.
     let rows = Signal::derive(move || entries.with(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect()));
@@ -57,9 +57,9 @@ pub fn KvField(
                         return;
                     }
                     if new.is_empty() {
-                        store.error(format!("{key_noun} {} needs a name", row.number()));
+                        alerts.error(format!("{key_noun} {} needs a name", row.number()));
                     } else if row.taken_by_another(&new) {
-                        store.error(format!("`{new}` is already used"));
+                        alerts.error(format!("`{new}` is already used"));
                     } else {
                         row.set((new, value.get_untracked()));
                     }

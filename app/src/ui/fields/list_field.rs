@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 use super::list_editor::{ListEditor, Row};
 use super::source_input::SourceInput;
-use crate::ui::store::use_store;
+use crate::state::use_alerts;
 
 /// A list of strings, one row each: edit (empty text removes the item), remove, add.
 ///
@@ -31,7 +31,7 @@ pub fn ListField(
     #[prop(optional, into)]
     empty_text: Option<String>,
 ) -> impl IntoView {
-    let store = use_store();
+    let alerts = use_alerts();
     let row = {
         let item_noun = item_noun.clone();
         move |row: Row<String>| {
@@ -43,7 +43,7 @@ pub fn ListField(
                 if new.is_empty() {
                     row.remove();
                 } else if row.taken_by_another(&new) {
-                    store.error(format!("`{new}` is already in the list"));
+                    alerts.error(format!("`{new}` is already in the list"));
                 } else {
                     row.set(new);
                 }

@@ -34,7 +34,8 @@
 //! [`check_source`]: compiling source in a sandbox as the engine will) and `helpers.rs`
 //! ([`unique_id`](helpers::unique_id), [`fresh_name`], [`focus_later`]: adding a row).
 //!
-//! These files use each other and the store, never another component of `ui`.
+//! These files use each other and the state (the document, the alerts), never another
+//! component of `ui`.
 
 mod check;
 mod check_status;

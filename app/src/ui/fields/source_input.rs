@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 use super::check::{Check, check_source};
 use super::check_status::CheckStatus;
-use crate::ui::store::use_store;
+use crate::state::use_doc;
 
 /// A text input (or textarea) with a draft, an optional source check, and commit on change.
 /// This is the control inside [`TextField`](super::TextField), [`ExprField`](super::ExprField)
@@ -31,7 +31,7 @@ pub fn SourceInput(
     #[prop(optional, into)]
     class: Option<String>,
 ) -> impl IntoView {
-    let store = use_store();
+    let doc = use_doc();
     let value = Memo::new(move |_| value.get());
     let draft = RwSignal::new(None::<String>);
     let text = move || draft.get().unwrap_or_else(|| value.get());
@@ -41,7 +41,7 @@ pub fn SourceInput(
             return None;
         }
         // The sandbox's budgets depend on the graph's limits.
-        check_source(&src, check, store.editor.with_untracked(|e| e.graph().effective_limits()))
+        check_source(&src, check, doc.editor.with_untracked(|e| e.graph().effective_limits()))
     });
     let on_input = move |ev: web_sys::Event| draft.set(Some(event_target_value(&ev)));
     let on_change = move |ev: web_sys::Event| {
