@@ -1,24 +1,38 @@
 //! The CLI's host: the system clock, and real HTTP for `llm` and `http` nodes.
 //!
+//! Keys come from the environment and go only to their provider's origin and the origins in
+//! `SWITCHYARD_TRUSTED_ORIGINS` (a [`KeyRing`]): the engine asks before it marks a request
+//! for a key, and the host checks again before it adds one.
+//!
 //! Each request runs on its own thread with a blocking client, and the engine awaits it
 //! through a channel, so the requests of one step (a fan-out) run at the same time.
 
 use std::cell::Cell;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use engine::host::{Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture};
+use engine::host::{Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, KeyRing, LocalBoxFuture};
 use futures_channel::oneshot;
 
 pub struct NativeHost {
     origin: Instant,
     counter: Cell<u32>,
-    openai_key: Option<String>,
+    keys: KeyRing,
 }
 
 impl NativeHost {
-    pub fn new() -> NativeHost {
-        let openai_key = net::API_KEY_VARS.iter().find_map(|v| std::env::var(v).ok().filter(|k| !k.trim().is_empty()));
-        NativeHost { origin: Instant::now(), counter: Cell::new(0), openai_key }
+    /// A host with the environment's keys; entries of `SWITCHYARD_TRUSTED_ORIGINS` that are
+    /// not origins are returned, for a warning.
+    pub fn new() -> (NativeHost, Vec<String>) {
+        let env = |vars: &[&str]| vars.iter().find_map(|v| std::env::var(v).ok().filter(|k| !k.trim().is_empty()));
+        let mut keys = KeyRing::new();
+        if let Some(k) = env(&net::API_KEY_VARS) {
+            keys.add_key(Auth::OpenAi, &k);
+        }
+        if let Some(k) = env(&net::ANTHROPIC_KEY_VARS) {
+            keys.add_key(Auth::Anthropic, &k);
+        }
+        let bad = keys.trust_list(&std::env::var(net::TRUSTED_ORIGINS_VAR).unwrap_or_default());
+        (NativeHost { origin: Instant::now(), counter: Cell::new(0), keys }, bad)
     }
 }
 
@@ -35,18 +49,21 @@ impl Host for NativeHost {
     }
 
     fn http(&self, request: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, HttpFailure>> {
-        let key = match request.auth {
-            Some(Auth::OpenAi) => self.openai_key.clone(),
-            None => None,
-        };
+        // Checked again here: whatever the engine decided, the key goes only where it may.
+        let key = request.auth.and_then(|auth| self.keys.key_for(auth, &request.url)).map(str::to_string);
+        let trusted = self.keys.trusted().to_vec();
         let (tx, rx) = oneshot::channel();
         std::thread::spawn(move || {
-            let _ = tx.send(net::send_blocking(&request, key.as_deref()));
+            let _ = tx.send(net::send_bound(&request, key.as_deref(), &trusted));
         });
         Box::pin(async move {
             rx.await
                 .unwrap_or_else(|_| Err(HttpFailure { message: "the request was dropped".into(), timed_out: false }))
         })
+    }
+
+    fn key_allowed(&self, auth: Auth, url: &str) -> Result<(), String> {
+        self.keys.allowed(auth, url)
     }
 
     fn clock(&self) -> Option<Clock> {

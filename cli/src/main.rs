@@ -143,6 +143,15 @@ fn usage_error(e: &clap::Error) -> ExitCode {
     }
 }
 
+/// The host, warning once about entries of `SWITCHYARD_TRUSTED_ORIGINS` that are not origins.
+fn native_host() -> NativeHost {
+    let (host, bad) = NativeHost::new();
+    for item in bad {
+        say(&format!("{}: `{item}` is not an origin (scheme://host[:port]); ignored", net::TRUSTED_ORIGINS_VAR));
+    }
+    host
+}
+
 fn exit_code(status: Status) -> u8 {
     match status {
         Status::Completed => 0,
@@ -163,7 +172,7 @@ fn dispatch(command: Command) -> Result<Printed, BadInput> {
                 Some(arg) => parse_json_arg("--input", &arg)?,
                 None => serde_json::json!({}),
             };
-            let host = NativeHost::new();
+            let host = native_host();
             let mut run = Run::start(plan, input, &host).map_err(|e| BadInput::new(format!("--input: {e}")))?;
             pollster::block_on(run.run(&host));
             Ok(Printed::new(format!("{}\n", run.record_json(!summary)), exit_code(run.status())))
@@ -181,7 +190,7 @@ fn dispatch(command: Command) -> Result<Printed, BadInput> {
                     record.graph
                 )));
             }
-            let host = NativeHost::new();
+            let host = native_host();
             let original =
                 Run::from_record(plan, &record, &host).map_err(|e| BadInput::new(format!("{run_path}: {e}")))?;
             let set = match set {

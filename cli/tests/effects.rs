@@ -47,9 +47,11 @@ impl Out {
 
 /// Environment variables the child must not inherit: API keys (each test sets its own) and
 /// proxies (the requests go to 127.0.0.1 and must not be sent elsewhere).
-const SCRUBBED_ENV: [&str; 9] = [
+const SCRUBBED_ENV: [&str; 11] = [
     "SWITCHYARD_OPENAI_API_KEY",
     "OPENAI_API_KEY",
+    "ANTHROPIC_API_KEY",
+    "SWITCHYARD_TRUSTED_ORIGINS",
     "HTTP_PROXY",
     "http_proxy",
     "HTTPS_PROXY",
@@ -520,7 +522,12 @@ fn openai_sends_system_and_user_messages_with_the_key_from_the_environment() {
     let dir = tmp();
     let path = write(dir.path(), "graph.json", &graph_text);
     let input = json!({ "text": "cheese", "who": "Ada" }).to_string();
-    let out = sy(&["run", &path, "--input", &input], &[("SWITCHYARD_OPENAI_API_KEY", KEY)]);
+    // The test server is trusted with the key explicitly (spec 8).
+    let trusted = server.url();
+    let out = sy(
+        &["run", &path, "--input", &input],
+        &[("SWITCHYARD_OPENAI_API_KEY", KEY), ("SWITCHYARD_TRUSTED_ORIGINS", &trusted)],
+    );
     out.assert_code(0);
     let rec = out.json();
     assert_eq!(rec["status"], "completed", "{}", out.describe());
@@ -566,12 +573,15 @@ fn openai_key_falls_back_to_openai_api_key_and_may_be_absent() {
     let server = Server::always(Reply::json(200, &completion("ok")));
     let graph = linear(openai_node(&server, json!({})));
     let input = json!({ "text": "x" });
+    let trusted = server.url();
+    let trusted = ("SWITCHYARD_TRUSTED_ORIGINS", trusted.as_str());
 
     // Only OPENAI_API_KEY: it is used.
-    let out = run_graph(&graph, &input, &[("OPENAI_API_KEY", "sk-fallback")]);
+    let out = run_graph(&graph, &input, &[("OPENAI_API_KEY", "sk-fallback"), trusted]);
     out.assert_code(0);
     // Both: SWITCHYARD_OPENAI_API_KEY wins.
-    let out = run_graph(&graph, &input, &[("OPENAI_API_KEY", "sk-fallback"), ("SWITCHYARD_OPENAI_API_KEY", KEY)]);
+    let out =
+        run_graph(&graph, &input, &[("OPENAI_API_KEY", "sk-fallback"), ("SWITCHYARD_OPENAI_API_KEY", KEY), trusted]);
     out.assert_code(0);
     // Neither (a local server such as Ollama needs none): no Authorization header at all.
     let out = run_graph(&graph, &input, &[]);
@@ -666,7 +676,12 @@ fn openai_retry_after_a_429_then_succeeds() {
         Reply::json(200, &completion("second time lucky")),
     ]);
     let graph = linear(openai_node(&server, json!({ "retry": { "attempts": 2, "backoff_ms": 10 } })));
-    let out = run_graph(&graph, &json!({ "text": "x" }), &[("SWITCHYARD_OPENAI_API_KEY", KEY)]);
+    let trusted = server.url();
+    let out = run_graph(
+        &graph,
+        &json!({ "text": "x" }),
+        &[("SWITCHYARD_OPENAI_API_KEY", KEY), ("SWITCHYARD_TRUSTED_ORIGINS", &trusted)],
+    );
     out.assert_code(0);
     let rec = out.json();
     assert_eq!(rec["state"]["answer"], "second time lucky", "{}", out.describe());

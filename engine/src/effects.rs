@@ -113,6 +113,12 @@ impl Deadline {
         guard.set(Some(clock), self.step_started_ms + ms, why);
     }
 
+    /// Milliseconds left of the run's `run_timeout_ms` at `now_ms`.
+    pub(crate) fn run_left_ms(&self, now_ms: f64) -> f64 {
+        let used = self.used_ms + (now_ms - self.step_started_ms).max(0.0);
+        (self.run_timeout_ms as f64 - used).max(0.0)
+    }
+
     /// Why `what` was stopped after `ms`: its own timeout, or the run's (`run_limit`).
     pub(crate) fn timeout_message(&self, what: &str, ms: u64, run_limit: bool) -> String {
         if run_limit {
@@ -162,6 +168,11 @@ impl Retries {
         }
     }
 
+    /// The pause before the next attempt.
+    pub(crate) fn next_pause_ms(&self) -> u64 {
+        self.pause_ms
+    }
+
     /// Waits before the next attempt; the wait after it is twice as long.
     pub(crate) async fn pause(&mut self, host: &dyn Host) {
         host.sleep(self.pause_ms).await;
@@ -191,10 +202,19 @@ async fn send(call: &EffectCall<'_>, request: &HttpRequest, failure_kind: ErrorK
     let mut retries = Retries::of(call.node);
     let attempts = retries.attempts;
     let mut last = Err((failure_kind, String::new()));
+    let mut made = 0;
+    let mut cut_short = false;
     for attempt in 1..=attempts {
         if attempt > 1 {
+            // A back-off that would outlive the run is not waited out: the run would be
+            // over before the next attempt could start.
+            if retries.next_pause_ms() as f64 >= call.deadline.run_left_ms(call.host.now_ms()) {
+                cut_short = true;
+                break;
+            }
             retries.pause(call.host).await;
         }
+        made = attempt;
         let (timeout, run_limit) = call.budget();
         let what = || format!("{} {}", request.method, request.url);
         if run_limit && timeout == 0 {
@@ -203,7 +223,7 @@ async fn send(call: &EffectCall<'_>, request: &HttpRequest, failure_kind: ErrorK
         }
         last = match send_once(call, request, timeout).await {
             Ok(resp) if (200..300).contains(&resp.status) => {
-                return Sent { result: Ok(resp), attempts: attempt };
+                return Sent { result: Ok(resp), attempts: made };
             }
             Ok(resp) => Err((failure_kind, format!("{} answered HTTP {}: {}", what(), resp.status, cut(&resp.body)))),
             Err(f) if f.timed_out => {
@@ -213,10 +233,19 @@ async fn send(call: &EffectCall<'_>, request: &HttpRequest, failure_kind: ErrorK
         };
     }
     let result = last.map_err(|(kind, message)| {
-        let message = if attempts > 1 { format!("{message} (after {attempts} attempts)") } else { message };
+        let message = if cut_short {
+            format!(
+                "{message} ({made} of {attempts} attempts made: the run's time limit, run_timeout_ms {}, leaves no time for the next)",
+                call.deadline.run_timeout_ms
+            )
+        } else if made > 1 {
+            format!("{message} (after {made} attempts)")
+        } else {
+            message
+        };
         (kind, message)
     });
-    Sent { result, attempts }
+    Sent { result, attempts: made }
 }
 
 /// One attempt: the host's reply, or a timeout after `timeout` ms.
@@ -288,13 +317,21 @@ async fn openai_reply(
     if let Some(t) = op.model.temperature {
         body["temperature"] = json!(t);
     }
+    // The key goes only to an origin the host trusts with it (spec 8).
+    let auth = match call.host.key_allowed(Auth::OpenAi, &url) {
+        Ok(()) => Some(Auth::OpenAi),
+        Err(why) => {
+            detail["auth"] = json!(format!("no key sent: {why}"));
+            None
+        }
+    };
     let request = HttpRequest {
         method: "POST".into(),
         url: url.clone(),
         headers: vec![("content-type".into(), "application/json".into())],
         body: Some(body.to_string()),
         timeout_ms: call.budget().0,
-        auth: Some(Auth::OpenAi),
+        auth,
     };
     detail["model"] = json!(model);
     detail["url"] = json!(url);

@@ -7,6 +7,8 @@
 //! named by [`HttpRequest::auth`], so an API key never passes through a document or a run
 //! record.
 
+mod origin;
+
 use std::cell::Cell;
 use std::future::Future;
 use std::pin::Pin;
@@ -17,6 +19,8 @@ use std::rc::Rc;
 /// one that overruns its time limit.
 pub type Clock = Rc<dyn Fn() -> f64>;
 
+pub use self::origin::{KeyRing, Origin, check_origin};
+
 /// A boxed future that need not be `Send` (the browser has one thread).
 pub type LocalBoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
 
@@ -25,6 +29,8 @@ pub type LocalBoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
 pub enum Auth {
     /// `Authorization: Bearer <key>` with the host's OpenAI-compatible API key, if it has one.
     OpenAi,
+    /// The host's Anthropic key (for the Anthropic provider, to come).
+    Anthropic,
 }
 
 /// An HTTP request, fully rendered.
@@ -66,6 +72,14 @@ pub trait Host {
     /// without one (the default) leaves scripts bounded by `max_ops` alone.
     fn clock(&self) -> Option<Clock> {
         None
+    }
+    /// Whether a request to `url` may carry the host's key for `auth`; the error says why
+    /// not, and ends up in the step's `details`. The engine marks a request with
+    /// [`HttpRequest::auth`] only when this allows it. The default trusts each provider's own
+    /// origin (`https://api.openai.com`, `https://api.anthropic.com`) and nothing else; a host
+    /// whose person trusts more (a [`KeyRing`]) says so here, and checks again when it sends.
+    fn key_allowed(&self, auth: Auth, url: &str) -> Result<(), String> {
+        check_origin(auth, url, &[])
     }
 }
 
