@@ -42,7 +42,36 @@ fn io_error(what: &str, e: &io::Error) -> FileError {
     FileError(format!("{what}: {why}"))
 }
 
-/// A file name the UI may use: `name.json`, no folders, no `..`, nothing hidden.
+/// Windows' device names: a file called `CON.json` (any extension, any case) is the console.
+const DEVICE_NAMES: [&str; 4] = ["CON", "PRN", "AUX", "NUL"];
+
+/// Characters Windows does not allow in a file name (`:` also opens a drive prefix such as
+/// `C:evil.json` or a stream such as `a.json:b.json`).
+const WINDOWS_FORBIDDEN: [char; 8] = ['<', '>', ':', '"', '|', '?', '*', '\\'];
+
+/// Whether `c` is a format or separator character that changes how a name *looks*
+/// (right-to-left overrides, zero-width characters, soft hyphens…).
+fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{0600}'..='\u{0605}' | '\u{061C}' | '\u{06DD}' | '\u{070F}' | '\u{180E}'
+        | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{FEFF}'
+        | '\u{FFF9}'..='\u{FFFB}' | '\u{E0001}' | '\u{E0020}'..='\u{E007F}')
+}
+
+/// Whether `stem` (the name up to its first dot) is a Windows device name.
+fn is_device_name(name: &str) -> bool {
+    let stem = name.split('.').next().unwrap_or(name).trim_end_matches([' ', '.']).to_ascii_uppercase();
+    if DEVICE_NAMES.contains(&stem.as_str()) {
+        return true;
+    }
+    let (prefix, digit) = stem.split_at(stem.len().min(3));
+    (prefix == "COM" || prefix == "LPT")
+        && matches!(digit, "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "¹" | "²" | "³")
+}
+
+/// A file name the UI may use: `name.json`, no folders, no `..`, nothing hidden, and safe
+/// on Windows as on every other system (no drive prefixes or streams, no device names, no
+/// trailing dots or spaces, no characters that hide or reorder what a name shows).
 pub fn check_name(name: &str) -> Result<(), FileError> {
     let bad = |why: &str| Err(FileError(format!("“{name}” cannot be used as a file name: {why}")));
     if name.is_empty() || name.len() > 200 {
@@ -57,8 +86,17 @@ pub fn check_name(name: &str) -> Result<(), FileError> {
     if name.starts_with('.') {
         return bad("it must not start with a dot");
     }
-    if name.chars().any(|c| c.is_control()) {
-        return bad("it must not contain control characters");
+    if name.chars().any(|c| c.is_control() || is_invisible(c)) {
+        return bad("it must not contain control, invisible or direction-changing characters");
+    }
+    if name.contains(WINDOWS_FORBIDDEN) {
+        return bad("it must not contain any of < > : \" | ? *");
+    }
+    if is_device_name(name) {
+        return bad("it is a device name on Windows (CON, PRN, AUX, NUL, COM1-9, LPT1-9)");
+    }
+    if name.split('.').any(|part| part.ends_with(' ')) || name.starts_with(' ') || name.ends_with('.') {
+        return bad("it must not have spaces before a dot, a leading space or a trailing dot");
     }
     if !name.ends_with(".json") || name.len() == ".json".len() {
         return bad("it must end with .json");
@@ -82,12 +120,23 @@ pub fn write_atomic(path: &Path, text: &str) -> io::Result<()> {
 /// [`write_atomic`] with a hook run between writing the temporary file and renaming it
 /// (tests use it to simulate a crash at the worst moment).
 pub fn write_atomic_with(path: &Path, text: &str, before_rename: impl FnOnce() -> io::Result<()>) -> io::Result<()> {
+    write_atomic_as(path, text, false, before_rename)
+}
+
+/// [`write_atomic_with`]; a `private` file is readable and writable by its owner only from
+/// the moment it is created (mode 0600 on Unix), never narrowed afterwards.
+fn write_atomic_as(
+    path: &Path,
+    text: &str,
+    private: bool,
+    before_rename: impl FnOnce() -> io::Result<()>,
+) -> io::Result<()> {
     let dir = path.parent().ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no folder"))?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
     let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
     let temp = dir.join(format!(".{name}.{}-{n}.tmp", std::process::id()));
     let result = (|| {
-        let mut f = fs::File::create(&temp)?;
+        let mut f = create_new(&temp, private)?;
         f.write_all(text.as_bytes())?;
         f.sync_all()?;
         drop(f);
@@ -298,20 +347,27 @@ impl Config {
             fs::create_dir_all(dir).map_err(|e| io_error("creating the config folder", &e))?;
         }
         let text = serde_json::to_string_pretty(settings).map_err(|e| FileError(e.to_string()))?;
-        write_atomic_with(&self.path, &text, || Ok(())).map_err(|e| io_error("saving the settings", &e))?;
-        restrict(&self.path).map_err(|e| io_error("protecting the settings file", &e))
+        self.write(&text, || Ok(())).map_err(|e| io_error("saving the settings", &e))
+    }
+
+    /// Writes the settings file, created private (see [`write_atomic_with`] for the hook).
+    fn write(&self, text: &str, before_rename: impl FnOnce() -> io::Result<()>) -> io::Result<()> {
+        write_atomic_as(&self.path, text, true, before_rename)
     }
 }
 
-#[cfg(unix)]
-fn restrict(path: &Path) -> io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    fs::set_permissions(path, fs::Permissions::from_mode(0o600))
-}
-
-#[cfg(not(unix))]
-fn restrict(_: &Path) -> io::Result<()> {
-    Ok(())
+/// Creates `path`, which must not exist; `private`: mode 0600 on Unix from the start.
+fn create_new(path: &Path, private: bool) -> io::Result<fs::File> {
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    if private {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    #[cfg(not(unix))]
+    let _ = private;
+    options.open(path)
 }
 
 #[cfg(test)]
@@ -413,6 +469,56 @@ mod tests {
             let mode = fs::metadata(dir.path().join("config/settings.json")).unwrap().permissions().mode();
             assert_eq!(mode & 0o777, 0o600);
         }
+    }
+
+    #[test]
+    fn names_are_safe_on_windows_too() {
+        for name in [
+            "C:evil.json",
+            "a.json:b.json",
+            "a:b.json",
+            "CON.json",
+            "con.json",
+            "nul.txt.json",
+            "COM1.json",
+            "lpt9.json",
+            "Aux .json",
+            "a .json",
+            "a<b.json",
+            "a|b.json",
+            "a?.json",
+            "a*.json",
+            "a\"b.json",
+            "evil\u{202E}nosj.exe.json",
+            "a\u{200B}b.json",
+            "a\u{FEFF}.json",
+            "a\u{2066}b.json",
+            " a.json",
+        ] {
+            assert!(check_name(name).is_err(), "{name:?} was accepted");
+        }
+        for name in ["console.json", "com10.json", "my-graph.json", "résumé.json", "lpt.json", "nully.json"] {
+            assert!(check_name(name).is_ok(), "{name:?} was refused");
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_settings_file_is_private_from_its_creation() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("a folder");
+        let c = Config::new(dir.path().join("settings.json"));
+        let mut seen = Vec::new();
+        c.write("{}", || {
+            // The temporary file, before it becomes the settings file.
+            for e in fs::read_dir(dir.path())?.flatten() {
+                seen.push((e.file_name(), e.metadata()?.permissions().mode() & 0o777));
+            }
+            Ok(())
+        })
+        .expect("saved");
+        assert_eq!(seen.len(), 1, "{seen:?}");
+        assert_eq!(seen[0].1, 0o600, "{seen:?}");
     }
 
     #[test]
