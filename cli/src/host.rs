@@ -52,9 +52,17 @@ impl Host for NativeHost {
         // Checked again here: whatever the engine decided, the key goes only where it may.
         let key = request.auth.and_then(|auth| self.keys.key_for(auth, &request.url)).map(str::to_string);
         let trusted = self.keys.trusted().to_vec();
+        // Every key held is removed from every reply, sent with the request or not.
+        let held: Vec<String> = self.keys.keys().map(str::to_string).collect();
         let (tx, rx) = oneshot::channel();
         std::thread::spawn(move || {
-            let _ = tx.send(net::send_bound(&request, key.as_deref(), &trusted));
+            let reply = net::send_bound(&request, key.as_deref(), &trusted).map(|mut r| {
+                for k in &held {
+                    r.body = net::redact(&r.body, k);
+                }
+                r
+            });
+            let _ = tx.send(reply);
         });
         Box::pin(async move {
             rx.await

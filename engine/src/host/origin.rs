@@ -184,6 +184,11 @@ impl KeyRing {
         self.key(auth)
     }
 
+    /// Every key held, for redacting them from replies.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.keys.iter().map(|(_, k)| k.as_str())
+    }
+
     /// The key held for `auth`, wherever it may go: for redacting it from replies.
     pub fn key(&self, auth: Auth) -> Option<&str> {
         self.keys.iter().find(|(a, _)| *a == auth).map(|(_, k)| k.as_str())
