@@ -12,7 +12,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use support::{Reply, Server, closed_port};
+use support::{Reply, SCRUBBED_ENV, Server, closed_port};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -44,22 +44,6 @@ impl Out {
         serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e})\n{}", self.describe()))
     }
 }
-
-/// Environment variables the child must not inherit: API keys (each test sets its own) and
-/// proxies (the requests go to 127.0.0.1 and must not be sent elsewhere).
-const SCRUBBED_ENV: [&str; 11] = [
-    "SWITCHYARD_OPENAI_API_KEY",
-    "OPENAI_API_KEY",
-    "ANTHROPIC_API_KEY",
-    "SWITCHYARD_TRUSTED_ORIGINS",
-    "HTTP_PROXY",
-    "http_proxy",
-    "HTTPS_PROXY",
-    "https_proxy",
-    "ALL_PROXY",
-    "all_proxy",
-    "NO_PROXY",
-];
 
 fn sy(args: &[&str], env: &[(&str, &str)]) -> Out {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_switchyard"));

@@ -11,7 +11,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use support::{Reply, Server};
+use support::{Reply, SCRUBBED_ENV, Server};
 
 const KEY: &str = "sk-probe-0123456789abcdef";
 
@@ -23,18 +23,7 @@ fn run(graph: &Value, env: &[(&str, &str)]) -> (i32, String, String, Duration) {
     std::fs::write(&path, graph.to_string()).expect("write the graph");
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_switchyard"));
     cmd.args(["run", &path.display().to_string()]);
-    for var in [
-        "SWITCHYARD_OPENAI_API_KEY",
-        "OPENAI_API_KEY",
-        "ANTHROPIC_API_KEY",
-        "SWITCHYARD_TRUSTED_ORIGINS",
-        "HTTP_PROXY",
-        "http_proxy",
-        "HTTPS_PROXY",
-        "https_proxy",
-        "ALL_PROXY",
-        "all_proxy",
-    ] {
+    for var in SCRUBBED_ENV {
         cmd.env_remove(var);
     }
     for (k, v) in env {

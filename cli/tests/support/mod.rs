@@ -221,3 +221,19 @@ fn reason(status: u16) -> &'static str {
         _ => "Status",
     }
 }
+
+/// Environment variables the child must not inherit: API keys (each test sets its own) and
+/// proxies (the requests go to 127.0.0.1 and must not be sent elsewhere).
+pub const SCRUBBED_ENV: [&str; 11] = [
+    "SWITCHYARD_OPENAI_API_KEY",
+    "OPENAI_API_KEY",
+    "ANTHROPIC_API_KEY",
+    "SWITCHYARD_TRUSTED_ORIGINS",
+    "HTTP_PROXY",
+    "http_proxy",
+    "HTTPS_PROXY",
+    "https_proxy",
+    "ALL_PROXY",
+    "all_proxy",
+    "NO_PROXY",
+];
