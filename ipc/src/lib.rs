@@ -10,7 +10,7 @@
 //! | [`ListRuns`], [`LoadRun`], [`SaveRun`], [`DeleteRun`] | saved runs beside each graph |
 //! | [`OpenFile`], [`SaveFileAs`], [`SaveExternal`] | native dialogs reaching any file the user picks, and saving back to it |
 //! | [`Http`] | a request for an `llm` or `http` node, sent natively (no CORS) |
-//! | [`GetSettings`], [`SetSettings`] | the API key and base URL, in a file only the user can read |
+//! | [`GetSettings`], [`SetSettings`], [`RemoveKey`] | keys per origin and the base URL, in a file only the user can read |
 //! | [`SetTitle`] | the window title (file name and unsaved marker) |
 //!
 //! A command that fails rejects with a message (a string), except [`Http`], which rejects
@@ -81,13 +81,16 @@ pub struct HttpRequest {
     pub headers: Vec<(String, String)>,
     pub body: Option<String>,
     pub timeout_ms: u64,
-    /// `Some("openai")` when the app should add its API key.
+    /// `Some("openai")` or `Some("anthropic")` when the app should add the key it keeps for
+    /// the request's origin.
     #[serde(default)]
     pub auth: Option<String>,
 }
 
 /// The `auth` value asking for the OpenAI-compatible API key.
 pub const AUTH_OPENAI: &str = "openai";
+/// The `auth` value asking for the Anthropic key.
+pub const AUTH_ANTHROPIC: &str = "anthropic";
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HttpReply {
@@ -102,10 +105,33 @@ pub struct HttpFailure {
     pub timed_out: bool,
 }
 
-/// What the settings dialog may see: whether a key is set, never the key itself.
+/// An origin that has a key, and which provider the key is for (never the key itself).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyOrigin {
+    /// `scheme://host[:port]`.
+    pub origin: String,
+    /// [`AUTH_OPENAI`] or `anthropic`.
+    pub provider: String,
+}
+
+/// A key to keep for one origin.
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
+pub struct NewKey {
+    pub origin: String,
+    pub provider: String,
+    pub key: String,
+}
+
+impl std::fmt::Debug for NewKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NewKey").field("origin", &self.origin).field("provider", &self.provider).finish()
+    }
+}
+
+/// What the settings dialog may see: which origins have keys, never the keys themselves.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PublicSettings {
-    pub has_api_key: bool,
+    pub key_origins: Vec<KeyOrigin>,
     pub openai_base_url: Option<String>,
     pub workflows_dir: String,
 }
@@ -151,13 +177,18 @@ command!(
 );
 command!(GetSettings "get_settings" -> PublicSettings {});
 command!(
-    /// Updates the settings; an absent key leaves the stored one as it is.
-    SetSettings "set_settings" -> () { api_key: Option<String>, base_url: Option<String> }
+    /// Sets the base URL, and keeps a new key for its origin when one is given (replacing
+    /// that origin's key for the same provider).
+    SetSettings "set_settings" -> () { base_url: Option<String>, add_key: Option<NewKey> }
+);
+command!(
+    /// Forgets the key of `provider` for `origin`.
+    RemoveKey "remove_key" -> () { origin: String, provider: String }
 );
 command!(SetTitle "set_title" -> () { title: String });
 
 /// Every command's name, for checking that the app registers each one.
-pub const COMMANDS: [&str; 18] = [
+pub const COMMANDS: [&str; 19] = [
     ListGraphs::NAME,
     LoadGraph::NAME,
     SaveGraph::NAME,
@@ -175,6 +206,7 @@ pub const COMMANDS: [&str; 18] = [
     Http::NAME,
     GetSettings::NAME,
     SetSettings::NAME,
+    RemoveKey::NAME,
     SetTitle::NAME,
 ];
 
@@ -184,9 +216,9 @@ mod tests {
 
     #[test]
     fn arguments_round_trip_as_json_objects() {
-        let args = SetSettings { api_key: None, base_url: Some("http://127.0.0.1:11434/v1".into()) };
+        let args = SetSettings { base_url: Some("http://127.0.0.1:11434/v1".into()), add_key: None };
         let text = serde_json::to_string(&args).unwrap();
-        assert_eq!(text, r#"{"api_key":null,"base_url":"http://127.0.0.1:11434/v1"}"#);
+        assert_eq!(text, r#"{"base_url":"http://127.0.0.1:11434/v1","add_key":null}"#);
         assert_eq!(serde_json::from_str::<SetSettings>(&text).unwrap(), args);
         assert_eq!(serde_json::to_string(&ListGraphs {}).unwrap(), "{}");
         assert_eq!(serde_json::from_str::<ListGraphs>("{}").unwrap(), ListGraphs {});

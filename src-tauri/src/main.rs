@@ -10,7 +10,7 @@
 //! | `list_runs`, `load_run`, `save_run`, `delete_run` | saved runs beside each graph |
 //! | `open_file`, `save_file_as`, `save_external` | native dialogs reaching any file the user picks, and saving back to it |
 //! | `http` | a request for an `llm` or `http` node, sent natively (no CORS) |
-//! | `get_settings`, `set_settings` | the API key and base URL, in a file only the user can read |
+//! | `get_settings`, `set_settings`, `remove_key` | keys per origin and the base URL, in a file only the user can read |
 //! | `set_title` | the window title (file name and unsaved marker) |
 
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
@@ -19,11 +19,11 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use engine::host::{Auth, HttpRequest};
+use engine::host::{Auth, HttpRequest, KeyRing, Origin};
 use switchyard_ipc as ipc;
 use tauri::{Manager, State};
 use tauri_plugin_dialog::DialogExt;
-use workflow_files::{Config, Settings, Workflows, write_atomic};
+use workflow_files::{Config, OriginKey, Settings, Workflows, write_atomic};
 
 struct AppState {
     workflows: Workflows,
@@ -155,31 +155,55 @@ fn save_external(state: State<'_, AppState>, args: ipc::SaveExternal) -> Reply<i
     Ok(ipc::Saved { modified_ms })
 }
 
-/// Sends a node's request natively, adding the API key for model calls.
+/// Sends a node's request natively. A model call written to the OpenAI address goes to the
+/// Base URL setting; the key added is the one kept for the origin the request goes to, and
+/// `net::send_bound` reads that origin again with the client's own parser before it sends
+/// it (a [`KeyRing`] trusting that one origin). Every key kept is removed from the reply.
 #[tauri::command]
 async fn http(state: State<'_, AppState>, args: ipc::Http) -> Result<ipc::HttpReply, ipc::HttpFailure> {
     let request = args.request;
     let settings = state.config.load();
-    let openai = request.auth.as_deref() == Some(ipc::AUTH_OPENAI);
+    let auth = match request.auth.as_deref() {
+        Some(ipc::AUTH_OPENAI) => Some(Auth::OpenAi),
+        Some(ipc::AUTH_ANTHROPIC) => Some(Auth::Anthropic),
+        _ => None,
+    };
     let mut url = request.url;
-    if openai
+    if auth == Some(Auth::OpenAi)
         && let Some(base) = settings.openai_base_url.as_deref().filter(|b| !b.trim().is_empty())
         && let Some(rest) = url.strip_prefix("https://api.openai.com/v1")
     {
-        url = format!("{}{rest}", base.trim_end_matches('/'));
+        url = format!("{}{rest}", base.trim().trim_end_matches('/'));
     }
+    let mut ring = KeyRing::new();
+    if let (Some(auth), Some(provider)) = (auth, request.auth.as_deref())
+        && let Some(entry) = settings.key_for(provider, &url)
+        && let Some(origin) = Origin::of(&entry.origin)
+    {
+        ring.add_key(auth, &entry.key);
+        ring.trust(origin);
+    }
+    let key = auth.and_then(|a| ring.key_for(a, &url)).map(str::to_string);
     let req = HttpRequest {
         method: request.method,
         url,
         headers: request.headers,
         body: request.body,
         timeout_ms: request.timeout_ms,
-        auth: openai.then_some(Auth::OpenAi),
+        auth: if key.is_some() { auth } else { None },
     };
-    let key = if openai { settings.openai_api_key.clone() } else { None };
-    let sent = tauri::async_runtime::spawn_blocking(move || net::send_blocking(&req, key.as_deref()))
-        .await
-        .map_err(|e| ipc::HttpFailure { message: e.to_string(), timed_out: false })?;
+    let trusted = ring.trusted().to_vec();
+    let held: Vec<String> = settings.keys.iter().map(|k| k.key.clone()).collect();
+    let sent = tauri::async_runtime::spawn_blocking(move || {
+        net::send_bound(&req, key.as_deref(), &trusted).map(|mut r| {
+            for k in &held {
+                r.body = net::redact(&r.body, k);
+            }
+            r
+        })
+    })
+    .await
+    .map_err(|e| ipc::HttpFailure { message: e.to_string(), timed_out: false })?;
     sent.map(|r| ipc::HttpReply { status: r.status, body: r.body })
         .map_err(|f| ipc::HttpFailure { message: f.message, timed_out: f.timed_out })
 }
@@ -189,23 +213,41 @@ fn get_settings(state: State<'_, AppState>, args: ipc::GetSettings) -> <ipc::Get
     let ipc::GetSettings {} = args;
     let s = state.config.load();
     ipc::PublicSettings {
-        has_api_key: s.openai_api_key.as_deref().is_some_and(|k| !k.is_empty()),
+        key_origins: s
+            .keys
+            .iter()
+            .map(|k| ipc::KeyOrigin { origin: k.origin.clone(), provider: k.provider.clone() })
+            .collect(),
         openai_base_url: s.openai_base_url,
         workflows_dir: state.workflows.dir().display().to_string(),
     }
 }
 
-/// Updates the settings; an absent key leaves the stored one as it is.
+/// Sets the base URL, and keeps a new key for its origin when one is given.
 #[tauri::command]
 fn set_settings(state: State<'_, AppState>, args: ipc::SetSettings) -> Reply<ipc::SetSettings> {
     let mut s = state.config.load();
-    if let Some(k) = args.api_key {
-        s.openai_api_key = Some(k).filter(|k| !k.trim().is_empty());
+    if let Some(new) = args.add_key {
+        let origin = Origin::of(new.origin.trim())
+            .ok_or_else(|| format!("{:?} is not an http(s) origin", new.origin))?
+            .to_string();
+        if new.key.trim().is_empty() {
+            return Err("the key is empty".into());
+        }
+        s.set_key(OriginKey { origin, provider: new.provider, key: new.key.trim().to_string() });
     }
     s.openai_base_url = args.base_url.filter(|b| !b.trim().is_empty());
     state.config.save(&s).map_err(|e| e.0)?;
     let _: Settings = s;
     Ok(())
+}
+
+/// Forgets one origin's key.
+#[tauri::command]
+fn remove_key(state: State<'_, AppState>, args: ipc::RemoveKey) -> Reply<ipc::RemoveKey> {
+    let mut s = state.config.load();
+    s.remove_key(&args.origin, &args.provider);
+    state.config.save(&s).map_err(|e| e.0)
 }
 
 #[tauri::command]
@@ -249,6 +291,7 @@ fn main() {
             http,
             get_settings,
             set_settings,
+            remove_key,
             set_title
         ])
         .run(tauri::generate_context!())

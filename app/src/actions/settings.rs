@@ -1,7 +1,9 @@
-//! Settings actions: the colour theme (chosen, else the system's) and the model settings.
+//! Settings actions: the colour theme (chosen, else the system's), the model settings with
+//! their keys per origin, and the origins the person has used or approved.
 
 use leptos::prelude::*;
 
+use crate::model::keys::{OriginKey, Provider, parse_origin};
 use crate::platform::PlatformRef;
 use crate::state::{Alerts, Theme, UiState};
 
@@ -37,11 +39,45 @@ pub fn toggle_theme(ui: UiState, platform: PlatformRef) {
     platform.get().set_preference("theme", if next == Theme::Dark { "dark" } else { "light" });
 }
 
-/// Saves the model settings as typed, says where, and closes the dialog.
-pub fn save_model_settings(ui: UiState, alerts: Alerts, platform: PlatformRef, api_key: &str, base_url: &str) {
+/// Saves the Base URL as typed and, when a key was typed, keeps it for `origin` (typed, else
+/// the Base URL's, else the provider's own); says where, and closes the dialog. A typed
+/// origin that is not one keeps the dialog open with the reason.
+pub fn save_model_settings(
+    ui: UiState,
+    alerts: Alerts,
+    platform: PlatformRef,
+    base_url: &str,
+    origin: &str,
+    provider: Provider,
+    key: &str,
+) {
+    let base_url = base_url.trim().to_string();
+    let key = key.trim();
+    let new_key = if key.is_empty() {
+        None
+    } else {
+        let typed = if !origin.trim().is_empty() {
+            origin.trim().to_string()
+        } else if !base_url.is_empty() && provider == Provider::OpenAi {
+            base_url.clone()
+        } else {
+            provider.auth().default_origin().to_string()
+        };
+        match parse_origin(&typed) {
+            Ok(origin) => Some(OriginKey { origin, provider, key: key.to_string() }),
+            Err(why) => {
+                alerts.error(format!("The key was not saved: {why}"));
+                return;
+            }
+        }
+    };
+    if let Some(k) = &new_key {
+        // An origin the person gave a key to is one they use.
+        approve_origins(platform, std::slice::from_ref(&k.origin));
+    }
     let platform = platform.get();
     let wording = platform.wording();
-    let saving = platform.save_model_settings(api_key.trim().to_string(), base_url.trim().to_string());
+    let saving = platform.save_model_settings(base_url, new_key);
     wasm_bindgen_futures::spawn_local(async move {
         match saving.await {
             Ok(()) => alerts.info(wording.settings_saved),
@@ -49,4 +85,45 @@ pub fn save_model_settings(ui: UiState, alerts: Alerts, platform: PlatformRef, a
         }
     });
     ui.dialog.set(None);
+}
+
+/// Forgets the key kept for `origin`; `done` runs once it is gone.
+pub fn remove_key(
+    alerts: Alerts,
+    platform: PlatformRef,
+    origin: String,
+    provider: Provider,
+    done: impl FnOnce() + 'static,
+) {
+    let removing = platform.get().remove_key(origin.clone(), provider);
+    wasm_bindgen_futures::spawn_local(async move {
+        match removing.await {
+            Ok(()) => {
+                alerts.info(format!("Removed the key for {origin}"));
+                done();
+            }
+            Err(why) => alerts.error(format!("Could not remove the key: {why}")),
+        }
+    });
+}
+
+/// The preference listing the origins the person has used or approved.
+const APPROVED_ORIGINS: &str = "approved_origins";
+
+/// The origins (and per-graph computed addresses) the person has used or approved.
+pub fn approved_origins(platform: PlatformRef) -> Vec<String> {
+    platform.get().preference(APPROVED_ORIGINS).and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default()
+}
+
+/// Remembers `entries` as approved.
+pub fn approve_origins(platform: PlatformRef, entries: &[String]) {
+    let mut list = approved_origins(platform);
+    for e in entries {
+        if !list.contains(e) {
+            list.push(e.clone());
+        }
+    }
+    if let Ok(text) = serde_json::to_string(&list) {
+        platform.get().set_preference(APPROVED_ORIGINS, &text);
+    }
 }

@@ -17,12 +17,14 @@
 //! | [`playback`] | a run shown one step at a time: statuses, taken edges, state, changes |
 //! | [`run_view`] | moving through a run: forward, back, a subgraph node's run, in step with the canvas |
 //! | [`share`] | share links carrying a compressed document |
+//! | [`keys`] | provider keys bound to origins, the old single key migrated |
 
 pub mod clipboard;
 pub mod doc_id;
 pub mod edit;
 pub mod editor;
 pub mod geometry;
+pub mod keys;
 pub mod layout;
 pub mod library;
 pub mod palette;

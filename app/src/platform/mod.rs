@@ -22,6 +22,7 @@ use engine::host::{Host, LocalBoxFuture};
 use leptos::prelude::*;
 
 use crate::model::doc_id::DocId;
+use crate::model::keys::{OriginKey, Provider};
 use crate::model::library::Library;
 use crate::model::saved_run::{RunSummary, SavedRun};
 
@@ -79,12 +80,13 @@ impl fmt::Display for StorageError {
 
 impl std::error::Error for StorageError {}
 
-/// The model settings as the settings dialog shows them.
+/// The model settings as the settings dialog shows them: which origins have keys, never the
+/// keys.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ModelSettings {
-    /// The stored key, where the page may see it (the browser); the desktop app never sends it.
-    pub api_key: String,
     pub base_url: String,
+    /// Each origin that has a key, with the provider the key is for.
+    pub key_origins: Vec<(String, Provider)>,
     /// A line about where things are kept (the desktop app: whether a key is set, the folder).
     pub note: String,
 }
@@ -132,13 +134,14 @@ pub trait Platform {
     fn preference(&self, name: &str) -> Option<String>;
     fn set_preference(&self, name: &str, value: &str);
     fn model_settings(&self) -> LocalBoxFuture<'static, ModelSettings>;
-    /// Saves the key and base URL as typed (trimmed). Where the stored key is never shown
-    /// (the desktop app), an empty key leaves it as it is.
+    /// Saves the base URL as typed (trimmed) and keeps `new_key` for its origin, if given.
     fn save_model_settings(
         &self,
-        api_key: String,
         base_url: String,
+        new_key: Option<OriginKey>,
     ) -> LocalBoxFuture<'static, Result<(), StorageError>>;
+    /// Forgets the key of `provider` for `origin`.
+    fn remove_key(&self, origin: String, provider: Provider) -> LocalBoxFuture<'static, Result<(), StorageError>>;
     fn wording(&self) -> Wording;
 
     // Files anywhere and the window (desktop only).

@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::UNIX_EPOCH;
 
+use engine::host::{Auth, Origin};
 use serde::{Deserialize, Serialize};
 
 /// A storage failure, in words for the user.
@@ -327,10 +328,70 @@ pub struct Config {
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
+    /// The single key of earlier versions; [`Config::load`] moves it into [`Settings::keys`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub openai_api_key: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub openai_base_url: Option<String>,
+    /// Provider keys, each bound to one origin.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keys: Vec<OriginKey>,
+}
+
+/// A key and the one origin it goes to.
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
+pub struct OriginKey {
+    /// `scheme://host[:port]`, normalised.
+    pub origin: String,
+    /// `openai` or `anthropic`.
+    pub provider: String,
+    pub key: String,
+}
+
+impl fmt::Debug for OriginKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Never the key itself.
+        f.debug_struct("OriginKey").field("origin", &self.origin).field("provider", &self.provider).finish()
+    }
+}
+
+impl Settings {
+    /// Moves the single key of earlier versions into a key for the origin of the Base URL
+    /// it was used with (the OpenAI origin when there was none). Whether anything moved.
+    pub fn migrate(&mut self) -> bool {
+        let Some(key) = self.openai_api_key.take() else { return false };
+        let key = key.trim().to_string();
+        if !key.is_empty() {
+            let origin = self
+                .openai_base_url
+                .as_deref()
+                .map(str::trim)
+                .filter(|b| !b.is_empty())
+                .and_then(Origin::of)
+                .unwrap_or_else(|| Auth::OpenAi.default_origin())
+                .to_string();
+            self.set_key(OriginKey { origin, provider: "openai".into(), key });
+        }
+        true
+    }
+
+    /// Keeps `new`, replacing a key of the same provider for the same origin.
+    pub fn set_key(&mut self, new: OriginKey) {
+        self.remove_key(&new.origin, &new.provider);
+        self.keys.push(new);
+    }
+
+    pub fn remove_key(&mut self, origin: &str, provider: &str) {
+        self.keys.retain(|k| !(k.origin == origin && k.provider == provider));
+    }
+
+    /// The key of `provider` kept for the origin of `url`, if any.
+    pub fn key_for(&self, provider: &str, url: &str) -> Option<&OriginKey> {
+        let origin = Origin::of(url)?;
+        self.keys
+            .iter()
+            .find(|k| k.provider == provider && !k.key.is_empty() && Origin::of(&k.origin).as_ref() == Some(&origin))
+    }
 }
 
 impl Config {
@@ -338,8 +399,14 @@ impl Config {
         Config { path: path.into() }
     }
 
+    /// The settings, with a key of earlier versions moved to its origin (and saved so).
     pub fn load(&self) -> Settings {
-        fs::read_to_string(&self.path).ok().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default()
+        let mut s: Settings =
+            fs::read_to_string(&self.path).ok().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default();
+        if s.migrate() {
+            let _ = self.save(&s);
+        }
+        s
     }
 
     pub fn save(&self, settings: &Settings) -> Result<(), FileError> {
@@ -460,15 +527,42 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let c = Config::new(dir.path().join("config").join("settings.json"));
         assert_eq!(c.load(), Settings::default());
-        let s = Settings { openai_api_key: Some("sk-test".into()), openai_base_url: None };
+        let s = Settings { openai_api_key: Some("sk-test".into()), openai_base_url: None, keys: Vec::new() };
         c.save(&s).unwrap();
-        assert_eq!(c.load(), s);
+        // The old single key is moved to the OpenAI origin on reading, and saved so.
+        let moved = c.load();
+        assert_eq!(moved.openai_api_key, None);
+        assert_eq!(
+            moved.keys,
+            vec![OriginKey {
+                origin: "https://api.openai.com".into(),
+                provider: "openai".into(),
+                key: "sk-test".into()
+            }]
+        );
+        assert_eq!(c.load(), moved);
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
             let mode = fs::metadata(dir.path().join("config/settings.json")).unwrap().permissions().mode();
             assert_eq!(mode & 0o777, 0o600);
         }
+    }
+
+    #[test]
+    fn the_old_key_goes_to_its_base_urls_origin_only() {
+        let mut s = Settings {
+            openai_api_key: Some(" sk-local-1 ".into()),
+            openai_base_url: Some("http://127.0.0.1:11434/v1".into()),
+            keys: Vec::new(),
+        };
+        assert!(s.migrate());
+        assert!(!s.migrate(), "once");
+        assert_eq!(s.key_for("openai", "http://127.0.0.1:11434/v1/chat").map(|k| k.key.as_str()), Some("sk-local-1"));
+        assert!(s.key_for("openai", "https://api.openai.com/v1/chat").is_none());
+        assert!(s.key_for("openai", "http://127.0.0.1:11434@evil.test/").is_none());
+        assert!(s.key_for("anthropic", "http://127.0.0.1:11434/v1").is_none());
+        assert!(!format!("{s:?}").contains("sk-local"));
     }
 
     #[test]

@@ -1,31 +1,28 @@
-//! The engine's host in the browser: `performance.now()`, timers, and `fetch` for `llm` and
-//! `http` nodes. The OpenAI-compatible API key comes from the settings dialog and is kept in
-//! local storage only; it is added to model requests here, so it never reaches a graph or a
-//! run record.
+//! The engine's host in the browser: `performance.now()` (also lent to the sandbox, so time
+//! limits stop a running script), timers, and `fetch` for `llm` and `http` nodes. Keys come
+//! from the settings dialog, one per origin, kept in local storage only; a request gets the
+//! key kept for the origin it goes to and no other, so a key never reaches a graph, a run
+//! record or an origin the person did not give it to. Keys are removed from replies.
 
-use engine::host::{Auth, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture};
+use std::rc::Rc;
+
+use engine::host::{Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use super::local;
+use super::keys;
+use crate::model::keys::{KeyTable, effective_url, redact};
 use crate::platform::clock;
 
-pub const KEY_SETTING: &str = "openai_api_key";
-pub const BASE_URL_SETTING: &str = "openai_base_url";
-
 pub struct BrowserHost {
-    api_key: Option<String>,
-    /// Replaces `https://api.openai.com/v1` (for a local Ollama or llama.cpp server).
-    base_url: Option<String>,
+    /// The keys per origin, and the Base URL that replaces `https://api.openai.com/v1` (for a
+    /// local Ollama or llama.cpp server).
+    table: KeyTable,
 }
 
 impl BrowserHost {
     pub fn from_settings() -> BrowserHost {
-        let nonempty = |v: Option<String>| v.filter(|s| !s.trim().is_empty());
-        BrowserHost {
-            api_key: nonempty(local::get_setting(KEY_SETTING)),
-            base_url: nonempty(local::get_setting(BASE_URL_SETTING)),
-        }
+        BrowserHost { table: keys::table() }
     }
 }
 
@@ -39,21 +36,32 @@ impl Host for BrowserHost {
     }
 
     fn http(&self, mut request: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, HttpFailure>> {
-        if request.auth == Some(Auth::OpenAi) {
-            if let Some(base) = &self.base_url
-                && let Some(rest) = request.url.strip_prefix("https://api.openai.com/v1")
-            {
-                request.url = format!("{}{rest}", base.trim_end_matches('/'));
-            }
-            if let Some(key) = &self.api_key {
+        request.url = effective_url(&request.url, request.auth, self.table.base_url.as_deref());
+        // Checked again here, on the address the request really goes to.
+        match (request.auth, request.auth.and_then(|a| self.table.key_for(a, &request.url))) {
+            (Some(Auth::OpenAi), Some(key)) => {
                 request.headers.push(("authorization".into(), format!("Bearer {key}")));
             }
+            (Some(Auth::Anthropic), Some(key)) => request.headers.push(("x-api-key".into(), key.to_string())),
+            _ => {}
         }
-        Box::pin(async move { fetch(&request).await })
+        Box::pin(async move {
+            let mut reply = fetch(&request).await?;
+            reply.body = redact(&reply.body, self.table.secrets());
+            Ok(reply)
+        })
     }
 
     fn sleep(&self, ms: u64) -> LocalBoxFuture<'_, ()> {
         clock::sleep(ms)
+    }
+
+    fn key_allowed(&self, auth: Auth, url: &str) -> Result<(), String> {
+        self.table.allowed(auth, url)
+    }
+
+    fn clock(&self) -> Option<Clock> {
+        Some(Rc::new(clock::now_ms))
     }
 }
 

@@ -6,20 +6,23 @@
 //! | `local` | reading and writing local-storage keys; a refused write said in words |
 //! | `graphs` | the library index and one key per graph |
 //! | `runs` | saved runs, compressed, one key each, and an index per graph |
-//! | `fetch_host` | the engine's host: clock, timers, `fetch` with the API key added |
+//! | `keys` | provider keys, one per origin, and the Base URL |
+//! | `fetch_host` | the engine's host: clock, timers, `fetch` with the origin's key added |
 
 mod fetch_host;
 mod graphs;
+mod keys;
 mod local;
 mod runs;
 
 use engine::Graph;
 use engine::host::{Host, LocalBoxFuture};
 
-use fetch_host::{BASE_URL_SETTING, KEY_SETTING};
+use keys::BASE_URL_SETTING;
 
 use super::{ModelSettings, Platform, StorageError, Wording};
 use crate::model::doc_id::DocId;
+use crate::model::keys::{OriginKey, Provider};
 use crate::model::library::Library;
 use crate::model::saved_run::{RunSummary, SavedRun};
 
@@ -80,8 +83,8 @@ impl Platform for Browser {
 
     fn model_settings(&self) -> LocalBoxFuture<'static, ModelSettings> {
         let s = ModelSettings {
-            api_key: local::get_setting(KEY_SETTING).unwrap_or_default(),
             base_url: local::get_setting(BASE_URL_SETTING).unwrap_or_default(),
+            key_origins: keys::load().into_iter().map(|k| (k.origin, k.provider)).collect(),
             note: String::new(),
         };
         Box::pin(async move { s })
@@ -89,12 +92,17 @@ impl Platform for Browser {
 
     fn save_model_settings(
         &self,
-        api_key: String,
         base_url: String,
+        new_key: Option<OriginKey>,
     ) -> LocalBoxFuture<'static, Result<(), StorageError>> {
-        local::set_setting(KEY_SETTING, &api_key);
         local::set_setting(BASE_URL_SETTING, &base_url);
-        Box::pin(async { Ok(()) })
+        let saved = new_key.map_or(Ok(()), keys::add);
+        Box::pin(async move { saved })
+    }
+
+    fn remove_key(&self, origin: String, provider: Provider) -> LocalBoxFuture<'static, Result<(), StorageError>> {
+        let removed = keys::remove(&origin, provider);
+        Box::pin(async move { removed })
     }
 
     fn wording(&self) -> Wording {

@@ -18,6 +18,7 @@ use switchyard_ipc as cmd;
 
 use super::{ModelSettings, Place, Platform, StorageError, Wording};
 use crate::model::doc_id::DocId;
+use crate::model::keys::{OriginKey, Provider};
 use crate::model::library::{Entry, Library};
 use crate::model::saved_run::{MAX_RUNS_PER_GRAPH, RunSummary, SavedRun, evicted_notice, newest_first};
 
@@ -31,7 +32,16 @@ pub struct Desktop;
 impl Desktop {
     /// Reads the workflows folder before the editor starts; returns problems to report.
     pub async fn start() -> (Desktop, Vec<String>) {
-        (Desktop, cache::preload().await)
+        let problems = cache::preload().await;
+        refresh_keys().await;
+        (Desktop, problems)
+    }
+}
+
+/// Reads again which origins have keys, for the engine's host.
+async fn refresh_keys() {
+    if let Ok(s) = ipc::call(&cmd::GetSettings {}).await {
+        host::remember(&s);
     }
 }
 
@@ -136,19 +146,18 @@ impl Platform for Desktop {
     fn model_settings(&self) -> LocalBoxFuture<'static, ModelSettings> {
         Box::pin(async {
             match ipc::call(&cmd::GetSettings {}).await {
-                Ok(s) => ModelSettings {
-                    api_key: String::new(),
-                    base_url: s.openai_base_url.unwrap_or_default(),
-                    note: format!(
-                        "{} Graphs are saved in {}.",
-                        if s.has_api_key {
-                            "An API key is set (type a new one to replace it)."
-                        } else {
-                            "No API key is set."
-                        },
-                        s.workflows_dir
-                    ),
-                },
+                Ok(s) => {
+                    host::remember(&s);
+                    ModelSettings {
+                        base_url: s.openai_base_url.unwrap_or_default(),
+                        key_origins: s
+                            .key_origins
+                            .iter()
+                            .filter_map(|k| Provider::from_id(&k.provider).map(|p| (k.origin.clone(), p)))
+                            .collect(),
+                        note: format!("Keys stay in the app's settings file. Graphs are saved in {}.", s.workflows_dir),
+                    }
+                }
                 Err(_) => ModelSettings::default(),
             }
         })
@@ -156,12 +165,23 @@ impl Platform for Desktop {
 
     fn save_model_settings(
         &self,
-        api_key: String,
         base_url: String,
+        new_key: Option<OriginKey>,
     ) -> LocalBoxFuture<'static, Result<(), StorageError>> {
-        let api_key = (!api_key.is_empty()).then_some(api_key);
+        let add_key =
+            new_key.map(|k| cmd::NewKey { origin: k.origin, provider: k.provider.id().to_string(), key: k.key });
         Box::pin(async move {
-            ipc::call(&cmd::SetSettings { api_key, base_url: Some(base_url) }).await.map_err(storage_error)
+            ipc::call(&cmd::SetSettings { base_url: Some(base_url), add_key }).await.map_err(storage_error)?;
+            refresh_keys().await;
+            Ok(())
+        })
+    }
+
+    fn remove_key(&self, origin: String, provider: Provider) -> LocalBoxFuture<'static, Result<(), StorageError>> {
+        Box::pin(async move {
+            ipc::call(&cmd::RemoveKey { origin, provider: provider.id().to_string() }).await.map_err(storage_error)?;
+            refresh_keys().await;
+            Ok(())
         })
     }
 
