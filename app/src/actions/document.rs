@@ -11,7 +11,7 @@ use crate::model::editor::Editor;
 use crate::model::geometry::View;
 use crate::model::layout::Direction;
 use crate::platform::PlatformRef;
-use crate::state::{Alerts, DocState, ViewState};
+use crate::state::{Alerts, DocState, Leave, ViewState};
 
 /// The graph a first visit starts with.
 pub fn starter_graph() -> Graph {
@@ -58,9 +58,12 @@ pub fn autosave(doc: DocState, view: ViewState, alerts: Alerts, platform: Platfo
         .ok();
         pending.set_value(handle);
     });
-    // Keep the pan and zoom when the tab closes.
-    let _ = window_event_listener(ev::beforeunload, move |_| {
-        save_now(doc, view, alerts, platform);
+    // Keep the pan and zoom when the tab closes; warn when the work cannot be kept.
+    let _ = window_event_listener(ev::beforeunload, move |ev| {
+        if !save_now(doc, view, alerts, platform) {
+            ev.prevent_default();
+            ev.set_return_value("Your work could not be saved. Leave anyway?");
+        }
     });
 }
 
@@ -82,6 +85,7 @@ pub fn save_now(doc: DocState, view: ViewState, alerts: Alerts, platform: Platfo
         ok
     });
     platform.set_preference("current", &id.to_string());
+    doc.storage_failed.set(result.is_err());
     match result {
         Ok(()) => true,
         Err(why) => {
@@ -94,14 +98,29 @@ pub fn save_now(doc: DocState, view: ViewState, alerts: Alerts, platform: Platfo
     }
 }
 
+/// Saves the open graph before it is replaced by `next`; when that fails, keeps it and asks
+/// the person first ([`DocState::leaving`]). Whether to go on now.
+pub fn may_leave(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef, next: Leave) -> bool {
+    if save_now(doc, view, alerts, platform) {
+        true
+    } else {
+        doc.leaving.set(Some(next));
+        false
+    }
+}
+
 /// Opens another saved graph (after saving the current one).
 pub fn open_graph(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef, id: &DocId) {
     if doc.current.with_untracked(|c| c == id) {
         return;
     }
-    save_now(doc, view, alerts, platform);
     match platform.get().load_graph(id) {
-        Ok(g) => load_into(doc, view, alerts, platform, id.clone(), g),
+        Ok(g) => {
+            let next = Leave::Load { id: id.clone(), graph: Box::new(g.clone()), note: None };
+            if may_leave(doc, view, alerts, platform, next) {
+                load_into(doc, view, alerts, platform, id.clone(), g);
+            }
+        }
         Err(why) => alerts.error(format!("Could not open that graph: {why}")),
     }
 }
@@ -119,9 +138,16 @@ pub fn load_into(doc: DocState, view: ViewState, alerts: Alerts, platform: Platf
     save_now(doc, view, alerts, platform);
 }
 
-/// Creates and opens a new graph: a copy of `from`, or a start and an end.
+/// Creates and opens a new graph: a copy of `from`, or a start and an end (after saving the
+/// current one).
 pub fn create_graph(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef, from: Option<Graph>) {
-    save_now(doc, view, alerts, platform);
+    if may_leave(doc, view, alerts, platform, Leave::Create(from.clone().map(Box::new))) {
+        create_graph_now(doc, view, alerts, platform, from);
+    }
+}
+
+/// Creates and opens a new graph, leaving the current one as it is.
+pub fn create_graph_now(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef, from: Option<Graph>) {
     let graph = with_default_layout(from.unwrap_or_else(starter_graph));
     let name = doc.library.with_untracked(|l| l.unique_name(graph.display_name()));
     let mut graph = graph;
@@ -189,7 +215,7 @@ pub fn delete_graph(doc: DocState, view: ViewState, alerts: Alerts, platform: Pl
     };
     match next {
         Some((n, g)) => load_into(doc, view, alerts, platform, n, g),
-        None => create_graph(doc, view, alerts, platform, None),
+        None => create_graph_now(doc, view, alerts, platform, None),
     }
 }
 

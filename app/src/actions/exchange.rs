@@ -8,12 +8,17 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use web_sys::{File, FileReader};
 
-use super::document::{load_into, save_now, with_default_layout};
+use engine::Graph;
+
+use super::document::{load_into, may_leave, with_default_layout};
+use crate::model::import_cap::check_size;
 use crate::model::share;
 use crate::platform::PlatformRef;
-use crate::state::{Alerts, Dialog, DocState, UiState, ViewState};
+use crate::state::{Alerts, Dialog, DocState, Leave, UiState, ViewState};
 
-/// Reads `text` as a graph document and opens it as a new graph in the library.
+/// Reads `text` as a graph document and opens it as a new graph in the library (after
+/// saving the current one, or asking first when that fails). Text over the import size
+/// limit is refused with its size. Whether it was read.
 pub fn import_text(
     doc: DocState,
     view: ViewState,
@@ -22,22 +27,15 @@ pub fn import_text(
     text: &str,
     origin: &str,
 ) -> bool {
+    if let Err(why) = check_size(origin, text.len() as u64) {
+        alerts.error(format!("Could not import: {why}. Nothing was changed."));
+        return false;
+    }
     match engine::parse_graph(text) {
         Ok(graph) => {
-            save_now(doc, view, alerts, platform);
-            let graph = with_default_layout(graph);
-            let name = doc.library.with_untracked(|l| l.unique_name(graph.display_name()));
-            let mut graph = graph;
-            graph.name = Some(name.clone());
-            let id = doc.library.with_untracked(|l| platform.get().new_id(l, &name));
-            load_into(doc, view, alerts, platform, id, graph);
-            let problems = doc.diagnostics.with_untracked(|d| d.iter().filter(|x| x.is_error()).count());
-            if problems > 0 {
-                alerts.info(format!(
-                    "Imported “{name}” from {origin}, with {problems} problem(s) to fix (see the Inspector)"
-                ));
-            } else {
-                alerts.info(format!("Imported “{name}” from {origin}"));
+            let next = Leave::Import { text: text.to_string(), origin: origin.to_string() };
+            if may_leave(doc, view, alerts, platform, next) {
+                open_imported(doc, view, alerts, platform, graph, origin);
             }
             true
         }
@@ -48,9 +46,37 @@ pub fn import_text(
     }
 }
 
-/// Reads a file chosen or dropped by the user, then imports it.
+/// Opens an imported graph as a new graph of the library, leaving the current one as it is.
+pub fn open_imported(
+    doc: DocState,
+    view: ViewState,
+    alerts: Alerts,
+    platform: PlatformRef,
+    graph: Graph,
+    origin: &str,
+) {
+    let graph = with_default_layout(graph);
+    let name = doc.library.with_untracked(|l| l.unique_name(graph.display_name()));
+    let mut graph = graph;
+    graph.name = Some(name.clone());
+    let id = doc.library.with_untracked(|l| platform.get().new_id(l, &name));
+    load_into(doc, view, alerts, platform, id, graph);
+    let problems = doc.diagnostics.with_untracked(|d| d.iter().filter(|x| x.is_error()).count());
+    if problems > 0 {
+        alerts.info(format!("Imported “{name}” from {origin}, with {problems} problem(s) to fix (see the Inspector)"));
+    } else {
+        alerts.info(format!("Imported “{name}” from {origin}"));
+    }
+}
+
+/// Reads a file chosen or dropped by the user, then imports it; a file over the import size
+/// limit is refused unread.
 pub fn import_file(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef, file: File) {
     let name = file.name();
+    if let Err(why) = check_size(&format!("“{name}”"), file.size() as u64) {
+        alerts.error(format!("Could not import: {why}. Nothing was changed."));
+        return;
+    }
     let Ok(reader) = FileReader::new() else { return };
     let r = reader.clone();
     let onload = Closure::once(move || {

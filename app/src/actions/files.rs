@@ -2,9 +2,9 @@
 //! unsaved marker), noticing files changed by other programs when the window regains focus,
 //! Open… and Save As… (where the platform has files).
 
-use super::document::{load_into, save_now, with_default_layout};
+use super::document::{load_into, may_leave, with_default_layout};
 use crate::platform::PlatformRef;
-use crate::state::{Alerts, Dialog, DocState, UiState, ViewState};
+use crate::state::{Alerts, Dialog, DocState, Leave, UiState, ViewState};
 use leptos::ev;
 use leptos::prelude::*;
 
@@ -40,9 +40,13 @@ pub fn open_file(doc: DocState, view: ViewState, alerts: Alerts, platform: Platf
         match picked.await {
             Ok(Some((id, text))) => match engine::parse_graph(&text) {
                 Ok(graph) => {
-                    save_now(doc, view, alerts, platform);
-                    load_into(doc, view, alerts, platform, id.clone(), with_default_layout(graph));
-                    alerts.info(format!("Opened {id}"));
+                    let graph = with_default_layout(graph);
+                    let note = format!("Opened {id}");
+                    let next = Leave::Load { id: id.clone(), graph: Box::new(graph.clone()), note: Some(note.clone()) };
+                    if may_leave(doc, view, alerts, platform, next) {
+                        load_into(doc, view, alerts, platform, id, graph);
+                        alerts.info(note);
+                    }
                 }
                 Err(e) => alerts.error(format!("Could not open {id}: {e}. Nothing was changed.")),
             },
@@ -54,6 +58,11 @@ pub fn open_file(doc: DocState, view: ViewState, alerts: Alerts, platform: Platf
 
 /// Saves the open graph to a file the user picks; later saves go there.
 pub fn save_as(doc: DocState, alerts: Alerts, platform: PlatformRef) {
+    save_as_then(doc, alerts, platform, || {});
+}
+
+/// [`save_as`], then `then` once it is saved.
+pub fn save_as_then(doc: DocState, alerts: Alerts, platform: PlatformRef, then: impl FnOnce() + 'static) {
     let (name, text) =
         doc.editor.with_untracked(|e| (e.document().display_name().to_string(), e.document().to_pretty_json()));
     let suggested = doc.library.with_untracked(|l| l.fresh_file_name(&name));
@@ -63,7 +72,9 @@ pub fn save_as(doc: DocState, alerts: Alerts, platform: PlatformRef) {
             Ok(Some(id)) => {
                 doc.current.set(id.clone());
                 doc.saved_revision.set(doc.editor.with_untracked(crate::model::editor::Editor::revision));
+                doc.storage_failed.set(false);
                 alerts.info(format!("Saved as {id}"));
+                then();
             }
             Ok(None) => {}
             Err(why) => alerts.error(format!("Could not save: {why}. Your work is kept in this window.")),

@@ -8,6 +8,7 @@
 //! | [`document`] | new, open, save (and autosave), rename, duplicate, delete, reload from disk |
 //! | [`exchange`] | import (file, pasted text), export (file, Mermaid), share links |
 //! | [`files`] | the window title, files changed on disk, Open… and Save As… |
+//! | [`leave`] | leaving a graph whose work could not be saved: keep a copy, discard, or stay |
 //! | [`run`] | run, pause, step, back, continue, reset, answer, fork, retry, saved and nested runs |
 //! | [`navigation`] | subgraphs (enter, leave), selecting and showing nodes and problems |
 //! | [`keyboard`] | shortcuts, copy and paste |
@@ -17,6 +18,7 @@ pub mod document;
 pub mod exchange;
 pub mod files;
 pub mod keyboard;
+pub mod leave;
 pub mod navigation;
 pub mod run;
 pub mod settings;

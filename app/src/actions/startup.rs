@@ -29,7 +29,10 @@ pub fn start(platform: Rc<dyn Platform>, problems: Vec<String>) {
     for p in all_problems {
         alerts.error(p);
     }
-    platform.get().on_background_error(Box::new(move |m| alerts.error(m)));
+    platform.get().on_background_error(Box::new(move |m| {
+        doc.storage_failed.set(true);
+        alerts.error(m);
+    }));
     super::files::install(doc, ui, platform);
     super::settings::init_theme(ui, platform);
     init_view(doc, view);

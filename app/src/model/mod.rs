@@ -18,12 +18,14 @@
 //! | [`run_view`] | moving through a run: forward, back, a subgraph node's run, in step with the canvas |
 //! | [`share`] | share links carrying a compressed document |
 //! | [`keys`] | provider keys bound to origins, the old single key migrated |
+//! | [`import_cap`] | the size limit for an imported graph |
 
 pub mod clipboard;
 pub mod doc_id;
 pub mod edit;
 pub mod editor;
 pub mod geometry;
+pub mod import_cap;
 pub mod keys;
 pub mod layout;
 pub mod library;

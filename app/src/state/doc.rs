@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use engine::Diagnostic;
+use engine::{Diagnostic, Graph};
 use leptos::prelude::*;
 
 use crate::model::doc_id::DocId;
@@ -13,6 +13,18 @@ use crate::model::geometry::{Rect, node_rect};
 use crate::model::layout::Direction;
 use crate::model::library::Library;
 use crate::model::selection::Selection;
+
+/// What the person was about to do when the open graph could not be saved: it waits for
+/// them to export it (or save it elsewhere), discard it, or cancel.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Leave {
+    /// Open `graph`, stored under `id` (a library graph or a file), saying `note` once open.
+    Load { id: DocId, graph: Box<Graph>, note: Option<String> },
+    /// A new graph: a copy of this one, or a start and an end.
+    Create(Option<Box<Graph>>),
+    /// Import this text, from `origin` ("the pasted text", "“a.json”").
+    Import { text: String, origin: String },
+}
 
 /// A node's validation findings: errors, warnings, and their messages.
 pub type NodeProblems = (usize, usize, String);
@@ -25,6 +37,11 @@ pub struct DocState {
     pub current: RwSignal<DocId>,
     /// The editor revision last saved (the window title marks anything newer as unsaved).
     pub saved_revision: RwSignal<u64>,
+    /// The last save of the open graph failed (storage full or refused): its work is only in
+    /// this tab, so leaving it asks first and closing the tab warns.
+    pub storage_failed: RwSignal<bool>,
+    /// What waits for the person's answer about unsaved work, if anything.
+    pub leaving: RwSignal<Option<Leave>>,
     /// Node ids in document order.
     pub node_ids: Memo<Vec<String>>,
     /// Node id → its index in the document.
@@ -109,6 +126,8 @@ impl DocState {
             library: RwSignal::new(library),
             current: RwSignal::new(current),
             saved_revision: RwSignal::new(0),
+            storage_failed: RwSignal::new(false),
+            leaving: RwSignal::new(None),
             node_ids,
             node_index,
             node_problems,

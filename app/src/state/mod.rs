@@ -19,7 +19,7 @@ pub mod ui;
 pub mod view;
 
 pub use alerts::{Alert, AlertKind, Alerts, use_alerts};
-pub use doc::{DocState, NodeProblems, use_doc};
+pub use doc::{DocState, Leave, NodeProblems, use_doc};
 pub use run::{RunCtl, use_run};
 pub use ui::{Dialog, Theme, UiState, use_ui};
 pub use view::{FAR_NODES, FAR_ZOOM, ViewState, Wire, use_view};

@@ -13,6 +13,7 @@ use super::library_panel::LibraryPanel;
 use super::palette_bar::PaletteBar;
 use super::run_panel::RunPanel;
 use super::toolbar::Toolbar;
+use super::unsaved_dialog::UnsavedDialog;
 use crate::actions::startup;
 use crate::platform::Platform;
 
@@ -38,6 +39,7 @@ pub fn App(platform: Rc<dyn Platform>, #[prop(optional)] preload_problems: Vec<S
             </div>
             <Alerts/>
             <Dialogs/>
+            <UnsavedDialog/>
         </div>
     }
 }

@@ -13,6 +13,7 @@
 //! | `run_panel`, `state_view` | the run controls, steps, history, and the state at a step |
 //! | `inspector`, `node_form`, `edge_form`, `graph_form`, `fields` | the right sidebar's forms |
 //! | `dialogs`, `settings` | dialogs (import, share, search, help, settings, file changed) |
+//! | `unsaved_dialog` | asking before unsaved work is left |
 //! | `alerts` | messages for the user |
 
 mod alerts;
@@ -30,5 +31,6 @@ mod run_panel;
 mod settings;
 mod state_view;
 mod toolbar;
+mod unsaved_dialog;
 
 pub use app::App;

@@ -1,0 +1,67 @@
+// Failing storage and untrusted input: a full localStorage makes the editor ask before
+// another graph replaces the unsaved one, a file over 32 MiB is refused by name with nothing
+// changed.
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { addNode, expect, nodeIds, test } from './fixtures';
+
+const library = (page: Page) => page.getByRole('region', { name: 'Library' });
+
+/** Fills localStorage until the browser refuses more (QuotaExceededError). */
+async function fillStorage(page: Page): Promise<void> {
+  const refused = await page.evaluate(() => {
+    let chunk = 'x'.repeat(1 << 20);
+    for (let i = 0; ; i++) {
+      try {
+        localStorage.setItem(`filler.${i}`, chunk);
+      } catch (e) {
+        if (chunk.length <= 16) return (e as Error).name;
+        chunk = chunk.slice(0, chunk.length / 2);
+      }
+    }
+  });
+  expect(refused).toContain('Quota');
+}
+
+test('storage full: the unsaved graph is kept; opening another asks first, and Cancel keeps the edit', async ({ editor: page }) => {
+  // Two graphs, the second one open.
+  await library(page).getByRole('button', { name: 'New graph' }).click();
+  await expect(library(page).getByRole('button', { name: 'My first workflow (2)', exact: true })).toBeVisible();
+  const before = await nodeIds(page);
+
+  await fillStorage(page);
+  const added = await addNode(page, 'Set');
+  // The autosave fails and says so; the work stays on the canvas.
+  await expect(page.getByRole('alert').filter({ hasText: 'Could not save' }).first()).toBeVisible();
+
+  await library(page).getByRole('button', { name: 'My first workflow', exact: true }).click();
+  const ask = page.getByRole('dialog', { name: 'Unsaved work' });
+  await expect(ask).toBeVisible();
+  await expect(ask.getByRole('button', { name: 'Export', exact: true })).toBeVisible();
+  await expect(ask.getByRole('button', { name: 'Discard', exact: true })).toBeVisible();
+  await ask.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(ask).toHaveCount(0);
+  expect(await nodeIds(page)).toEqual([...before, added]);
+
+  // New asks too; Export keeps a copy (with the edit) and then goes on.
+  await library(page).getByRole('button', { name: 'New graph' }).click();
+  await expect(ask).toBeVisible();
+  const [download] = await Promise.all([page.waitForEvent('download'), ask.getByRole('button', { name: 'Export', exact: true }).click()]);
+  const exported = JSON.parse(readFileSync(await download.path(), 'utf8'));
+  expect(exported.nodes.map((n: { id: string }) => n.id)).toContain(added);
+  await expect(ask).toHaveCount(0);
+  await expect.poll(() => nodeIds(page)).toEqual(before);
+});
+
+test('an import over 32 MiB is refused by name and nothing changes', async ({ editor: page }) => {
+  const before = await nodeIds(page);
+  const size = Math.round(40.2 * 1024 * 1024);
+  const big = Buffer.alloc(size, ' ');
+  big.write('{"format":"switchyard/graph@1","nodes":[],"edges":[]}');
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Import' });
+  await dialog.getByLabel('Import file').setInputFiles({ name: 'big.json', mimeType: 'application/json', buffer: big });
+  await expect(page.getByRole('alert').filter({ hasText: '“big.json” is 40.2 MiB; the limit for an imported graph is 32 MiB' })).toHaveCount(1);
+  expect(await nodeIds(page)).toEqual(before);
+  await expect(library(page).getByRole('button', { name: 'big', exact: false })).toHaveCount(0);
+});
