@@ -571,9 +571,17 @@ const EFFECTS = {
   ],
 };
 
-test('llm and http nodes run through fetch; the API key from Settings is sent and never saved', async ({ editor: page }) => {
-  const KEY = 'sk-test-e2e-0123456789';
-  const seen: { url: string; auth: string | null; body: string | null }[] = [];
+/** The origins the run asks about before it starts, then presses `answer` there. */
+async function answerNewOrigins(page: Page, origins: string[], answer: 'Run anyway' | 'Cancel'): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: 'New origins' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('listitem')).toHaveText(origins);
+  await dialog.getByRole('button', { name: answer, exact: true }).click();
+  await expect(dialog).toHaveCount(0);
+}
+
+/** Playwright stands in for the made-up hosts; `seen` gets every request they answer. */
+async function routeEffects(page: Page, seen: { url: string; auth: string | null; body: string | null }[]): Promise<void> {
   const CORS = {
     'access-control-allow-origin': '*',
     'access-control-allow-headers': 'authorization, content-type',
@@ -584,16 +592,18 @@ test('llm and http nodes run through fetch; the API key from Settings is sent an
     await route.fulfill({ status: 204, headers: CORS });
     return true;
   };
-  await page.route('http://models.test/**', async (route) => {
-    if (await preflight(route)) return;
-    const r = route.request();
-    seen.push({ url: r.url(), auth: r.headers()['authorization'] ?? null, body: r.postData() });
-    await route.fulfill({
-      status: 200,
-      headers: { 'content-type': 'application/json', ...CORS },
-      body: JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'Hello, Ada!' } }] }),
+  for (const host of ['http://models.test/**', 'http://other.test/**']) {
+    await page.route(host, async (route) => {
+      if (await preflight(route)) return;
+      const r = route.request();
+      seen.push({ url: r.url(), auth: r.headers()['authorization'] ?? null, body: r.postData() });
+      await route.fulfill({
+        status: 200,
+        headers: { 'content-type': 'application/json', ...CORS },
+        body: JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'Hello, Ada!' } }] }),
+      });
     });
-  });
+  }
   await page.route('http://api.test/**', async (route) => {
     if (await preflight(route)) return;
     const url = route.request().url();
@@ -604,17 +614,33 @@ test('llm and http nodes run through fetch; the API key from Settings is sent an
       await route.fulfill({ status: 200, headers: { 'content-type': 'application/json', ...CORS }, body: '[{"id":1},{"id":2}]' });
     }
   });
+}
 
+test('llm and http nodes run through fetch; the key kept for the model origin goes there only and is never saved', async ({ editor: page }) => {
+  const KEY = 'sk-test-e2e-0123456789';
+  const seen: { url: string; auth: string | null; body: string | null }[] = [];
+  await routeEffects(page, seen);
+
+  // A key typed with a Base URL is kept for that URL's origin; the dialog lists origins only.
   await page.getByRole('button', { name: 'Settings', exact: true }).click();
   const settings = page.getByRole('dialog', { name: 'Settings' });
   await settings.getByRole('textbox', { name: 'Base URL' }).fill('http://models.test/v1');
   await settings.getByLabel('API key').fill(KEY);
   await settings.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(settings).toHaveCount(0);
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const keys = settings.getByRole('list', { name: 'Origins with keys' });
+  await expect(keys.getByRole('listitem')).toHaveCount(1);
+  await expect(keys).toContainText('http://models.test');
+  await expect(settings).not.toContainText(KEY);
+  await expect(settings.getByLabel('API key')).toHaveValue('');
+  await settings.getByRole('button', { name: 'Cancel', exact: true }).click();
 
   await importJson(page, EFFECTS, 'ask');
   await fastest(page);
+  // The model's origin has a key (so it is one the person uses); the API's is new.
   await startRun(page, { name: 'Ada' });
+  await answerNewOrigins(page, ['http://api.test'], 'Run anyway');
   await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
   await expect.poll(() => shownValues(page)).toMatchObject({ reply: '"Hello, Ada!"' });
 
@@ -633,6 +659,23 @@ test('llm and http nodes run through fetch; the API key from Settings is sent an
   expect(record).not.toContain(KEY);
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export', exact: true }).click()]);
   expect(readFileSync(await download.path(), 'utf8')).not.toContain(KEY);
+
+  // A graph naming another model server gets no key, and the step's details say why.
+  const elsewhere = structuredClone(EFFECTS) as typeof EFFECTS & { nodes: Record<string, unknown>[] };
+  elsewhere.name = 'Effects elsewhere';
+  elsewhere.nodes[1].model = { provider: 'openai', model: 'test-model', base_url: 'http://other.test/v1' };
+  await importJson(page, elsewhere, 'ask');
+  await startRun(page, { name: 'Ada' });
+  await answerNewOrigins(page, ['http://other.test'], 'Run anyway');
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
+  const other = seen.find((r) => r.url.startsWith('http://other.test/'));
+  expect(other?.url).toBe('http://other.test/v1/chat/completions');
+  expect(other?.auth, 'no key to an origin it was not kept for').toBeNull();
+  const runs = await storedRuns(page);
+  const elsewhereRuns = runs.find((g) => g.list.length === 1 && JSON.stringify(unpack(g.raw[g.list[0].run_id])).includes('other.test'));
+  const details = JSON.stringify(unpack(elsewhereRuns!.raw[elsewhereRuns!.list[0].run_id]));
+  expect(details).toContain('no key sent: no key for http://other.test is kept in Settings');
+  expect(details).not.toContain(KEY);
 
   // A non-2xx reply is the node's error, with the status and the start of the body.
   const broken = structuredClone(EFFECTS);
@@ -653,9 +696,46 @@ test('llm and http nodes run through fetch; the API key from Settings is sent an
   refused.nodes[2].url = 'http://127.0.0.1:9/items';
   await importJson(page, refused, 'fetch');
   await startRun(page, { name: 'Ada' });
+  await answerNewOrigins(page, ['http://127.0.0.1:9'], 'Run anyway');
   await expect(runStatus(page)).toHaveAttribute('data-run-status', 'failed');
   await expect(node(page, 'fetch')).toHaveAttribute('data-status', 'error');
   await expect(page.getByRole('alert').filter({ hasText: 'http://127.0.0.1:9/items' })).toHaveCount(1);
+});
+
+test('a shared graph naming a new origin: Run asks first; Cancel sends nothing, Run anyway runs and is remembered', async ({ editor: page }) => {
+  const seen: { url: string; auth: string | null; body: string | null }[] = [];
+  await routeEffects(page, seen);
+  const graph = {
+    format: 'switchyard/graph@1',
+    name: 'From a stranger',
+    state: { reply: { type: 'string' } },
+    nodes: [
+      { id: 'start', kind: 'start' },
+      { id: 'ask', kind: 'llm', prompt: 'Hi', writes: 'reply', model: { provider: 'openai', model: 'm', base_url: 'http://other.test/v1' } },
+      { id: 'end', kind: 'end' },
+    ],
+    edges: [
+      { from: 'start', to: 'ask' },
+      { from: 'ask', to: 'end' },
+    ],
+  };
+  await importJson(page, graph, 'ask');
+  await fastest(page);
+  await startRun(page, {});
+  await answerNewOrigins(page, ['http://other.test'], 'Cancel');
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'none');
+  expect(seen, 'nothing was sent').toEqual([]);
+
+  await runButton(page, 'Run').click();
+  await answerNewOrigins(page, ['http://other.test'], 'Run anyway');
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
+  expect(seen.map((r) => r.url)).toEqual(['http://other.test/v1/chat/completions']);
+
+  // Approved once, not asked again.
+  await runButton(page, 'Run').click();
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
+  await expect.poll(() => seen.length).toBe(2);
+  await expect(page.getByRole('dialog', { name: 'New origins' })).toHaveCount(0);
 });
 
 // ---------------------------------------------------------------------------------------

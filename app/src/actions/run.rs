@@ -11,6 +11,8 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde_json::{Map, Value};
 
+use super::settings::{approve_origins, approved_origins};
+use crate::model::origins;
 use crate::model::playback::Playback;
 use crate::model::run_view::nested_run;
 use crate::model::saved_run::SavedRun;
@@ -61,8 +63,28 @@ fn plan_of(doc: DocState) -> Result<Rc<Plan>, String> {
     }
 }
 
-/// Starts a new run with the input in the Input box and plays it.
+/// Starts a new run with the input in the Input box and plays it; when the graph would send
+/// requests to origins the person has not used or approved, asks first
+/// ([`RunCtl::new_origins`]).
 pub fn start(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
+    start_checked(doc, ctl, alerts, platform, true);
+}
+
+/// Remembers the origins asked about as approved, and starts the run.
+pub fn run_anyway(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
+    let Some(asked) = ctl.new_origins.get_untracked() else { return };
+    ctl.new_origins.set(None);
+    let graph_id = doc.current.get_untracked().to_string();
+    approve_origins(platform, &origins::entries_for(&asked, &graph_id));
+    start_checked(doc, ctl, alerts, platform, false);
+}
+
+/// Does not start the run asked about.
+pub fn cancel_start(ctl: RunCtl) {
+    ctl.new_origins.set(None);
+}
+
+fn start_checked(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef, ask: bool) {
     let input = match engine::parse::parse_value(&ctl.input.get_untracked()) {
         Ok(v) => v,
         Err(e) => return alerts.error(format!("The run's input is not valid JSON: {e}")),
@@ -71,6 +93,15 @@ pub fn start(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) 
         Ok(p) => p,
         Err(why) => return alerts.error(why),
     };
+    if ask {
+        let graph_id = doc.current.get_untracked().to_string();
+        let contacts = doc.editor.with_untracked(|e| origins::contacts(e.document()));
+        let new = origins::unknown(&contacts, &approved_origins(platform), &graph_id);
+        if !new.is_empty() {
+            ctl.new_origins.set(Some(new));
+            return;
+        }
+    }
     let host = platform.get().host();
     match Run::start(plan, input, host.as_ref()) {
         Ok(run) => {

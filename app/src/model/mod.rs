@@ -18,6 +18,7 @@
 //! | [`run_view`] | moving through a run: forward, back, a subgraph node's run, in step with the canvas |
 //! | [`share`] | share links carrying a compressed document |
 //! | [`keys`] | provider keys bound to origins, the old single key migrated |
+//! | [`origins`] | the origins a graph's requests would reach |
 //! | [`import_cap`] | the size limit for an imported graph |
 
 pub mod clipboard;
@@ -29,6 +30,7 @@ pub mod import_cap;
 pub mod keys;
 pub mod layout;
 pub mod library;
+pub mod origins;
 pub mod palette;
 pub mod playback;
 pub mod run_view;

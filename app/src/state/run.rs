@@ -9,6 +9,7 @@ use engine::Run;
 use engine::run::Status;
 use leptos::prelude::*;
 
+use crate::model::origins::Contact;
 use crate::model::playback::{NodeStatus, Playback};
 use crate::model::saved_run::RunSummary;
 
@@ -35,6 +36,9 @@ pub struct RunCtl {
     pub taken: Memo<Arc<BTreeSet<usize>>>,
     /// Whether the run on display is of the graph on the canvas (the same subgraphs in).
     pub in_step: Memo<bool>,
+    /// A run waiting for the person's answer: the origins it would reach that they have not
+    /// used before.
+    pub new_origins: RwSignal<Option<Vec<Contact>>>,
 }
 
 impl RunCtl {
@@ -58,6 +62,7 @@ impl RunCtl {
             speed_ms: RwSignal::new(SPEEDS[2].0),
             input: RwSignal::new("{}".into()),
             history: RwSignal::new(Vec::new()),
+            new_origins: RwSignal::new(None),
         }
     }
 

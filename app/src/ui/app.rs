@@ -10,6 +10,7 @@ use super::canvas::Canvas;
 use super::dialogs::Dialogs;
 use super::inspector::Inspector;
 use super::library_panel::LibraryPanel;
+use super::origins_dialog::OriginsDialog;
 use super::palette_bar::PaletteBar;
 use super::run_panel::RunPanel;
 use super::toolbar::Toolbar;
@@ -40,6 +41,7 @@ pub fn App(platform: Rc<dyn Platform>, #[prop(optional)] preload_problems: Vec<S
             <Alerts/>
             <Dialogs/>
             <UnsavedDialog/>
+            <OriginsDialog/>
         </div>
     }
 }

@@ -13,7 +13,7 @@
 //! | `run_panel`, `state_view` | the run controls, steps, history, and the state at a step |
 //! | `inspector`, `node_form`, `edge_form`, `graph_form`, `fields` | the right sidebar's forms |
 //! | `dialogs`, `settings` | dialogs (import, share, search, help, settings, file changed) |
-//! | `unsaved_dialog` | asking before unsaved work is left |
+//! | `unsaved_dialog`, `origins_dialog` | asking before unsaved work is left, and before a run reaches new origins |
 //! | `alerts` | messages for the user |
 
 mod alerts;
@@ -26,6 +26,7 @@ mod graph_form;
 mod inspector;
 mod library_panel;
 mod node_form;
+mod origins_dialog;
 mod palette_bar;
 mod run_panel;
 mod settings;
