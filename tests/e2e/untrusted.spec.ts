@@ -1,6 +1,6 @@
 // Failing storage and untrusted input: a full localStorage makes the editor ask before
 // another graph replaces the unsaved one, a file over 32 MiB is refused by name with nothing
-// changed.
+// changed, and the page runs under a Content Security Policy.
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { addNode, expect, nodeIds, test } from './fixtures';
@@ -64,4 +64,22 @@ test('an import over 32 MiB is refused by name and nothing changes', async ({ ed
   await expect(page.getByRole('alert').filter({ hasText: '“big.json” is 40.2 MiB; the limit for an imported graph is 32 MiB' })).toHaveCount(1);
   expect(await nodeIds(page)).toEqual(before);
   await expect(library(page).getByRole('button', { name: 'big', exact: false })).toHaveCount(0);
+});
+
+test('the page carries a Content Security Policy with no inline script, and the editor runs under it', async ({ editor: page }) => {
+  const violations: string[] = [];
+  page.on('console', (m) => {
+    if (m.text().includes('Content Security Policy')) violations.push(m.text());
+  });
+  const html = await (await page.request.get('/')).text();
+  const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1] ?? '';
+  expect(policy).toContain("script-src 'self' 'wasm-unsafe-eval'");
+  expect(policy).toContain("object-src 'none'");
+  expect(policy.split(';').find((d) => d.trim().startsWith('script-src'))).not.toContain('unsafe-inline');
+  // Every script is a file.
+  expect(html.match(/<script(?![^>]*\bsrc=)[^>]*>/g) ?? []).toEqual([]);
+  // The editor works under it: a reload starts it again without a violation.
+  await page.reload();
+  await expect(page.locator('[data-node-id]').first()).toBeVisible();
+  expect(violations).toEqual([]);
 });
