@@ -83,3 +83,31 @@ test('the page carries a Content Security Policy with no inline script, and the 
   await expect(page.locator('[data-node-id]').first()).toBeVisible();
   expect(violations).toEqual([]);
 });
+
+test('Settings keeps a key per origin: listed by origin only, and removed by origin', async ({ editor: page }) => {
+  const KEY = 'sk-test-origin-abcdef123456';
+  const openSettings = async () => {
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    return page.getByRole('dialog', { name: 'Settings' });
+  };
+  let settings = await openSettings();
+  await expect(settings.getByRole('list', { name: 'Origins with keys' })).toHaveText('No keys kept yet');
+  // Not an origin: the key is not saved and the dialog stays.
+  await settings.getByRole('textbox', { name: 'Key origin' }).fill('api.example.test');
+  await settings.getByLabel('API key').fill(KEY);
+  await settings.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'is not an http(s) origin' })).toHaveCount(1);
+  await expect(settings).toBeVisible();
+  await settings.getByRole('textbox', { name: 'Key origin' }).fill('HTTPS://API.Example.test:443/v1');
+  await settings.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(settings).toHaveCount(0);
+
+  settings = await openSettings();
+  const list = settings.getByRole('list', { name: 'Origins with keys' });
+  await expect(list.getByRole('listitem')).toHaveText(['https://api.example.test — OpenAI-compatible Remove']);
+  await expect(settings).not.toContainText(KEY);
+  await settings.getByRole('button', { name: 'Remove the key for https://api.example.test' }).click();
+  await expect(list).toHaveText('No keys kept yet');
+  const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
+  expect(stored).not.toContain(KEY);
+});
