@@ -111,3 +111,26 @@ test('Settings keeps a key per origin: listed by origin only, and removed by ori
   const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
   expect(stored).not.toContain(KEY);
 });
+
+test('closing the tab warns only while the work cannot be saved', async ({ editor: page }) => {
+  const warnings: string[] = [];
+  page.on('dialog', async (d) => {
+    warnings.push(d.type());
+    await d.dismiss();
+  });
+  // Saved work: leaving asks nothing.
+  await addNode(page, 'Set');
+  await page.reload({ waitUntil: 'load' });
+  await expect(page.locator('[data-node-id]').first()).toBeVisible();
+  expect(warnings).toEqual([]);
+
+  // Storage full and an unsaved edit: the browser's leave-page warning comes up, and
+  // dismissing it keeps the page and the edit.
+  await fillStorage(page);
+  const added = await addNode(page, 'Script');
+  await expect(page.getByRole('alert').filter({ hasText: 'Could not save' }).first()).toBeVisible();
+  await page.close({ runBeforeUnload: true });
+  await expect.poll(() => warnings).toEqual(['beforeunload']);
+  expect(page.isClosed()).toBe(false);
+  expect(await nodeIds(page)).toContain(added);
+});
