@@ -41,19 +41,33 @@ pub fn check_stdout() -> Result<(), WriteFailure> {
     Ok(())
 }
 
-/// Rust's runtime points a descriptor that is closed at start-up (`>&-`) at `/dev/null`,
-/// opened read-write, so writes to it vanish. A shell's `> /dev/null` opens it write-only;
-/// read-write `/dev/null` on stdout therefore means stdout was closed.
+/// Whether stdout was closed when the process started. Rust's runtime points a descriptor
+/// that is closed at start-up (`>&-`) at `/dev/null`, so that writes to it vanish; after
+/// that, a closed stdout looks exactly like a `/dev/null` someone chose on purpose (Python's
+/// `subprocess.DEVNULL` and Node's `stdio: "ignore"` open it read-write too). So the
+/// descriptor is looked at before the runtime starts, from the `.init_array` constructors
+/// that the C library runs before `main`.
 #[cfg(target_os = "linux")]
 fn stdout_was_closed() -> bool {
-    let Ok(target) = std::fs::read_link("/proc/self/fd/1") else { return false };
-    if target != std::path::Path::new("/dev/null") {
-        return false;
+    early::STDOUT_CLOSED_AT_START.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code, reason = "a constructor run before main, and one read-only fcntl call")]
+mod early {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    pub static STDOUT_CLOSED_AT_START: AtomicBool = AtomicBool::new(false);
+
+    #[used]
+    #[unsafe(link_section = ".init_array")]
+    static LOOK_AT_STDOUT: extern "C" fn() = look_at_stdout;
+
+    extern "C" fn look_at_stdout() {
+        // SAFETY: F_GETFD only reads the descriptor's flags; it fails (EBADF) when closed.
+        let closed = unsafe { libc::fcntl(1, libc::F_GETFD) } == -1;
+        STDOUT_CLOSED_AT_START.store(closed, Ordering::Relaxed);
     }
-    let Ok(info) = std::fs::read_to_string("/proc/self/fdinfo/1") else { return false };
-    let flags = info.lines().find_map(|l| l.strip_prefix("flags:")).map(str::trim);
-    // O_ACCMODE is 3; O_RDWR is 2.
-    flags.and_then(|f| u32::from_str_radix(f, 8).ok()).is_some_and(|f| f & 3 == 2)
 }
 
 #[cfg(not(target_os = "linux"))]

@@ -92,6 +92,24 @@ fn a_closed_stdout_is_one_line_and_a_non_zero_exit() {
 }
 
 #[test]
+fn a_dev_null_chosen_on_purpose_is_not_a_closed_stdout() {
+    // Python's `subprocess.DEVNULL` and Node's `stdio: "ignore"` give /dev/null opened
+    // read-write, as Rust's runtime does for a closed stdout: the run must still go ahead.
+    let dir = tempfile::tempdir().expect("test setup");
+    let graph = big_record_graph(dir.path());
+    let null = std::fs::OpenOptions::new().read(true).write(true).open("/dev/null").expect("test setup");
+    let child = Command::new(env!("CARGO_BIN_EXE_switchyard"))
+        .args(["run", &graph])
+        .stdout(Stdio::from(null))
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("test setup");
+    let (code, stderr) = stderr_of(child);
+    assert_eq!(code, 0, "stderr: {stderr}");
+    assert_eq!(stderr, "");
+}
+
+#[test]
 fn validate_and_mermaid_handle_a_full_disk_too() {
     if !Path::new("/dev/full").exists() {
         return;
