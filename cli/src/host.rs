@@ -57,9 +57,7 @@ impl Host for NativeHost {
         let (tx, rx) = oneshot::channel();
         std::thread::spawn(move || {
             let reply = net::send_bound(&request, key.as_deref(), &trusted).map(|mut r| {
-                for k in &held {
-                    r.body = net::redact(&r.body, k);
-                }
+                r.body = engine::host::redact(&r.body, held.iter().map(String::as_str));
                 r
             });
             let _ = tx.send(reply);

@@ -196,9 +196,7 @@ async fn http(state: State<'_, AppState>, args: ipc::Http) -> Result<ipc::HttpRe
     let held: Vec<String> = settings.keys.iter().map(|k| k.key.clone()).collect();
     let sent = tauri::async_runtime::spawn_blocking(move || {
         net::send_bound(&req, key.as_deref(), &trusted).map(|mut r| {
-            for k in &held {
-                r.body = net::redact(&r.body, k);
-            }
+            r.body = engine::host::redact(&r.body, held.iter().map(String::as_str));
             r
         })
     })

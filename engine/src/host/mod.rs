@@ -8,6 +8,7 @@
 //! record.
 
 mod origin;
+mod redact;
 
 use std::cell::Cell;
 use std::future::Future;
@@ -20,6 +21,7 @@ use std::rc::Rc;
 pub type Clock = Rc<dyn Fn() -> f64>;
 
 pub use self::origin::{KeyRing, Origin, check_origin};
+pub use self::redact::{REMOVED, redact};
 
 /// A boxed future that need not be `Send` (the browser has one thread).
 pub type LocalBoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;

@@ -11,7 +11,9 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use super::keys;
-use crate::model::keys::{KeyTable, effective_url, redact};
+use engine::host::redact;
+
+use crate::model::keys::{KeyTable, effective_url};
 use crate::platform::clock;
 
 pub struct BrowserHost {
