@@ -276,6 +276,8 @@ pub(crate) async fn llm(call: &EffectCall<'_>, op: &LlmOp) -> Effect {
     }
     let reply = match op.model.provider {
         Provider::Mock => mock_reply(call, op, &mut detail),
+        // PLACEHOLDER (issue 12): the Anthropic provider is being built.
+        Provider::Anthropic => return call.error(ErrorKind::Llm, "the anthropic provider is not built yet").into(),
         Provider::Openai => match openai_reply(call, op, system.as_deref(), &prompt, &mut detail).await {
             Ok(reply) => reply,
             Err(error) => return Effect::failed(error, Some(detail)),
@@ -360,10 +362,7 @@ fn parse_reply(parse: Parse, reply: Value) -> Result<Value, String> {
 }
 
 fn provider_name(p: Provider) -> &'static str {
-    match p {
-        Provider::Mock => "mock",
-        Provider::Openai => "openai",
-    }
+    p.name()
 }
 
 /// Models often wrap JSON in a Markdown code fence; accept that.

@@ -198,6 +198,8 @@ pub fn normalize_update(spec: &FieldSpec, value: &mut Value) -> Result<(), Strin
         Reducer::Replace => normalize_type(spec.ty, value),
         // A list is concatenated, anything else appended as one item.
         Reducer::Append => Ok(()),
+        // PLACEHOLDER (issue 12): the messages reducer comes in its own module.
+        Reducer::Messages => Ok(()),
         Reducer::Add => match value {
             Value::Number(_) if spec.ty == FieldType::Integer => normalize_type(FieldType::Integer, value),
             Value::Number(_) => Ok(()),
@@ -425,6 +427,8 @@ impl State {
         match spec.reducer {
             Reducer::Replace => self.replace(spec, key, value, patch),
             Reducer::Append => self.append(spec, key, value, patch),
+            // PLACEHOLDER (issue 12): the messages reducer comes in its own module.
+            Reducer::Messages => self.replace(spec, key, value, patch),
             Reducer::Add => {
                 let sum = match self.fields.get(key) {
                     Some(Slot::Value { value: current, .. }) => add_numbers(current, &value),

@@ -19,7 +19,7 @@ pub struct KindInfo {
     pub blurb: &'static str,
 }
 
-pub const KINDS: [KindInfo; 10] = [
+pub const KINDS: [KindInfo; 11] = [
     KindInfo {
         kind: NodeKind::Start,
         title: "Start",
@@ -78,6 +78,13 @@ pub const KINDS: [KindInfo; 10] = [
         blurb: "Runs an embedded graph as one node",
     },
     KindInfo {
+        kind: NodeKind::Tools,
+        title: "Tools",
+        icon: "⚒",
+        color_var: "--kind-tools",
+        blurb: "Runs the tool calls of the last model message",
+    },
+    KindInfo {
         kind: NodeKind::Note,
         title: "Note",
         icon: "✎",
@@ -132,6 +139,7 @@ pub fn new_node(graph: &Graph, kind: NodeKind) -> Node {
                 model: None,
                 base_url: None,
                 temperature: None,
+                max_tokens: None,
                 responses: Some(vec![json!("A short summary.")]),
             });
         }
@@ -145,6 +153,7 @@ pub fn new_node(graph: &Graph, kind: NodeKind) -> Node {
             inner.name = Some(format!("{id} graph"));
             n.graph = Some(Box::new(inner));
         }
+        NodeKind::Tools => n.messages = Some("messages".into()),
         NodeKind::Note => n.text = Some("A note".into()),
         NodeKind::End => {}
     }
@@ -173,10 +182,7 @@ pub fn summary(n: &Node) -> String {
             }
         }
         NodeKind::Llm => {
-            let provider = n.model.as_ref().map_or("?", |m| match m.provider {
-                Provider::Mock => "mock",
-                Provider::Openai => "openai",
-            });
+            let provider = n.model.as_ref().map_or("?", |m| m.provider.name());
             let model = n.model.as_ref().and_then(|m| m.model.clone()).unwrap_or_default();
             format!(
                 "{provider}{}{model} → {}",
@@ -194,6 +200,7 @@ pub fn summary(n: &Node) -> String {
             let inner = n.graph.as_ref().map_or(0, |g| g.nodes.len());
             format!("{} · {inner} nodes", n.graph.as_ref().map_or("graph", |g| g.display_name()))
         }
+        NodeKind::Tools => format!("runs the tool calls in {}", n.messages.as_deref().unwrap_or("?")),
         NodeKind::Note => n.text.clone().unwrap_or_default(),
     };
     shorten(&text.replace('\n', " "), 60)

@@ -44,6 +44,9 @@ pub enum NodeField {
     Options,
     Parse,
     Model,
+    Messages,
+    Tools,
+    OutputSchema,
     Method,
     Url,
     Headers,
@@ -56,7 +59,7 @@ pub enum NodeField {
 
 impl NodeField {
     /// Every field, in the order a node's JSON is written in (and serde lists them).
-    pub const ALL: [NodeField; 28] = [
+    pub const ALL: [NodeField; 31] = [
         NodeField::Id,
         NodeField::Kind,
         NodeField::Label,
@@ -77,6 +80,9 @@ impl NodeField {
         NodeField::Options,
         NodeField::Parse,
         NodeField::Model,
+        NodeField::Messages,
+        NodeField::Tools,
+        NodeField::OutputSchema,
         NodeField::Method,
         NodeField::Url,
         NodeField::Headers,
@@ -110,6 +116,9 @@ impl NodeField {
             NodeField::Options => "options",
             NodeField::Parse => "parse",
             NodeField::Model => "model",
+            NodeField::Messages => "messages",
+            NodeField::Tools => "tools",
+            NodeField::OutputSchema => "output_schema",
             NodeField::Method => "method",
             NodeField::Url => "url",
             NodeField::Headers => "headers",
@@ -143,7 +152,14 @@ impl NodeField {
             NodeField::Writes => "the state field the answer or result is written to",
             NodeField::Options => "the answers a person may give; out-edges labelled with them route by the answer",
             NodeField::Parse => "how the reply is read: `text` or `json`",
-            NodeField::Model => "`{provider, model, base_url, temperature, responses}`: the chat model to call",
+            NodeField::Model => {
+                "`{provider, model, base_url, temperature, max_tokens, responses}`: the chat model to call"
+            }
+            NodeField::Messages => {
+                "llm: an expression giving earlier messages (`state.messages`); tools: the messages field whose tool calls run"
+            }
+            NodeField::Tools => "names of the graph's tools the model may call",
+            NodeField::OutputSchema => "a JSON Schema the model's reply must match (read as JSON)",
             NodeField::Method => "the HTTP method (GET when absent)",
             NodeField::Url => "a template: the URL to request",
             NodeField::Headers => "`{name: template}`: request headers",
@@ -198,9 +214,12 @@ impl NodeKind {
             NodeKind::Script => &[F::Script],
             NodeKind::Router => &[F::Route],
             NodeKind::Human => &[F::Prompt, F::Writes, F::Options],
-            NodeKind::Llm => &[F::Prompt, F::System, F::Writes, F::Parse, F::Model],
+            NodeKind::Llm => {
+                &[F::Prompt, F::System, F::Writes, F::Parse, F::Model, F::Messages, F::Tools, F::OutputSchema]
+            }
             NodeKind::Http => &[F::Method, F::Url, F::Headers, F::Body, F::Writes, F::Parse],
             NodeKind::Subgraph => &[F::Graph, F::Inputs, F::Outputs],
+            NodeKind::Tools => &[F::Messages],
             NodeKind::Note => &[F::Text],
         }
     }
@@ -252,6 +271,9 @@ impl Node {
             NodeField::Options => self.options.is_some(),
             NodeField::Parse => self.parse.is_some(),
             NodeField::Model => self.model.is_some(),
+            NodeField::Messages => self.messages.is_some(),
+            NodeField::Tools => self.tools.is_some(),
+            NodeField::OutputSchema => self.output_schema.is_some(),
             NodeField::Method => self.method.is_some(),
             NodeField::Url => self.url.is_some(),
             NodeField::Headers => self.headers.is_some(),
@@ -285,6 +307,9 @@ impl Node {
             NodeField::Options => self.options = None,
             NodeField::Parse => self.parse = None,
             NodeField::Model => self.model = None,
+            NodeField::Messages => self.messages = None,
+            NodeField::Tools => self.tools = None,
+            NodeField::OutputSchema => self.output_schema = None,
             NodeField::Method => self.method = None,
             NodeField::Url => self.url = None,
             NodeField::Headers => self.headers = None,

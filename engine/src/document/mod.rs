@@ -29,6 +29,9 @@ pub struct Graph {
     pub description: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt_map")]
     pub state: Option<IndexMap<String, StateField>>,
+    /// Tools an `llm` node may offer its model, by name (spec 2.6).
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt_map")]
+    pub tools: Option<IndexMap<String, ToolDef>>,
     #[serde(deserialize_with = "objects::list")]
     pub nodes: Vec<Node>,
     #[serde(default, deserialize_with = "objects::list")]
@@ -47,6 +50,7 @@ impl Graph {
             name: Some(name.to_string()),
             description: None,
             state: None,
+            tools: None,
             nodes: vec![Node::new("start", NodeKind::Start), Node::new("end", NodeKind::End)],
             edges: vec![Edge::new("start", "end")],
             limits: None,
@@ -141,6 +145,8 @@ pub enum FieldType {
     List,
     Object,
     Any,
+    /// A chat transcript, merged by the `messages` reducer (spec 2.6).
+    Messages,
 }
 
 impl FieldType {
@@ -153,6 +159,7 @@ impl FieldType {
             FieldType::List => "list",
             FieldType::Object => "object",
             FieldType::Any => "any",
+            FieldType::Messages => "messages",
         }
     }
 
@@ -162,7 +169,7 @@ impl FieldType {
             FieldType::String => Value::String(String::new()),
             FieldType::Number | FieldType::Integer => Value::from(0),
             FieldType::Boolean => Value::Bool(false),
-            FieldType::List => Value::Array(Vec::new()),
+            FieldType::List | FieldType::Messages => Value::Array(Vec::new()),
             FieldType::Object => Value::Object(Map::new()),
             FieldType::Any => Value::Null,
         }
@@ -177,6 +184,8 @@ pub enum Reducer {
     Append,
     Add,
     Merge,
+    /// LangGraph's `add_messages`: the only reducer of a `messages` field.
+    Messages,
 }
 
 impl Reducer {
@@ -186,6 +195,7 @@ impl Reducer {
             Reducer::Append => "append",
             Reducer::Add => "add",
             Reducer::Merge => "merge",
+            Reducer::Messages => "messages",
         }
     }
 }
@@ -203,11 +213,12 @@ pub enum NodeKind {
     Llm,
     Http,
     Subgraph,
+    Tools,
     Note,
 }
 
 impl NodeKind {
-    pub const ALL: [NodeKind; 10] = [
+    pub const ALL: [NodeKind; 11] = [
         NodeKind::Start,
         NodeKind::End,
         NodeKind::Set,
@@ -217,6 +228,7 @@ impl NodeKind {
         NodeKind::Llm,
         NodeKind::Http,
         NodeKind::Subgraph,
+        NodeKind::Tools,
         NodeKind::Note,
     ];
 
@@ -231,13 +243,14 @@ impl NodeKind {
             NodeKind::Llm => "llm",
             NodeKind::Http => "http",
             NodeKind::Subgraph => "subgraph",
+            NodeKind::Tools => "tools",
             NodeKind::Note => "note",
         }
     }
 
     /// Kinds whose work goes through the host (network, models) and may be retried.
     pub fn is_effectful(self) -> bool {
-        matches!(self, NodeKind::Llm | NodeKind::Http | NodeKind::Subgraph)
+        matches!(self, NodeKind::Llm | NodeKind::Http | NodeKind::Subgraph | NodeKind::Tools)
     }
 }
 
@@ -278,6 +291,18 @@ pub struct Retry {
 pub enum Provider {
     Mock,
     Openai,
+    /// Anthropic's Messages API (spec 2.6).
+    Anthropic,
+}
+
+impl Provider {
+    pub fn name(self) -> &'static str {
+        match self {
+            Provider::Mock => "mock",
+            Provider::Openai => "openai",
+            Provider::Anthropic => "anthropic",
+        }
+    }
 }
 
 /// An `llm` node's model settings. There is deliberately no field for an API key: keys come
@@ -292,8 +317,51 @@ pub struct ModelConfig {
     pub base_url: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none", serialize_with = "opt_number")]
     pub temperature: Option<f64>,
+    /// The most tokens the reply may take (Anthropic requires it; 1024 when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u64>,
+    /// A mock model's replies: strings, `{content, tool_calls}` objects, or rules
+    /// `{when, reply}` (spec 2.6).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub responses: Option<Vec<Value>>,
+}
+
+/// A graph-level tool (spec 2.6): what the model is told, and how a call runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolDef {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// A JSON Schema for the call's arguments.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parameters: Option<Value>,
+    #[serde(deserialize_with = "objects::one")]
+    pub run: ToolRun,
+}
+
+/// How a tool call runs: exactly one of the fields is given (the validator says so).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolRun {
+    /// Rhai with `args`, `state` and `input` in scope; its value is the result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<String>,
+    /// A request whose templates see `args`; the reply is the result.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt")]
+    pub http: Option<ToolHttp>,
+}
+
+/// An `http` tool's request: the fields of an `http` node, templates with `args` in scope.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolHttp {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    pub url: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headers: Option<IndexMap<String, String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
+    pub body: Option<Value>,
 }
 
 /// One node. Kind-specific fields are all listed here as optional fields (rather than as an
@@ -342,6 +410,15 @@ pub struct Node {
     pub parse: Option<Parse>,
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt")]
     pub model: Option<ModelConfig>,
+    /// `llm`: an expression giving earlier messages; `tools`: a `messages` field's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub messages: Option<String>,
+    /// `llm`: names of the graph's tools the model may call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<String>>,
+    /// `llm`: a JSON Schema the reply must match (implies `parse: json`).
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
+    pub output_schema: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -384,6 +461,9 @@ impl Node {
             options: None,
             parse: None,
             model: None,
+            messages: None,
+            tools: None,
+            output_schema: None,
             method: None,
             url: None,
             headers: None,
@@ -417,11 +497,17 @@ pub struct Edge {
     pub label: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<String>,
+    /// An expression giving a list: the target runs once per item (spec 2.7).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub map: Option<String>,
+    /// The name each item has in the target's scope (`item` when absent).
+    #[serde(default, rename = "as", skip_serializing_if = "Option::is_none")]
+    pub as_name: Option<String>,
 }
 
 impl Edge {
     pub fn new(from: &str, to: &str) -> Edge {
-        Edge { id: None, from: from.to_string(), to: to.to_string(), label: None, when: None }
+        Edge { id: None, from: from.to_string(), to: to.to_string(), label: None, when: None, map: None, as_name: None }
     }
 }
 

@@ -52,3 +52,8 @@ pub(crate) fn opt_map<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
     Option::<IndexMap<String, Obj<T>>>::deserialize(d)
         .map(|m| m.map(|m| m.into_iter().map(|(k, v)| (k, v.0)).collect()))
 }
+
+/// A required object.
+pub(crate) fn one<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<T, D::Error> {
+    Obj::<T>::deserialize(d).map(|o| o.0)
+}

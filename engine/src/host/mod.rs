@@ -83,6 +83,32 @@ pub trait Host {
     fn key_allowed(&self, auth: Auth, url: &str) -> Result<(), String> {
         check_origin(auth, url, &[])
     }
+    /// Whether someone watches model replies arrive (an editor's live run): the engine then
+    /// asks providers to stream their replies (server-sent events), sends the request with
+    /// [`Host::http_stream`] and passes each piece of text to [`Host::llm_delta`]. The run
+    /// record holds only the final message either way.
+    fn streams(&self) -> bool {
+        false
+    }
+    /// Performs a request whose reply arrives in pieces, calling `chunk` with each piece of
+    /// the body as it arrives; the response still holds the whole body. The default waits
+    /// for the whole reply and hands it over as one piece.
+    fn http_stream<'a>(
+        &'a self,
+        request: HttpRequest,
+        chunk: &'a dyn Fn(&str),
+    ) -> LocalBoxFuture<'a, Result<HttpResponse, HttpFailure>> {
+        Box::pin(async move {
+            let reply = self.http(request).await;
+            if let Ok(r) = &reply {
+                chunk(&r.body);
+            }
+            reply
+        })
+    }
+    /// Text a streaming model added to its reply, for node `node` (an instance of a mapped
+    /// node is named `node[i]`).
+    fn llm_delta(&self, _node: &str, _text: &str) {}
 }
 
 /// A host with a fake clock and no network: deterministic, for tests and pure graphs. Every

@@ -140,6 +140,7 @@ impl Checker {
                 Reducer::Append => matches!(f.ty, FieldType::List | FieldType::Any),
                 Reducer::Add => matches!(f.ty, FieldType::Number | FieldType::Integer | FieldType::Any),
                 Reducer::Merge => matches!(f.ty, FieldType::Object | FieldType::Any),
+                Reducer::Messages => f.ty == FieldType::Messages,
             };
             if !fits {
                 self.error(
