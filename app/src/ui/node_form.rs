@@ -192,6 +192,11 @@ fn kind_fields(ed: NodeEdit, kind: NodeKind) -> AnyView {
         NodeKind::Llm => llm_fields(ed),
         NodeKind::Http => http_fields(ed),
         NodeKind::Subgraph => subgraph_fields(ed),
+        NodeKind::Tools => view! {
+            <TextField label="Messages" list=STATE_LIST value=ed.get(|n| n.messages.clone().unwrap_or_default())
+                on_commit=move |v: String| ed.update(|n| n.messages = trimmed(&v))/>
+        }
+        .into_any(),
         NodeKind::Note => view! {
             <TextField label="Text" multiline=true rows=5u32 value=ed.get(|n| n.text.clone().unwrap_or_default())
                 on_commit=move |v: String| ed.update(|n| n.text = Some(v))/>
@@ -245,21 +250,13 @@ fn llm_fields(ed: NodeEdit) -> AnyView {
                 model: None,
                 base_url: None,
                 temperature: None,
+                max_tokens: None,
                 responses: None,
             });
             f(m);
         });
     };
-    let provider = ed.get(|n| {
-        n.model
-            .as_ref()
-            .map(|m| match m.provider {
-                Provider::Mock => "mock",
-                Provider::Openai => "openai",
-            })
-            .unwrap_or_default()
-            .to_string()
-    });
+    let provider = ed.get(|n| n.model.as_ref().map(|m| m.provider.name()).unwrap_or_default().to_string());
     let provider_options = Signal::derive(move || {
         let mut o =
             options(&[("mock", "mock (offline, canned responses)"), ("openai", "openai (OpenAI-compatible API)")]);
