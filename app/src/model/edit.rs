@@ -1,16 +1,17 @@
 //! The small set of edits every gesture becomes. Applying an edit returns its inverse, which
 //! is what the undo log keeps.
 
-use engine::document::{Layout, Limits, Position, StateField};
+use engine::document::{Layout, Limits, Position, StateField, ToolDef};
 use engine::{Edge, Graph, Node};
 use indexmap::IndexMap;
 
-/// The graph-wide settings edited in the inspector.
+/// The graph-wide settings edited in the inspector (everything but nodes, edges and layout).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Meta {
     pub name: Option<String>,
     pub description: Option<String>,
     pub state: Option<IndexMap<String, StateField>>,
+    pub tools: Option<IndexMap<String, ToolDef>>,
     pub limits: Option<Limits>,
 }
 
@@ -20,6 +21,7 @@ impl Meta {
             name: g.name.clone(),
             description: g.description.clone(),
             state: g.state.clone(),
+            tools: g.tools.clone(),
             limits: g.limits.clone(),
         }
     }
@@ -117,6 +119,7 @@ impl Edit {
                 g.name = meta.name;
                 g.description = meta.description;
                 g.state = meta.state;
+                g.tools = meta.tools;
                 g.limits = meta.limits;
                 Edit::SetMeta(old)
             }
@@ -159,7 +162,13 @@ mod tests {
             Edit::InsertEdge { index: 0, edge: Edge::new("start", "a") },
             Edit::SetPosition { id: "start".into(), pos: Some(pos(0.0, 0.0)) },
             Edit::ReplaceEdge { index: 0, edge: Edge::new("start", "start") },
-            Edit::SetMeta(Meta { name: Some("renamed".into()), description: None, state: None, limits: None }),
+            Edit::SetMeta(Meta {
+                name: Some("renamed".into()),
+                description: None,
+                state: None,
+                tools: None,
+                limits: None,
+            }),
             Edit::Batch(vec![Edit::RemoveEdge { index: 0 }, Edit::RemoveNode { id: "end".into() }]),
         ];
         for e in edits {

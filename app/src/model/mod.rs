@@ -11,6 +11,10 @@
 //! | [`clipboard`] | copy and paste as JSON fragments |
 //! | [`layout`] | automatic layered layout |
 //! | [`palette`] | what each node kind looks like and starts as |
+//! | [`tools`] | the graph's tools: add, rename and remove them with the nodes offering them |
+//! | [`mock_replies`] | a mock model's responses as text, tool calls and rules |
+//! | [`map_edge`] | a map edge's item name, checked |
+//! | [`state_fields`] | a state field's type and reducer kept fitting; the transcript fields |
 //! | [`library`] | the saved graphs and their storage keys |
 //! | [`doc_id`] | which document is open: a library graph or a file anywhere |
 //! | [`saved_run`] | what is saved for a run, and the history's summary of it |
@@ -30,6 +34,8 @@ pub mod import_cap;
 pub mod keys;
 pub mod layout;
 pub mod library;
+pub mod map_edge;
+pub mod mock_replies;
 pub mod origins;
 pub mod palette;
 pub mod playback;
@@ -37,3 +43,5 @@ pub mod run_view;
 pub mod saved_run;
 pub mod selection;
 pub mod share;
+pub mod state_fields;
+pub mod tools;

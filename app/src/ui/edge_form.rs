@@ -1,10 +1,12 @@
-//! The form for one edge (spec 2.3): its ends, label, condition and id, and Delete.
+//! The form for one edge (spec 2.3, 2.7): its ends, label, condition, map and item name, id,
+//! and Delete.
 
 use engine::Edge;
 use engine::document::{NodeKind, OnError};
 use leptos::prelude::*;
 
 use super::fields::{ExprField, SelectField, TextField};
+use crate::model::map_edge::check_item_name;
 use crate::state::{use_alerts, use_doc};
 
 const LABEL_LIST: &str = "inspector-edge-labels";
@@ -139,6 +141,17 @@ pub fn EdgeForm(index: usize) -> impl IntoView {
         Some((NodeKind::Human, true)) => "Followed when the answer is this option.",
         _ => "Shown on the canvas. An edge labelled `error` is followed when the source fails (on_error: route).",
     };
+    let mapped = Memo::new(move |_| edge.with(|e| e.as_ref().is_some_and(|e| e.map.is_some())));
+    let set_as = move |v: String| {
+        let v = v.trim().to_string();
+        if v.is_empty() || v == "item" {
+            update(&|e| e.as_name = None);
+        } else if let Err(why) = check_item_name(&v) {
+            alerts.error(format!("As: {why}"));
+        } else {
+            update(&|e| e.as_name = Some(v.clone()));
+        }
+    };
     let title = move || edge.with(|e| e.as_ref().map(|e| format!("{} → {}", e.from, e.to)).unwrap_or_default());
     let delete = move |_| {
         doc.edit(|e| {
@@ -189,6 +202,20 @@ pub fn EdgeForm(index: usize) -> impl IntoView {
                 on_commit=move |v: String| update(&|e| e.when = (!v.trim().is_empty()).then(|| v.clone()))
                 placeholder="always"
                 hint="Followed only when this is true after the step. Empty: always."/>
+            <ExprField label="Map" optional=true value=get(|e| e.map.clone().unwrap_or_default())
+                on_commit=move |v: String| update(&|e| {
+                    e.map = (!v.trim().is_empty()).then(|| v.clone());
+                    if e.map.is_none() {
+                        e.as_name = None;
+                    }
+                })
+                placeholder="not mapped"
+                hint="An expression giving a list: the target runs once per item, all at once in the next step."/>
+            {move || mapped.get().then(|| view! {
+                <TextField label="As" value=get(|e| e.as_name.clone().unwrap_or_default()) placeholder="item"
+                    on_commit=set_as
+                    hint="The item's name in the target's expressions (with `index`). Empty: item."/>
+            })}
             <TextField label="Id" value=get(|e| e.id.clone().unwrap_or_default()) placeholder="optional"
                 on_commit=move |v: String| update(&|e| e.id = (!v.trim().is_empty()).then(|| v.trim().to_string()))/>
             <div class="row-actions form-actions">

@@ -1,10 +1,10 @@
-//! The graph's own settings: name, description, limits (spec 2.4) and state fields (spec
-//! 2.1). Every change is one `set_meta` edit.
+//! The graph's own settings: name, description, limits (spec 2.4), state fields (spec 2.1)
+//! and tools (spec 2.6, in `tools::ToolsSection`). Every change is one edit.
 
 use std::sync::Arc;
 
 use engine::Graph;
-use engine::document::{FieldType, Limits, Reducer, StateField};
+use engine::document::{FieldType, Limits, StateField};
 use indexmap::IndexMap;
 use leptos::prelude::*;
 use serde_json::Value;
@@ -13,7 +13,9 @@ use super::fields::{
     JsonInput, NumberField, NumberInput, SelectInput, SourceInput, TextField, Validator, focus_later, fresh_name,
     options,
 };
+use super::tools::ToolsSection;
 use crate::model::edit::Meta;
+use crate::model::state_fields::{self, REDUCERS, TYPES};
 use crate::state::{Alerts, DocState, use_alerts, use_doc};
 
 type OptNum = Option<f64>;
@@ -122,21 +124,10 @@ pub fn GraphForm() -> impl IntoView {
                     <button type="button" class="small" on:click=add_field>"Add state field"</button>
                 </div>
             </fieldset>
+            <ToolsSection/>
         </section>
     }
 }
-
-const TYPES: [FieldType; 7] = [
-    FieldType::String,
-    FieldType::Number,
-    FieldType::Integer,
-    FieldType::Boolean,
-    FieldType::List,
-    FieldType::Object,
-    FieldType::Any,
-];
-
-const REDUCERS: [Reducer; 4] = [Reducer::Replace, Reducer::Append, Reducer::Add, Reducer::Merge];
 
 /// One state field: name, type and remove on the first line, then reducer and default,
 /// max_items and evict (for `append` fields), and a description.
@@ -183,22 +174,30 @@ fn StateFieldCard(me: MetaEdit, index: usize) -> impl IntoView {
     };
     let type_options: Vec<(String, String)> =
         TYPES.iter().map(|t| (t.name().to_string(), t.name().to_string())).collect();
-    let reducer_options: Vec<(String, String)> = REDUCERS
-        .iter()
-        .map(|r| {
-            let text = if *r == Reducer::Replace { "replace".to_string() } else { r.name().to_string() };
-            (r.name().to_string(), text)
-        })
-        .collect();
+    let field_type = Memo::new(move |_| field.with(|f| f.as_ref().map_or(FieldType::String, |f| f.ty)));
+    let reducer_options = Signal::derive(move || {
+        state_fields::reducers_for(field_type.get())
+            .iter()
+            .map(|r| (r.name().to_string(), r.name().to_string()))
+            .collect::<Vec<_>>()
+    });
     let ty = Signal::derive(move || field.with(|f| f.as_ref().map(|f| f.ty.name().to_string()).unwrap_or_default()));
     let reducer = Signal::derive(move || {
-        field.with(|f| f.as_ref().map(|f| f.reducer.unwrap_or_default().name().to_string()).unwrap_or_default())
+        field.with(|f| f.as_ref().map(|f| state_fields::reducer_of(f).name().to_string()).unwrap_or_default())
     });
+    // Appending lists and transcripts can be capped; only lists evict by a key.
     let appends = Memo::new(move |_| {
         field.with(|f| {
-            f.as_ref().is_some_and(|f| f.reducer == Some(Reducer::Append) || f.max_items.is_some() || f.evict.is_some())
+            f.as_ref().is_some_and(|f| {
+                matches!(
+                    state_fields::reducer_of(f),
+                    engine::document::Reducer::Append | engine::document::Reducer::Messages
+                ) || f.max_items.is_some()
+                    || f.evict.is_some()
+            })
         })
     });
+    let transcript = Memo::new(move |_| field_type.get() == FieldType::Messages);
     let evict = Signal::derive(move || field.with(|f| f.as_ref().and_then(|f| f.evict.clone())));
     let evict_mode = Signal::derive(move || match evict.get() {
         None => String::new(),
@@ -217,7 +216,7 @@ fn StateFieldCard(me: MetaEdit, index: usize) -> impl IntoView {
                 <SelectInput aria_label=aria("Type") options=type_options value=ty
                     on_commit=move |v: String| {
                         if let Some(t) = TYPES.iter().copied().find(|t| t.name() == v) {
-                            me.field(index, |f| f.ty = t);
+                            me.field(index, |f| state_fields::set_type(f, t));
                         }
                     }/>
                 <button type="button" class="icon remove" title="Remove"
@@ -229,7 +228,7 @@ fn StateFieldCard(me: MetaEdit, index: usize) -> impl IntoView {
                     <SelectInput aria_label=aria("Reducer") options=reducer_options value=reducer
                         on_commit=move |v: String| {
                             let r = REDUCERS.iter().copied().find(|r| r.name() == v).unwrap_or_default();
-                            me.field(index, |f| f.reducer = (r != Reducer::Replace).then_some(r));
+                            me.field(index, |f| state_fields::set_reducer(f, r));
                         }/>
                 </label>
                 <label class="field">
@@ -248,22 +247,28 @@ fn StateFieldCard(me: MetaEdit, index: usize) -> impl IntoView {
                             value=Signal::derive(move || field.with(|f| f.as_ref().and_then(|f| f.max_items).map(|v| v as f64)))
                             on_commit=move |v: OptNum| me.field(index, |f| f.max_items = v.map(|v| v as u64))/>
                     </label>
-                    <label class="field">
-                        <span>"Evict"</span>
-                        <SelectInput aria_label=aria("Evict")
-                            options=options(&[("", "oldest (default)"), ("lowest", "lowest by key")])
-                            value=evict_mode
-                            on_commit=move |v: String| me.field(index, |f| {
-                                f.evict = match v.as_str() {
-                                    "" => None,
-                                    "lowest" => {
-                                        let key = f.evict.as_deref().and_then(|e| e.strip_prefix("lowest:")).unwrap_or("importance");
-                                        Some(format!("lowest:{key}"))
-                                    }
-                                    other => Some(other.to_string()),
-                                };
-                            })/>
-                    </label>
+                    {move || if transcript.get() {
+                        view! { <span class="hint">"A leading system message is always kept."</span> }.into_any()
+                    } else {
+                        view! {
+                            <label class="field">
+                                <span>"Evict"</span>
+                                <SelectInput aria_label=aria("Evict")
+                                    options=options(&[("", "oldest (default)"), ("lowest", "lowest by key")])
+                                    value=evict_mode
+                                    on_commit=move |v: String| me.field(index, |f| {
+                                        f.evict = match v.as_str() {
+                                            "" => None,
+                                            "lowest" => {
+                                                let key = f.evict.as_deref().and_then(|e| e.strip_prefix("lowest:")).unwrap_or("importance");
+                                                Some(format!("lowest:{key}"))
+                                            }
+                                            other => Some(other.to_string()),
+                                        };
+                                    })/>
+                            </label>
+                        }.into_any()
+                    }}
                 </div>
                 {move || (evict_mode.get() == "lowest").then(|| view! {
                     <label class="field">

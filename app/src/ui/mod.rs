@@ -12,6 +12,8 @@
 //! | `canvas` | the canvas and what is drawn on it (nodes, edges, minimap, subgraph path) |
 //! | `run_panel`, `state_view` | the run controls, steps, history, and the state at a step |
 //! | `inspector`, `node_form`, `edge_form`, `graph_form`, `fields` | the right sidebar's forms |
+//! | `node_edit`, `llm_form` | the node being edited, shared by the node forms; an `llm` node's fields |
+//! | `tools` | the graph's tools, and the tool, transcript and mock-reply parts of node forms |
 //! | `dialogs`, `settings` | dialogs (import, share, search, help, settings, file changed) |
 //! | `unsaved_dialog`, `origins_dialog` | asking before unsaved work is left, and before a run reaches new origins |
 //! | `alerts` | messages for the user |
@@ -25,6 +27,8 @@ mod fields;
 mod graph_form;
 mod inspector;
 mod library_panel;
+mod llm_form;
+mod node_edit;
 mod node_form;
 mod origins_dialog;
 mod palette_bar;
@@ -32,6 +36,7 @@ mod run_panel;
 mod settings;
 mod state_view;
 mod toolbar;
+mod tools;
 mod unsaved_dialog;
 
 pub use app::App;

@@ -6,75 +6,28 @@
 use std::sync::Arc;
 
 use engine::Node;
-use engine::document::{Join, ModelConfig, NodeKind, OnError, Parse, Provider, Retry};
+use engine::document::{Join, NodeKind, OnError, Parse, Retry};
 use indexmap::IndexMap;
 use leptos::prelude::*;
 use serde_json::Value;
 
 use super::fields::{
     Check, CheckboxField, ExprField, JsonField, KvField, ListField, NumberField, SelectField, TemplateField, TextField,
-    Validator, Verdict, check_source, options,
+    Validator, options, templates_in_json,
 };
+use super::llm_form::LlmFields;
+use super::node_edit::{NodeEdit, STATE_LIST, as_u64, non_empty, parse_name, parse_value, trimmed};
+use super::tools::MessagesFieldSelect;
 use crate::model::palette;
 use crate::model::selection::Selection;
-use crate::state::{Alerts, DocState, use_alerts, use_doc};
+use crate::model::state_fields::messages_fields;
+use crate::state::{use_alerts, use_doc};
 
 // Closure parameter types written in `view!` without angle brackets, which it cannot parse.
 type Strings = Vec<String>;
 type Map = IndexMap<String, String>;
 type OptNum = Option<f64>;
 type OptJson = Option<Value>;
-
-/// The datalist of declared state fields, suggested wherever a field name is typed.
-const STATE_LIST: &str = "inspector-state-fields";
-
-/// The node being edited: reads its fields as signals, writes through `update_node`.
-#[derive(Clone, Copy)]
-struct NodeEdit {
-    doc: DocState,
-    alerts: Alerts,
-    node: Memo<Option<Node>>,
-}
-
-impl NodeEdit {
-    /// One value of the node, as a signal that changes only when that value does.
-    fn get<T>(self, f: impl Fn(&Node) -> T + Send + Sync + 'static) -> Signal<T>
-    where
-        T: Clone + PartialEq + Default + Send + Sync + 'static,
-    {
-        let node = self.node;
-        Memo::new(move |_| node.with(|n| n.as_ref().map(&f).unwrap_or_default())).into()
-    }
-
-    /// Changes the node (one step of undo); a refusal (a clashing id) is shown as an alert.
-    fn update(self, f: impl FnOnce(&mut Node)) {
-        let Some(mut n) = self.node.get_untracked() else { return };
-        let id = n.id.clone();
-        f(&mut n);
-        if let Err(why) = self.doc.edit(|e| e.update_node(&id, n)) {
-            self.alerts.error(why);
-        }
-    }
-
-    /// The limits in force, for placeholders.
-    fn limits(self) -> engine::document::EffectiveLimits {
-        self.doc.editor.with_untracked(|e| e.graph().effective_limits())
-    }
-}
-
-/// Text, or nothing when it is blank.
-fn non_empty(v: String) -> Option<String> {
-    if v.trim().is_empty() { None } else { Some(v) }
-}
-
-fn trimmed(v: &str) -> Option<String> {
-    let t = v.trim();
-    (!t.is_empty()).then(|| t.to_string())
-}
-
-fn as_u64(v: Option<f64>) -> Option<u64> {
-    v.map(|v| v.max(0.0) as u64)
-}
 
 #[component]
 pub fn NodeForm(id: String) -> impl IntoView {
@@ -189,14 +142,17 @@ fn kind_fields(ed: NodeEdit, kind: NodeKind) -> AnyView {
                 hint="The answer must be one of these; out-edges labelled with an option route by it."/>
         }
         .into_any(),
-        NodeKind::Llm => llm_fields(ed),
+        NodeKind::Llm => view! { <LlmFields ed=ed/> }.into_any(),
         NodeKind::Http => http_fields(ed),
         NodeKind::Subgraph => subgraph_fields(ed),
-        NodeKind::Tools => view! {
-            <TextField label="Messages" list=STATE_LIST value=ed.get(|n| n.messages.clone().unwrap_or_default())
-                on_commit=move |v: String| ed.update(|n| n.messages = trimmed(&v))/>
+        NodeKind::Tools => {
+            let fields = Signal::derive(move || ed.doc.editor.with(|e| messages_fields(e.graph())));
+            view! {
+                <MessagesFieldSelect fields=fields value=ed.get(|n| n.messages.clone().unwrap_or_default())
+                    on_commit=move |v: String| ed.update(|n| n.messages = trimmed(&v))/>
+            }
+            .into_any()
         }
-        .into_any(),
         NodeKind::Note => view! {
             <TextField label="Text" multiline=true rows=5u32 value=ed.get(|n| n.text.clone().unwrap_or_default())
                 on_commit=move |v: String| ed.update(|n| n.text = Some(v))/>
@@ -229,123 +185,6 @@ fn OutLabels(ed: NodeEdit) -> impl IntoView {
     }
 }
 
-fn parse_name(p: Option<Parse>, default: Parse) -> String {
-    match p.unwrap_or(default) {
-        Parse::Text => "text".into(),
-        Parse::Json => "json".into(),
-    }
-}
-
-/// `text`/`json`, stored as absent when it is the kind's default.
-fn parse_value(v: &str, default: Parse) -> Option<Parse> {
-    let p = if v == "json" { Parse::Json } else { Parse::Text };
-    (p != default).then_some(p)
-}
-
-fn llm_fields(ed: NodeEdit) -> AnyView {
-    let model = move |f: &dyn Fn(&mut ModelConfig)| {
-        ed.update(|n| {
-            let m = n.model.get_or_insert(ModelConfig {
-                provider: Provider::Mock,
-                model: None,
-                base_url: None,
-                temperature: None,
-                max_tokens: None,
-                responses: None,
-            });
-            f(m);
-        });
-    };
-    let provider = ed.get(|n| n.model.as_ref().map(|m| m.provider.name()).unwrap_or_default().to_string());
-    let provider_options = Signal::derive(move || {
-        let mut o =
-            options(&[("mock", "mock (offline, canned responses)"), ("openai", "openai (OpenAI-compatible API)")]);
-        if provider.with(String::is_empty) {
-            o.insert(0, (String::new(), "— choose —".into()));
-        }
-        o
-    });
-    let set_provider = move |v: String| {
-        let p = if v == "openai" { Provider::Openai } else { Provider::Mock };
-        model(&|m| {
-            m.provider = p;
-            if p == Provider::Openai {
-                // Canned responses mean nothing to a real model.
-                m.responses = None;
-            }
-        });
-    };
-    let responses_valid: Validator = Arc::new(|v: &Value| match v {
-        Value::Array(items) => Ok(format!("✓ {} response{}", items.len(), if items.len() == 1 { "" } else { "s" })),
-        _ => Err("✗ give a JSON list, like [\"first reply\", \"second reply\"]".into()),
-    });
-    view! {
-        <TemplateField label="Prompt" multiline=true rows=4u32 value=ed.get(|n| n.prompt.clone().unwrap_or_default())
-            on_commit=move |v: String| ed.update(|n| n.prompt = Some(v))/>
-        <TemplateField label="System" multiline=true optional=true rows=2u32
-            value=ed.get(|n| n.system.clone().unwrap_or_default())
-            on_commit=move |v: String| ed.update(|n| n.system = non_empty(v))
-            placeholder="Optional system message"/>
-        <div class="grid-2">
-            <TextField label="Writes" list=STATE_LIST value=ed.get(|n| n.writes.clone().unwrap_or_default())
-                on_commit=move |v: String| ed.update(|n| n.writes = trimmed(&v))/>
-            <SelectField label="Parse" options=options(&[("text", "text (default)"), ("json", "json")])
-                value=ed.get(|n| parse_name(n.parse, Parse::Text))
-                on_commit=move |v: String| ed.update(|n| n.parse = parse_value(&v, Parse::Text))/>
-        </div>
-        <fieldset class="field group">
-            <legend>"Model"</legend>
-            <SelectField label="Provider" options=provider_options value=provider on_commit=set_provider/>
-            <div class="grid-2">
-                <TextField label="Model name" placeholder="gpt-4o-mini"
-                    value=ed.get(|n| n.model.as_ref().and_then(|m| m.model.clone()).unwrap_or_default())
-                    on_commit=move |v: String| model(&|m| m.model = trimmed(&v))/>
-                <NumberField label="Temperature" min=0.0 max=2.0 placeholder="model default"
-                    value=ed.get(|n| n.model.as_ref().and_then(|m| m.temperature))
-                    on_commit=move |v: OptNum| model(&|m| m.temperature = v)/>
-            </div>
-            <TextField label="Base URL" placeholder="https://api.openai.com/v1"
-                value=ed.get(|n| n.model.as_ref().and_then(|m| m.base_url.clone()).unwrap_or_default())
-                on_commit=move |v: String| model(&|m| m.base_url = trimmed(&v))
-                hint="Any OpenAI-compatible server: Ollama, llama.cpp, vLLM…"/>
-            {move || (provider.get() == "mock").then(|| view! {
-                <JsonField label="Responses" optional=true rows=3u32 validate=responses_valid.clone()
-                    value=ed.get(|n| n.model.as_ref().and_then(|m| m.responses.clone()).map(Value::Array))
-                    on_commit=move |v: OptJson| model(&|m| m.responses = match &v {
-                        Some(Value::Array(items)) => Some(items.clone()),
-                        _ => None,
-                    })
-                    hint="Answered in turn, one per run of the node: text, or JSON when parse is json."/>
-            })}
-            <p class="hint">"API keys come from the app's settings or the environment, never from the graph."</p>
-        </fieldset>
-    }
-    .into_any()
-}
-
-/// Checks the `{{ }}` templates inside a JSON body.
-fn body_validator(doc: DocState) -> Validator {
-    fn walk(v: &Value, path: &str, limits: engine::document::EffectiveLimits) -> Result<(), String> {
-        match v {
-            Value::String(t) if t.contains("{{") => match check_source(t, Check::Template, limits) {
-                Some(Err(e)) => Err(if path.is_empty() { e } else { format!("{e} in {path}") }),
-                _ => Ok(()),
-            },
-            Value::Array(items) => {
-                items.iter().enumerate().try_for_each(|(i, x)| walk(x, &format!("{path}[{i}]"), limits))
-            }
-            Value::Object(map) => map.iter().try_for_each(|(k, x)| {
-                walk(x, &if path.is_empty() { k.clone() } else { format!("{path}.{k}") }, limits)
-            }),
-            _ => Ok(()),
-        }
-    }
-    Arc::new(move |v: &Value| -> Verdict {
-        let limits = doc.editor.with_untracked(|e| e.graph().effective_limits());
-        walk(v, "", limits).map(|()| "✓ valid JSON; templates compile".to_string())
-    })
-}
-
 fn http_fields(ed: NodeEdit) -> AnyView {
     const METHODS: [&str; 7] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
     let body_mode = ed.get(|n| {
@@ -374,7 +213,7 @@ fn http_fields(ed: NodeEdit) -> AnyView {
             };
         });
     };
-    let validator = body_validator(ed.doc);
+    let validator = templates_in_json(ed.doc, Check::Template);
     let methods: Vec<(String, String)> = METHODS.iter().map(|m| (m.to_string(), m.to_string())).collect();
     view! {
         <div class="grid-method">

@@ -19,6 +19,8 @@ pub enum Check {
     Expr(&'static [&'static str]),
     /// A `{{ expression }}` template.
     Template,
+    /// A template whose holes may also use these names (`args` in a tool's request).
+    TemplateWith(&'static [&'static str]),
 }
 
 /// What a check found: `Ok` with the text shown when all is well, or the error.
@@ -53,6 +55,7 @@ pub fn check_source(src: &str, check: Check, limits: EffectiveLimits) -> Option<
         Check::Plain => return None,
         Check::Expr(extra) => s.compile(src, extra).map(|_| ()),
         Check::Template => s.compile_template(src, &[]).map(|_| ()),
+        Check::TemplateWith(extra) => s.compile_template(src, extra).map(|_| ()),
     };
     Some(result.map(|()| "✓ compiles".to_string()).map_err(|e| format!("✗ {e}")))
 }

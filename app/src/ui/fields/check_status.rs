@@ -5,11 +5,17 @@ use leptos::prelude::*;
 use super::check::Verdict;
 
 /// The status line under a checked field (`role="status"`, so it is announced): green when
-/// the check passed, red with the error when not, hidden when there is nothing to say.
+/// the check passed, red with the error when not, hidden when there is nothing to say. Its
+/// `id` is what the field's `aria-describedby` names, so the error is also the field's
+/// description (and never an alert: a draft being typed is not an emergency).
 #[component]
-pub fn CheckStatus(#[prop(into)] verdict: Signal<Option<Verdict>>) -> impl IntoView {
+pub fn CheckStatus(
+    #[prop(into)] verdict: Signal<Option<Verdict>>,
+    #[prop(optional, into)] id: Option<String>,
+) -> impl IntoView {
     view! {
         <span
+            id=id
             class="check"
             class:good=move || verdict.with(|v| matches!(v, Some(Ok(_))))
             class:bad=move || verdict.with(|v| matches!(v, Some(Err(_))))

@@ -5,9 +5,11 @@ use serde_json::Value;
 
 use super::check::Validator;
 use super::check_status::CheckStatus;
+use super::helpers::unique_id;
 
 /// A JSON text box, checked as it is typed and committed on change when it is valid (an
-/// invalid draft stays, with its error, until it is fixed).
+/// invalid draft stays, with its error, until it is fixed: the document keeps its last valid
+/// value). While the text is wrong the box is `aria-invalid` and described by the error.
 #[component]
 pub fn JsonInput(
     #[prop(into)] aria_label: Signal<String>,
@@ -79,9 +81,12 @@ pub fn JsonInput(
         draft.set(None);
     };
     let text = move || draft.get().unwrap_or_else(|| model_text.get());
+    let status_id = unique_id("json-check");
+    let invalid = move || verdict.with(|v| matches!(v, Some(Err(_)))).to_string();
     let control = if single_line {
         view! {
             <input type="text" class="code" aria-label=move || aria_label.get() spellcheck="false" autocomplete="off"
+                aria-invalid=invalid aria-describedby=status_id.clone()
                 placeholder=placeholder prop:value=text
                 on:input=move |ev| draft.set(Some(event_target_value(&ev))) on:change=on_change/>
         }
@@ -89,6 +94,7 @@ pub fn JsonInput(
     } else {
         view! {
             <textarea class="code" aria-label=move || aria_label.get() spellcheck="false" rows=rows.unwrap_or(4)
+                aria-invalid=invalid aria-describedby=status_id.clone()
                 placeholder=placeholder prop:value=text
                 on:input=move |ev| draft.set(Some(event_target_value(&ev))) on:change=on_change></textarea>
         }
@@ -96,6 +102,6 @@ pub fn JsonInput(
     };
     view! {
         {control}
-        <CheckStatus verdict=verdict/>
+        <CheckStatus verdict=verdict id=status_id/>
     }
 }

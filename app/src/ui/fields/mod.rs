@@ -30,13 +30,15 @@
 //! | `check_status.rs` | [`CheckStatus`](check_status::CheckStatus) | nothing: shows a check's verdict |
 //! | `labelled.rs` | [`Labelled`](labelled::Labelled) | nothing: frames a control with its label |
 //!
-//! Shared by several controls: `check.rs` ([`Check`], [`Verdict`], [`Validator`],
+//! Shared by several controls: `body_check.rs` ([`templates_in_json`]: templates inside a
+//! JSON body), `check.rs` ([`Check`], [`Verdict`], [`Validator`],
 //! [`check_source`]: compiling source in a sandbox as the engine will) and `helpers.rs`
 //! ([`unique_id`](helpers::unique_id), [`fresh_name`], [`focus_later`]: adding a row).
 //!
 //! These files use each other and the state (the document, the alerts), never another
 //! component of `ui`.
 
+mod body_check;
 mod check;
 mod check_status;
 mod checkbox_field;
@@ -56,10 +58,11 @@ mod source_input;
 mod template_field;
 mod text_field;
 
-pub use check::{Check, Validator, Verdict, check_source};
+pub use body_check::templates_in_json;
+pub use check::{Check, Validator};
 pub use checkbox_field::CheckboxField;
 pub use expr_field::ExprField;
-pub use helpers::{focus_later, fresh_name};
+pub use helpers::{focus_later, fresh_name, unique_id};
 pub use json_field::JsonField;
 pub use json_input::JsonInput;
 pub use kv_field::KvField;

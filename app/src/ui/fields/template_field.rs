@@ -12,6 +12,9 @@ pub fn TemplateField(
     #[prop(into)] label: String,
     #[prop(into)] value: Signal<String>,
     #[prop(into)] on_commit: Callback<String>,
+    /// Names the holes may use besides `state`, `input`, `outputs`, `errors`, `step`.
+    #[prop(optional)]
+    extra: &'static [&'static str],
     /// Empty text means the value is absent: nothing to check.
     #[prop(optional)]
     optional: bool,
@@ -20,9 +23,10 @@ pub fn TemplateField(
     #[prop(optional, into)] placeholder: Option<String>,
     #[prop(optional, into)] hint: Option<String>,
 ) -> impl IntoView {
+    let check = if extra.is_empty() { Check::Template } else { Check::TemplateWith(extra) };
     view! {
         <Labelled label=label.clone() hint=hint>
-            <SourceInput aria_label=label value=value on_commit=on_commit check=Check::Template optional=optional
+            <SourceInput aria_label=label value=value on_commit=on_commit check=check optional=optional
                 multiline=multiline rows=rows.unwrap_or(3) placeholder=placeholder.unwrap_or_default()/>
         </Labelled>
     }
