@@ -8,7 +8,7 @@ export { expect };
 
 /** Every node kind's palette title, in palette order (the buttons are named `Add <Title>`). */
 export const KINDS = [
-  'Start', 'End', 'Set', 'Script', 'Router', 'Human', 'LLM', 'HTTP', 'Subgraph', 'Note',
+  'Start', 'End', 'Set', 'Script', 'Router', 'Human', 'LLM', 'HTTP', 'Subgraph', 'Tools', 'Note',
 ] as const;
 export type Kind = (typeof KINDS)[number];
 

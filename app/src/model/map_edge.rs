@@ -1,5 +1,7 @@
 //! Map edges (spec 2.7): the name an item takes in the target's scope (`as`), checked before
-//! it is written.
+//! it is written, and the names a mapped node's expressions may use.
+
+use engine::Graph;
 
 /// Why a name cannot be a map edge's `as`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,9 +54,42 @@ pub fn check_item_name(name: &str) -> Result<(), ItemNameError> {
     Ok(())
 }
 
+/// The names map edges into node `id` put in its scope: each edge's item (`as`, else `item`)
+/// and `index`, once each; nothing when no map edge leads there.
+pub fn item_names(graph: &Graph, id: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for e in graph.edges.iter().filter(|e| e.to == id && e.map.is_some()) {
+        let name = e.as_name.clone().unwrap_or_else(|| "item".into());
+        if !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    if !out.is_empty() {
+        out.push("index".into());
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::Edge;
+
+    #[test]
+    fn a_mapped_node_sees_each_item_name_and_index() {
+        let mut g = Graph::new("t");
+        assert!(item_names(&g, "end").is_empty(), "a plain edge adds nothing");
+        let mut a = Edge::new("start", "end");
+        a.map = Some("state.xs".into());
+        let mut b = Edge::new("start", "end");
+        b.map = Some("state.ys".into());
+        b.as_name = Some("section".into());
+        let mut c = Edge::new("start", "end");
+        c.map = Some("state.zs".into());
+        g.edges.extend([a, b, c]);
+        assert_eq!(item_names(&g, "end"), ["item", "section", "index"]);
+        assert!(item_names(&g, "start").is_empty());
+    }
 
     #[test]
     fn plain_names_are_taken_and_the_rest_refused_with_the_reason() {

@@ -1,6 +1,6 @@
 //! The origins a graph's requests would reach, for asking before a run of a graph from
 //! elsewhere sends anything to an origin the person has not used: each `llm` node's
-//! `base_url` and each `http` node's `url`, in embedded subgraphs too. A templated URL whose
+//! `base_url`, each `http` node's `url` and each HTTP tool's `url`, in embedded subgraphs too. A templated URL whose
 //! `scheme://host[:port]` is written out has that origin; one whose origin is computed is
 //! "an address computed at run time".
 
@@ -50,7 +50,7 @@ pub fn contact_of(url: &str) -> Contact {
     }
 }
 
-/// Every place the graph's `llm` (with a `base_url`) and `http` nodes would send requests,
+/// Every place the graph's `llm` (with a `base_url`) and `http` nodes and HTTP tools would send requests,
 /// once each, origins first in order. An `llm` node without `base_url` goes where the
 /// person's own settings say, and is not listed.
 pub fn contacts(graph: &Graph) -> Vec<Contact> {
@@ -62,11 +62,13 @@ pub fn contacts(graph: &Graph) -> Vec<Contact> {
 }
 
 fn collect(graph: &Graph, out: &mut Vec<Contact>) {
+    let tools = graph.tools.iter().flat_map(|t| t.values());
+    out.extend(tools.filter_map(|t| t.run.http.as_ref()).map(|h| contact_of(&h.url)));
     for node in &graph.nodes {
         match node.kind {
             NodeKind::Llm => {
                 if let Some(m) = &node.model
-                    && m.provider == Provider::Openai
+                    && matches!(m.provider, Provider::Openai | Provider::Anthropic)
                     && let Some(base) = m.base_url.as_deref().filter(|b| !b.trim().is_empty())
                 {
                     out.push(contact_of(base));
@@ -128,13 +130,16 @@ mod tests {
     }
 
     #[test]
-    fn a_graphs_contacts_include_subgraphs_and_skip_default_models() {
+    fn a_graphs_contacts_include_subgraphs_and_http_tools_and_skip_default_models() {
         let g = engine::parse_graph(
-            r#"{"format":"switchyard/graph@1","nodes":[
+            r#"{"format":"switchyard/graph@1",
+                "tools":{"t":{"run":{"http":{"url":"https://tool.test/q?x={{ args.x }}"}}},"u":{"run":{"script":"1"}}},
+                "nodes":[
                 {"id":"start","kind":"start"},
                 {"id":"a","kind":"llm","prompt":"x","writes":"r","model":{"provider":"openai","base_url":"http://models.test/v1"}},
                 {"id":"b","kind":"llm","prompt":"x","writes":"r","model":{"provider":"openai"}},
                 {"id":"m","kind":"llm","prompt":"x","writes":"r","model":{"provider":"mock","base_url":"http://mock.test"}},
+                {"id":"n","kind":"llm","prompt":"x","writes":"r","model":{"provider":"anthropic","base_url":"http://claude.test"}},
                 {"id":"c","kind":"http","method":"GET","url":"{{ state.u }}","writes":"r"},
                 {"id":"s","kind":"subgraph","graph":{"format":"switchyard/graph@1","nodes":[
                     {"id":"start","kind":"start"},
@@ -148,12 +153,22 @@ mod tests {
             all,
             vec![
                 Contact::Origin("http://api.test".into()),
+                Contact::Origin("http://claude.test".into()),
                 Contact::Origin("http://models.test".into()),
+                Contact::Origin("https://tool.test".into()),
                 Contact::Computed
             ]
         );
         let known = vec!["http://api.test".to_string()];
-        assert_eq!(unknown(&all, &known, "g1"), vec![Contact::Origin("http://models.test".into()), Contact::Computed]);
+        assert_eq!(
+            unknown(&all, &known, "g1"),
+            vec![
+                Contact::Origin("http://claude.test".into()),
+                Contact::Origin("http://models.test".into()),
+                Contact::Origin("https://tool.test".into()),
+                Contact::Computed
+            ]
+        );
         let known = [known, entries_for(&all, "g1")].concat();
         assert!(unknown(&all, &known, "g1").is_empty());
         assert_eq!(unknown(&all, &known, "g2"), vec![Contact::Computed]);

@@ -8,16 +8,19 @@ use std::sync::Arc;
 use engine::Node;
 use engine::document::{Join, NodeKind, OnError, Parse, Retry};
 use indexmap::IndexMap;
+use leptos::context::Provider;
 use leptos::prelude::*;
 use serde_json::Value;
 
 use super::fields::{
-    Check, CheckboxField, ExprField, JsonField, KvField, ListField, NumberField, SelectField, TemplateField, TextField,
-    Validator, options, templates_in_json,
+    Check, CheckboxField, ExprField, JsonField, KvField, ListField, NumberField, ScopeNames, SelectField,
+    TemplateField, TextField, Validator, options, templates_in_json,
 };
 use super::llm_form::LlmFields;
+use super::node_edges::NodeEdges;
 use super::node_edit::{NodeEdit, STATE_LIST, as_u64, non_empty, parse_name, parse_value, trimmed};
 use super::tools::MessagesFieldSelect;
+use crate::model::map_edge::item_names;
 use crate::model::palette;
 use crate::model::selection::Selection;
 use crate::model::state_fields::messages_fields;
@@ -33,9 +36,14 @@ type OptJson = Option<Value>;
 pub fn NodeForm(id: String) -> impl IntoView {
     let doc = use_doc();
     let alerts = use_alerts();
+    let node_id = id.clone();
     let node = Memo::new(move |_| doc.editor.with(|e| e.graph().node(&id).cloned()));
     let kind = Memo::new(move |_| node.with(|n| n.as_ref().map(|n| n.kind)));
     let ed = NodeEdit { doc, alerts, node };
+    // A node run by map edges sees its item and `index` in every expression and template.
+    // (Given through a `Provider`, which scopes it to this form: a context provided from the
+    // component's body would outlive the form, and its memo with it.)
+    let item_scope = Memo::new(move |_| doc.editor.with(|e| item_names(e.graph(), &node_id)));
     let state_names = Memo::new(move |_| {
         doc.editor.with(|e| e.graph().state.as_ref().map(|s| s.keys().cloned().collect::<Vec<_>>()).unwrap_or_default())
     });
@@ -69,6 +77,7 @@ pub fn NodeForm(id: String) -> impl IntoView {
         });
     };
     view! {
+        <Provider value=ScopeNames(item_scope.into())>
         <section class="form node-form">
             {head}
             <datalist id=STATE_LIST>
@@ -85,11 +94,13 @@ pub fn NodeForm(id: String) -> impl IntoView {
             {move || kind.get().map(|k| kind_fields(ed, k))}
             {move || kind.get().map(|k| advanced(ed, k))}
             <StrayFields ed=ed/>
+            <NodeEdges id=ed.get(|n| n.id.clone())/>
             <div class="row-actions form-actions">
                 <button type="button" on:click=duplicate>"Duplicate"</button>
                 <button type="button" class="danger" on:click=delete>"Delete"</button>
             </div>
         </section>
+        </Provider>
     }
 }
 

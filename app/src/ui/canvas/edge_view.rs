@@ -1,5 +1,5 @@
-//! One edge: a curve from the source's output handle to the target's input handle, its label
-//! and condition, a wide invisible stroke to click it by, and (when selected) a handle to
+//! One edge: a curve from the source's output handle to the target's input handle, its label,
+//! condition and map (spec 2.7), a wide invisible stroke to click it by, and (when selected) a handle to
 //! drag its end to another node.
 
 use leptos::prelude::*;
@@ -47,7 +47,15 @@ pub fn curve(a: &Rect, b: &Rect, self_loop: bool, flow: Direction) -> (String, P
 }
 
 #[component]
-pub fn EdgeView(index: usize, from: String, to: String, label: Option<String>, when: Option<String>) -> impl IntoView {
+pub fn EdgeView(
+    index: usize,
+    from: String,
+    to: String,
+    label: Option<String>,
+    when: Option<String>,
+    /// `<list expression> as <name>` for a map edge.
+    map: Option<String>,
+) -> impl IntoView {
     let doc = use_doc();
     let view = use_view();
     let run = use_run();
@@ -63,12 +71,15 @@ pub fn EdgeView(index: usize, from: String, to: String, label: Option<String>, w
     let selected = Memo::new(move |_| doc.selection.with(|s| s.edges.contains(&index)));
     let taken = Memo::new(move |_| run.edge_taken(index));
     let problem = Memo::new(move |_| doc.edge_problems.with(|m| m.get(&index).cloned().unwrap_or_default()));
-    let text = match (&label, &when) {
-        (Some(l), Some(w)) => format!("{l} · when {}", shorten(w, 28)),
-        (Some(l), None) => l.clone(),
-        (None, Some(w)) => format!("when {}", shorten(w, 32)),
-        (None, None) => String::new(),
-    };
+    let text = [
+        label.clone(),
+        when.as_ref().map(|w| format!("when {}", shorten(w, 28))),
+        map.as_ref().map(|m| format!("⋔ each of {}", shorten(m, 32))),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(" · ");
     let has_text = !text.is_empty();
     let plain_title = format!("{from} → {to}");
     let on_down = move |ev: PointerEvent| {
@@ -100,10 +111,12 @@ pub fn EdgeView(index: usize, from: String, to: String, label: Option<String>, w
             class:selected=selected
             class:taken=taken
             class:conditional=when.is_some()
+            class:mapped=map.is_some()
             class:invalid=move || !problem.get().is_empty()
             data-edge-from=from.clone()
             data-edge-to=to.clone()
             data-edge-index=index
+            data-edge-map=map.is_some().then_some("true")
             data-taken=move || if taken.get() { "true" } else { "false" }
         >
             <path class="edge-line" d=d marker-end=move || if taken.get() { "url(#arrow-taken)" } else { "url(#arrow)" }></path>

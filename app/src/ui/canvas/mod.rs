@@ -275,7 +275,7 @@ pub fn Canvas() -> impl IntoView {
                         </marker>
                     </defs>
                     <For each=move || edge_keys(doc) key=|k| k.clone() let:k>
-                        <EdgeView index=k.0 from=k.1.clone() to=k.2.clone() label=k.3.clone() when=k.4.clone()/>
+                        <EdgeView index=k.0 from=k.1.clone() to=k.2.clone() label=k.3.clone() when=k.4.clone() map=k.5.clone()/>
                     </For>
                     <WirePreview/>
                 </svg>
@@ -296,7 +296,7 @@ pub fn Canvas() -> impl IntoView {
 }
 
 /// Edges keyed by everything that identifies them, so a changed edge is redrawn.
-type EdgeKey = (usize, String, String, Option<String>, Option<String>);
+type EdgeKey = (usize, String, String, Option<String>, Option<String>, Option<String>);
 
 fn edge_keys(doc: DocState) -> Vec<EdgeKey> {
     doc.editor.with(|e| {
@@ -304,7 +304,10 @@ fn edge_keys(doc: DocState) -> Vec<EdgeKey> {
             .edges
             .iter()
             .enumerate()
-            .map(|(i, x)| (i, x.from.clone(), x.to.clone(), x.label.clone(), x.when.clone()))
+            .map(|(i, x)| {
+                let map = x.map.as_ref().map(|m| format!("{m} as {}", x.as_name.as_deref().unwrap_or("item")));
+                (i, x.from.clone(), x.to.clone(), x.label.clone(), x.when.clone(), map)
+            })
             .collect()
     })
 }

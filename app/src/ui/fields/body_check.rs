@@ -7,29 +7,31 @@ use engine::document::EffectiveLimits;
 use leptos::prelude::*;
 use serde_json::Value;
 
-use super::check::{Check, Validator, Verdict, check_source};
+use super::check::{Check, ScopeNames, Validator, Verdict, check_source};
 use crate::state::DocState;
 
 /// Checks every string holding `{{` in the value as a template (`check` says which names
 /// the holes may use); an error says where in the JSON it is.
 pub fn templates_in_json(doc: DocState, check: Check) -> Validator {
-    fn walk(v: &Value, path: &str, check: Check, limits: EffectiveLimits) -> Result<(), String> {
+    fn walk(v: &Value, path: &str, check: Check, limits: EffectiveLimits, more: &[String]) -> Result<(), String> {
         match v {
-            Value::String(t) if t.contains("{{") => match check_source(t, check, limits) {
+            Value::String(t) if t.contains("{{") => match check_source(t, check, limits, more) {
                 Some(Err(e)) => Err(if path.is_empty() { e } else { format!("{e} in {path}") }),
                 _ => Ok(()),
             },
             Value::Array(items) => {
-                items.iter().enumerate().try_for_each(|(i, x)| walk(x, &format!("{path}[{i}]"), check, limits))
+                items.iter().enumerate().try_for_each(|(i, x)| walk(x, &format!("{path}[{i}]"), check, limits, more))
             }
             Value::Object(map) => map.iter().try_for_each(|(k, x)| {
-                walk(x, &if path.is_empty() { k.clone() } else { format!("{path}.{k}") }, check, limits)
+                walk(x, &if path.is_empty() { k.clone() } else { format!("{path}.{k}") }, check, limits, more)
             }),
             _ => Ok(()),
         }
     }
+    let more = use_context::<ScopeNames>();
     Arc::new(move |v: &Value| -> Verdict {
         let limits = doc.editor.with_untracked(|e| e.graph().effective_limits());
-        walk(v, "", check, limits).map(|()| "✓ valid JSON; templates compile".to_string())
+        let more = more.map(|m| m.0.get_untracked()).unwrap_or_default();
+        walk(v, "", check, limits, &more).map(|()| "✓ valid JSON; templates compile".to_string())
     })
 }

@@ -23,6 +23,11 @@ pub enum Check {
     TemplateWith(&'static [&'static str]),
 }
 
+/// Names a form adds to the scope of every expression and template checked in it: the item
+/// and `index` of a node run by map edges (spec 2.7). Provided as a context by the form.
+#[derive(Clone, Copy)]
+pub struct ScopeNames(pub leptos::prelude::Signal<Vec<String>>);
+
 /// What a check found: `Ok` with the text shown when all is well, or the error.
 pub type Verdict = Result<String, String>;
 
@@ -49,13 +54,20 @@ fn sandbox(limits: EffectiveLimits) -> Rc<Scripting> {
 }
 
 /// Compiles `src` as the engine will: `✓ compiles`, or Rhai's message with line and position.
-pub fn check_source(src: &str, check: Check, limits: EffectiveLimits) -> Option<Verdict> {
+/// `more` are names in scope besides the check's own (see [`ScopeNames`]).
+pub fn check_source(src: &str, check: Check, limits: EffectiveLimits, more: &[String]) -> Option<Verdict> {
     let s = sandbox(limits);
+    let with = |extra: &'static [&'static str]| names(extra, more);
     let result = match check {
         Check::Plain => return None,
-        Check::Expr(extra) => s.compile(src, extra).map(|_| ()),
-        Check::Template => s.compile_template(src, &[]).map(|_| ()),
-        Check::TemplateWith(extra) => s.compile_template(src, extra).map(|_| ()),
+        Check::Expr(extra) => s.compile(src, &with(extra)).map(|_| ()),
+        Check::Template => s.compile_template(src, &with(&[])).map(|_| ()),
+        Check::TemplateWith(extra) => s.compile_template(src, &with(extra)).map(|_| ()),
     };
     Some(result.map(|()| "✓ compiles".to_string()).map_err(|e| format!("✗ {e}")))
+}
+
+/// The check's own extra names, then `more`.
+fn names<'a>(extra: &'static [&'static str], more: &'a [String]) -> Vec<&'a str> {
+    extra.iter().copied().chain(more.iter().map(String::as_str)).collect()
 }

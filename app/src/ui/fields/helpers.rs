@@ -32,3 +32,15 @@ pub fn focus_later(selector: String) {
         }
     });
 }
+
+/// After the inspector changed what it shows, focuses the first element matching `selector`
+/// (a select, a button…), so a keyboard user carries on from there.
+pub fn focus_first(selector: String) {
+    request_animation_frame(move || {
+        if let Some(el) = document().query_selector(&selector).ok().flatten()
+            && let Ok(el) = el.dyn_into::<web_sys::HtmlElement>()
+        {
+            let _ = el.focus();
+        }
+    });
+}

@@ -31,9 +31,10 @@
 //! | `labelled.rs` | [`Labelled`](labelled::Labelled) | nothing: frames a control with its label |
 //!
 //! Shared by several controls: `body_check.rs` ([`templates_in_json`]: templates inside a
-//! JSON body), `check.rs` ([`Check`], [`Verdict`], [`Validator`],
-//! [`check_source`]: compiling source in a sandbox as the engine will) and `helpers.rs`
-//! ([`unique_id`](helpers::unique_id), [`fresh_name`], [`focus_later`]: adding a row).
+//! JSON body), `check.rs` ([`Check`], [`Verdict`](check::Verdict), [`Validator`],
+//! [`ScopeNames`], [`check_source`](check::check_source): compiling source in a sandbox as the engine will) and `helpers.rs`
+//! ([`unique_id`](helpers::unique_id), [`fresh_name`], [`focus_later`]: adding a row;
+//! [`focus_first`]: carrying keyboard focus into a new form).
 //!
 //! These files use each other and the state (the document, the alerts), never another
 //! component of `ui`.
@@ -59,10 +60,10 @@ mod template_field;
 mod text_field;
 
 pub use body_check::templates_in_json;
-pub use check::{Check, Validator};
+pub use check::{Check, ScopeNames, Validator};
 pub use checkbox_field::CheckboxField;
 pub use expr_field::ExprField;
-pub use helpers::{focus_later, fresh_name, unique_id};
+pub use helpers::{focus_first, focus_later, fresh_name, unique_id};
 pub use json_field::JsonField;
 pub use json_input::JsonInput;
 pub use kv_field::KvField;

@@ -2,8 +2,9 @@
 
 use leptos::prelude::*;
 
-use super::check::{Check, check_source};
+use super::check::{Check, ScopeNames, check_source};
 use super::check_status::CheckStatus;
+use super::helpers::unique_id;
 use crate::state::use_doc;
 
 /// A text input (or textarea) with a draft, an optional source check, and commit on change.
@@ -32,6 +33,7 @@ pub fn SourceInput(
     class: Option<String>,
 ) -> impl IntoView {
     let doc = use_doc();
+    let more = use_context::<ScopeNames>();
     let value = Memo::new(move |_| value.get());
     let draft = RwSignal::new(None::<String>);
     let text = move || draft.get().unwrap_or_else(|| value.get());
@@ -41,7 +43,8 @@ pub fn SourceInput(
             return None;
         }
         // The sandbox's budgets depend on the graph's limits.
-        check_source(&src, check, doc.editor.with_untracked(|e| e.graph().effective_limits()))
+        let more = more.map(|m| m.0.get()).unwrap_or_default();
+        check_source(&src, check, doc.editor.with_untracked(|e| e.graph().effective_limits()), &more)
     });
     let on_input = move |ev: web_sys::Event| draft.set(Some(event_target_value(&ev)));
     let on_change = move |ev: web_sys::Event| {
@@ -52,6 +55,9 @@ pub fn SourceInput(
     let placeholder = placeholder.filter(|p| !p.is_empty());
     let list = list.filter(|l| !l.is_empty());
     let code = check != Check::Plain;
+    // A checked field is described by its status line, and invalid while it shows an error.
+    let status_id = code.then(|| unique_id("source-check"));
+    let invalid = move || code.then(|| verdict.with(|v| matches!(v, Some(Err(_)))).to_string());
     let class = format!("{}{}", class.unwrap_or_default(), if code { " code" } else { "" }).trim().to_string();
     let control = if multiline {
         view! {
@@ -59,6 +65,8 @@ pub fn SourceInput(
                 class=class
                 aria-label=move || aria_label.get()
                 rows=rows.unwrap_or(3)
+                aria-describedby=status_id.clone()
+                aria-invalid=invalid
                 spellcheck=(!code).to_string()
                 placeholder=placeholder
                 prop:value=text
@@ -73,6 +81,8 @@ pub fn SourceInput(
                 type="text"
                 class=class
                 aria-label=move || aria_label.get()
+                aria-describedby=status_id.clone()
+                aria-invalid=invalid
                 spellcheck=(!code).to_string()
                 autocomplete="off"
                 placeholder=placeholder
@@ -86,6 +96,6 @@ pub fn SourceInput(
     };
     view! {
         {control}
-        {code.then(|| view! { <CheckStatus verdict=verdict/> })}
+        {status_id.map(|id| view! { <CheckStatus verdict=verdict id=id/> })}
     }
 }

@@ -77,14 +77,14 @@ pub fn ReplyEditor(
                     <SourceInput class="call-tool" aria_label=format!("Tool of {at}") list=list.clone() placeholder="tool"
                         value=Signal::derive(move || call.with(|c| c.name.clone()))
                         on_commit=move |v: String| set_call(k, &|c| c.name = v.trim().to_string())/>
+                    <button type="button" class="icon remove" title="Remove" aria-label=format!("Remove {at}")
+                        on:click=remove>"×"</button>
                     <div class="call-args">
                         <JsonInput aria_label=format!("Arguments of {at}") single_line=true optional=true
-                            validate=arguments_validator() placeholder="{}"
+                            validate=arguments_validator() placeholder="arguments: {}"
                             value=Signal::derive(move || call.with(|c| c.arguments.clone()))
                             on_commit=move |v: OptJson| set_call(k, &|c| c.arguments = v.clone())/>
                     </div>
-                    <button type="button" class="icon remove" title="Remove" aria-label=format!("Remove {at}")
-                        on:click=remove>"×"</button>
                 </div>
             }
         }
@@ -100,7 +100,7 @@ pub fn ReplyEditor(
                 }/>
         </label>
         <div class="calls" role="group" aria-label=format!("Tool calls of {prefix}")>
-            <span class="calls-head" aria-hidden="true"><span>"Tool"</span><span>"Arguments"</span></span>
+            <span class="calls-head" aria-hidden="true">"Tool calls: the tool, then its arguments (JSON)"</span>
             <For each=move || 0..len.get() key=|k| *k children=call_row/>
             <div class="row-actions">
                 <button type="button" class="small" aria-label=format!("Add call to {prefix}") on:click=add>"Add call"</button>

@@ -73,7 +73,7 @@ pub fn ToolCard(index: usize) -> impl IntoView {
     view! {
         <div class="tool-card" role="group" aria-label=move || format!("Tool {}", name.get())>
             <div class="tool-line">
-                <SourceInput class="tool-name" aria_label=aria("Name") value=name on_commit=rename/>
+                <SourceInput class="tool-card-name" aria_label=aria("Name") value=name on_commit=rename/>
                 <button type="button" class="icon remove" title="Remove"
                     aria-label=move || format!("Remove tool {}", name.get()) on:click=remove>"×"</button>
             </div>
@@ -86,7 +86,7 @@ pub fn ToolCard(index: usize) -> impl IntoView {
             </label>
             <label class="field">
                 <span>"Parameters"</span>
-                <JsonInput aria_label=aria("Parameters") optional=true rows=4u32 validate=parameters_validator()
+                <JsonInput aria_label=aria("Parameters") optional=true rows=6u32 validate=parameters_validator()
                     placeholder="{ \"type\": \"object\", \"properties\": {} }"
                     value=Signal::derive(move || entry.with(|e| e.as_ref().and_then(|(_, d)| d.parameters.clone())))
                     on_commit=move |v: OptJson| update(&|d| d.parameters = v.clone())/>

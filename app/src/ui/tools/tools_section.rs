@@ -18,7 +18,7 @@ pub fn ToolsSection() -> impl IntoView {
             let (edit, _) = tools::add(e.graph());
             e.apply(edit);
         });
-        focus_later(".tool-card:last-child .tool-name".into());
+        focus_later(".tool-card:last-child .tool-card-name".into());
     };
     view! {
         <fieldset class="field group tools-section">
