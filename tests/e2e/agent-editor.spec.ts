@@ -58,6 +58,8 @@ async function seriousViolations(page: Page): Promise<string[]> {
 test('a tool made in the graph inspector, offered by an LLM node that answers by a rule; undo and redo', async ({
   editor: page,
 }, testInfo) => {
+  // Many edits, exports and two axe scans: more than the default 30 s on a busy machine.
+  test.slow();
   await newGraph(page);
   await expect(toolsSection(page)).toContainText('No tools');
 
@@ -157,6 +159,15 @@ test('a tool made in the graph inspector, offered by an LLM node that answers by
   expect(doc.nodes.find((n: Doc) => n.id === llm).model.responses[1].reply.tool_calls[0].name, 'mock calls keep their text').toBe('search');
   await undo.click();
   expect((await exported(page)).text).toBe(withRule.text);
+
+  // Anthropic takes a token budget; a real model has no canned responses.
+  await selectNode(page, llm);
+  await select(page, 'Provider').selectOption('anthropic');
+  await expect(field(page, 'Base URL')).toHaveAttribute('placeholder', 'https://api.anthropic.com');
+  await commit(field(page, 'Max tokens'), '2048');
+  await expect(inspector(page).getByRole('group', { name: 'Responses', exact: true })).toHaveCount(0);
+  ({ doc } = await exported(page));
+  expect(doc.nodes.find((n: Doc) => n.id === llm).model).toEqual({ provider: 'anthropic', max_tokens: 2048 });
 
   // Without tools, the LLM node says where they are made.
   await button(page, 'New').click();
