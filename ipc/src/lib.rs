@@ -10,14 +10,19 @@
 //! | [`ListRuns`], [`LoadRun`], [`SaveRun`], [`DeleteRun`] | saved runs beside each graph |
 //! | [`OpenFile`], [`SaveFileAs`], [`SaveExternal`] | native dialogs reaching any file the user picks, and saving back to it |
 //! | [`Http`] | a request for an `llm` or `http` node, sent natively (no CORS) |
+//! | [`HttpStream`] | a model's request whose reply streams back piece by piece through a [`channel`] |
 //! | [`GetSettings`], [`SetSettings`], [`RemoveKey`] | keys per origin and the base URL, in a file only the user can read |
 //! | [`SetTitle`] | the window title (file name and unsaved marker) |
 //!
-//! A command that fails rejects with a message (a string), except [`Http`], which rejects
-//! with an [`HttpFailure`].
+//! A command that fails rejects with a message (a string), except [`Http`] and
+//! [`HttpStream`], which reject with an [`HttpFailure`].
+
+pub mod channel;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+
+pub use channel::ChannelId;
 
 /// One desktop command: its arguments are the implementing struct.
 pub trait Command: Serialize + DeserializeOwned {
@@ -175,6 +180,12 @@ command!(
     /// Sends a node's request natively; rejects with an [`HttpFailure`].
     Http "http" -> HttpReply { request: HttpRequest }
 );
+command!(
+    /// Sends a request whose reply streams (a model's server-sent events): each piece of the
+    /// body, as text, goes through `channel` as it arrives, and the reply holds the whole body.
+    /// Rejects with an [`HttpFailure`].
+    HttpStream "http_stream" -> HttpReply { request: HttpRequest, channel: ChannelId }
+);
 command!(GetSettings "get_settings" -> PublicSettings {});
 command!(
     /// Sets the base URL, and keeps a new key for its origin when one is given (replacing
@@ -188,7 +199,7 @@ command!(
 command!(SetTitle "set_title" -> () { title: String });
 
 /// Every command's name, for checking that the app registers each one.
-pub const COMMANDS: [&str; 19] = [
+pub const COMMANDS: [&str; 20] = [
     ListGraphs::NAME,
     LoadGraph::NAME,
     SaveGraph::NAME,
@@ -204,6 +215,7 @@ pub const COMMANDS: [&str; 19] = [
     SaveFileAs::NAME,
     SaveExternal::NAME,
     Http::NAME,
+    HttpStream::NAME,
     GetSettings::NAME,
     SetSettings::NAME,
     RemoveKey::NAME,

@@ -3,9 +3,11 @@
 //!
 //! Replies are decompressed here ([`reply::decode_reply`]) and bounded once decompressed
 //! ([`MAX_REPLY_BYTES`]); a key sent with a request is removed from the reply, in its raw
-//! text and in the decoded strings of a JSON reply ([`redact`]).
+//! text and in the decoded strings of a JSON reply ([`redact`]). A model's streamed reply
+//! (server-sent events) is read as it arrives ([`stream`]).
 
 pub mod reply;
+pub mod stream;
 
 use std::time::Duration;
 
@@ -31,11 +33,15 @@ pub fn send_blocking(req: &HttpRequest, key: Option<&str>) -> Result<HttpRespons
 /// origin (read again here, with the HTTP client's own URL parser) is the provider's own or
 /// one of `trusted`. A key that may not go is simply not sent.
 pub fn send_bound(req: &HttpRequest, key: Option<&str>, trusted: &[Origin]) -> Result<HttpResponse, HttpFailure> {
-    let key = match (req.auth, key) {
+    send_with(req, bound_key(req, key, trusted), MAX_REPLY_BYTES)
+}
+
+/// `key`, if the request is marked for it and may take it to its URL's origin.
+fn bound_key<'k>(req: &HttpRequest, key: Option<&'k str>, trusted: &[Origin]) -> Option<&'k str> {
+    match (req.auth, key) {
         (Some(auth), Some(key)) if bound_origin_ok(auth, &req.url, trusted) => Some(key),
         _ => None,
-    };
-    send_with(req, key, MAX_REPLY_BYTES)
+    }
 }
 
 /// Both URL readings, the engine's and the client's, must name a trusted origin.
@@ -58,7 +64,36 @@ fn bound_origin_ok(auth: Auth, url: &str, trusted: &[Origin]) -> bool {
 
 /// Sends `req` with `key`, keeping at most `max_reply_bytes` of the decompressed reply.
 pub fn send_with(req: &HttpRequest, key: Option<&str>, max_reply_bytes: usize) -> Result<HttpResponse, HttpFailure> {
-    let fail = |message: String| HttpFailure { message, timed_out: false };
+    let mut resp = start(req, key, reply::ACCEPT_ENCODING)?;
+    let status = resp.status().as_u16();
+    let headers = headers_of(&resp);
+    // The compressed body is bounded too: it is never larger than what it inflates to by
+    // much, and a body past the bound in either form is refused.
+    let raw = resp
+        .body_mut()
+        .with_config()
+        .limit(max_reply_bytes as u64)
+        .read_to_vec()
+        .map_err(|e| read_error(e, req, max_reply_bytes))?;
+    let mut reply = decode_reply(status, &headers, &raw, max_reply_bytes).map_err(fail)?;
+    // A server that echoes the request back must not leak the key into a record.
+    if let Some(key) = key {
+        reply.body = redact(&reply.body, [key]);
+    }
+    Ok(reply)
+}
+
+fn fail(message: String) -> HttpFailure {
+    HttpFailure { message, timed_out: false }
+}
+
+/// Sends `req` with `key` (as a bearer token), saying it accepts `accept_encoding` unless the
+/// request says, and waits for the response's head.
+fn start(
+    req: &HttpRequest,
+    key: Option<&str>,
+    accept_encoding: &str,
+) -> Result<ureq::http::Response<ureq::Body>, HttpFailure> {
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .timeout_global(Some(Duration::from_millis(req.timeout_ms)))
         .http_status_as_error(false)
@@ -71,7 +106,7 @@ pub fn send_with(req: &HttpRequest, key: Option<&str>, max_reply_bytes: usize) -
         builder = builder.header(name, value);
     }
     if !req.headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("accept-encoding")) {
-        builder = builder.header("accept-encoding", reply::ACCEPT_ENCODING);
+        builder = builder.header("accept-encoding", accept_encoding);
     }
     if let Some(key) = key {
         builder = builder.header("authorization", format!("Bearer {key}"));
@@ -80,36 +115,27 @@ pub fn send_with(req: &HttpRequest, key: Option<&str>, max_reply_bytes: usize) -
         Some(body) => builder.body(body.clone()).map_err(|e| fail(e.to_string())).map(|r| agent.run(r)),
         None => builder.body(()).map_err(|e| fail(e.to_string())).map(|r| agent.run(r)),
     }?;
-    match result {
-        Ok(mut resp) => {
-            let status = resp.status().as_u16();
-            let headers: Vec<(String, String)> = resp
-                .headers()
-                .iter()
-                .filter_map(|(k, v)| Some((k.as_str().to_string(), v.to_str().ok()?.to_string())))
-                .collect();
-            // The compressed body is bounded too: it is never larger than what it inflates to
-            // by much, and a body past the bound in either form is refused.
-            let raw =
-                resp.body_mut().with_config().limit(max_reply_bytes as u64).read_to_vec().map_err(|e| match e {
-                    ureq::Error::BodyExceedsLimit(_) => fail(reply::too_large(max_reply_bytes)),
-                    ureq::Error::Timeout(_) => {
-                        HttpFailure { message: format!("no reply within {} ms", req.timeout_ms), timed_out: true }
-                    }
-                    e => fail(format!("reading the reply: {e}")),
-                })?;
-            let mut reply = decode_reply(status, &headers, &raw, max_reply_bytes).map_err(fail)?;
-            // A server that echoes the request back must not leak the key into a record.
-            if let Some(key) = key {
-                reply.body = redact(&reply.body, [key]);
-            }
-            Ok(reply)
-        }
-        Err(ureq::Error::Timeout(_)) => {
-            Err(HttpFailure { message: format!("no reply within {} ms", req.timeout_ms), timed_out: true })
-        }
-        Err(ureq::Error::Io(e)) => Err(fail(e.to_string())),
-        Err(e) => Err(fail(e.to_string())),
+    result.map_err(|e| match e {
+        ureq::Error::Timeout(_) => timed_out(req),
+        ureq::Error::Io(e) => fail(e.to_string()),
+        e => fail(e.to_string()),
+    })
+}
+
+fn headers_of(resp: &ureq::http::Response<ureq::Body>) -> Vec<(String, String)> {
+    resp.headers().iter().filter_map(|(k, v)| Some((k.as_str().to_string(), v.to_str().ok()?.to_string()))).collect()
+}
+
+fn timed_out(req: &HttpRequest) -> HttpFailure {
+    HttpFailure { message: format!("no reply within {} ms", req.timeout_ms), timed_out: true }
+}
+
+/// Why reading a reply's body failed.
+fn read_error(e: ureq::Error, req: &HttpRequest, max_reply_bytes: usize) -> HttpFailure {
+    match e {
+        ureq::Error::BodyExceedsLimit(_) => fail(reply::too_large(max_reply_bytes)),
+        ureq::Error::Timeout(_) => timed_out(req),
+        e => fail(format!("reading the reply: {e}")),
     }
 }
 

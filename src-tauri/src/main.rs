@@ -10,6 +10,7 @@
 //! | `list_runs`, `load_run`, `save_run`, `delete_run` | saved runs beside each graph |
 //! | `open_file`, `save_file_as`, `save_external` | native dialogs reaching any file the user picks, and saving back to it |
 //! | `http` | a request for an `llm` or `http` node, sent natively (no CORS) |
+//! | `http_stream` | a model's request whose reply goes back piece by piece through a Tauri channel as it arrives |
 //! | `get_settings`, `set_settings`, `remove_key` | keys per origin and the base URL, in a file only the user can read |
 //! | `set_title` | the window title (file name and unsaved marker) |
 
@@ -17,10 +18,12 @@
 
 use std::collections::HashSet;
 use std::path::PathBuf;
+use std::str::FromStr;
 use std::sync::Mutex;
 
 use engine::host::{Auth, HttpRequest, KeyRing, Origin};
 use switchyard_ipc as ipc;
+use tauri::ipc::{Channel, JavaScriptChannelId};
 use tauri::{Manager, State};
 use tauri_plugin_dialog::DialogExt;
 use workflow_files::{Config, OriginKey, Settings, Workflows, write_atomic};
@@ -155,55 +158,101 @@ fn save_external(state: State<'_, AppState>, args: ipc::SaveExternal) -> Reply<i
     Ok(ipc::Saved { modified_ms })
 }
 
-/// Sends a node's request natively. A model call written to the OpenAI address goes to the
-/// Base URL setting; the key added is the one kept for the origin the request goes to, and
-/// `net::send_bound` reads that origin again with the client's own parser before it sends
-/// it (a [`KeyRing`] trusting that one origin). Every key kept is removed from the reply.
+/// A node's request as the app sends it: a model call written to the OpenAI address goes to
+/// the Base URL setting; the key added is the one kept for the origin the request goes to,
+/// and `net` reads that origin again with the client's own parser before it sends it (a
+/// [`KeyRing`] trusting that one origin). `held` is every key kept, removed from replies.
+struct Outgoing {
+    request: HttpRequest,
+    key: Option<String>,
+    trusted: Vec<Origin>,
+    held: Vec<String>,
+}
+
+impl Outgoing {
+    fn new(state: &AppState, request: ipc::HttpRequest) -> Outgoing {
+        let settings = state.config.load();
+        let auth = match request.auth.as_deref() {
+            Some(ipc::AUTH_OPENAI) => Some(Auth::OpenAi),
+            Some(ipc::AUTH_ANTHROPIC) => Some(Auth::Anthropic),
+            _ => None,
+        };
+        let mut url = request.url;
+        if auth == Some(Auth::OpenAi)
+            && let Some(base) = settings.openai_base_url.as_deref().filter(|b| !b.trim().is_empty())
+            && let Some(rest) = url.strip_prefix("https://api.openai.com/v1")
+        {
+            url = format!("{}{rest}", base.trim().trim_end_matches('/'));
+        }
+        let mut ring = KeyRing::new();
+        if let (Some(auth), Some(provider)) = (auth, request.auth.as_deref())
+            && let Some(entry) = settings.key_for(provider, &url)
+            && let Some(origin) = Origin::of(&entry.origin)
+        {
+            ring.add_key(auth, &entry.key);
+            ring.trust(origin);
+        }
+        let key = auth.and_then(|a| ring.key_for(a, &url)).map(str::to_string);
+        let request = HttpRequest {
+            method: request.method,
+            url,
+            headers: request.headers,
+            body: request.body,
+            timeout_ms: request.timeout_ms,
+            auth: if key.is_some() { auth } else { None },
+        };
+        let held = settings.keys.iter().map(|k| k.key.clone()).collect();
+        Outgoing { request, key, trusted: ring.trusted().to_vec(), held }
+    }
+
+    /// `text` without any key the app keeps.
+    fn clean(&self, text: &str) -> String {
+        engine::host::redact(text, self.held.iter().map(String::as_str))
+    }
+}
+
+fn failure(f: engine::host::HttpFailure) -> ipc::HttpFailure {
+    ipc::HttpFailure { message: f.message, timed_out: f.timed_out }
+}
+
+/// Runs `send` on a blocking thread, answering with its reply cleaned of every kept key.
+async fn sent(
+    out: Outgoing,
+    send: impl FnOnce(&Outgoing) -> Result<engine::host::HttpResponse, engine::host::HttpFailure> + Send + 'static,
+) -> Result<ipc::HttpReply, ipc::HttpFailure> {
+    tauri::async_runtime::spawn_blocking(move || {
+        send(&out).map(|r| ipc::HttpReply { status: r.status, body: out.clean(&r.body) }).map_err(failure)
+    })
+    .await
+    .map_err(|e| ipc::HttpFailure { message: e.to_string(), timed_out: false })?
+}
+
+/// Sends a node's request natively ([`Outgoing`]).
 #[tauri::command]
 async fn http(state: State<'_, AppState>, args: ipc::Http) -> Result<ipc::HttpReply, ipc::HttpFailure> {
-    let request = args.request;
-    let settings = state.config.load();
-    let auth = match request.auth.as_deref() {
-        Some(ipc::AUTH_OPENAI) => Some(Auth::OpenAi),
-        Some(ipc::AUTH_ANTHROPIC) => Some(Auth::Anthropic),
-        _ => None,
-    };
-    let mut url = request.url;
-    if auth == Some(Auth::OpenAi)
-        && let Some(base) = settings.openai_base_url.as_deref().filter(|b| !b.trim().is_empty())
-        && let Some(rest) = url.strip_prefix("https://api.openai.com/v1")
-    {
-        url = format!("{}{rest}", base.trim().trim_end_matches('/'));
-    }
-    let mut ring = KeyRing::new();
-    if let (Some(auth), Some(provider)) = (auth, request.auth.as_deref())
-        && let Some(entry) = settings.key_for(provider, &url)
-        && let Some(origin) = Origin::of(&entry.origin)
-    {
-        ring.add_key(auth, &entry.key);
-        ring.trust(origin);
-    }
-    let key = auth.and_then(|a| ring.key_for(a, &url)).map(str::to_string);
-    let req = HttpRequest {
-        method: request.method,
-        url,
-        headers: request.headers,
-        body: request.body,
-        timeout_ms: request.timeout_ms,
-        auth: if key.is_some() { auth } else { None },
-    };
-    let trusted = ring.trusted().to_vec();
-    let held: Vec<String> = settings.keys.iter().map(|k| k.key.clone()).collect();
-    let sent = tauri::async_runtime::spawn_blocking(move || {
-        net::send_bound(&req, key.as_deref(), &trusted).map(|mut r| {
-            r.body = engine::host::redact(&r.body, held.iter().map(String::as_str));
-            r
+    let out = Outgoing::new(&state, args.request);
+    sent(out, |o| net::send_bound(&o.request, o.key.as_deref(), &o.trusted)).await
+}
+
+/// Sends a model's request natively ([`Outgoing`]) and passes each piece of its reply, as it
+/// arrives, through the page's channel; the reply holds the whole body.
+#[tauri::command]
+async fn http_stream(
+    webview: tauri::Webview,
+    state: State<'_, AppState>,
+    args: ipc::HttpStream,
+) -> Result<ipc::HttpReply, ipc::HttpFailure> {
+    let channel: Channel<String> = JavaScriptChannelId::from_str(&args.channel.to_string())
+        .map_err(|e| ipc::HttpFailure { message: e.to_string(), timed_out: false })?
+        .channel_on(webview);
+    let out = Outgoing::new(&state, args.request);
+    sent(out, move |o| {
+        net::stream::send_stream_bound(&o.request, o.key.as_deref(), &o.trusted, &mut |piece| {
+            // A page that went away stops listening; the request still finishes.
+            let _ = channel.send(o.clean(piece));
         })
     })
     .await
-    .map_err(|e| ipc::HttpFailure { message: e.to_string(), timed_out: false })?;
-    sent.map(|r| ipc::HttpReply { status: r.status, body: r.body })
-        .map_err(|f| ipc::HttpFailure { message: f.message, timed_out: f.timed_out })
 }
 
 #[tauri::command]
@@ -287,6 +336,7 @@ fn main() {
             save_file_as,
             save_external,
             http,
+            http_stream,
             get_settings,
             set_settings,
             remove_key,
