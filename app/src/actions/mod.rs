@@ -10,6 +10,7 @@
 //! | [`files`] | the window title, files changed on disk, Open… and Save As… |
 //! | [`leave`] | leaving a graph whose work could not be saved: keep a copy, discard, or stay |
 //! | [`run`] | run, pause, step, back, continue, reset, answer, fork, retry, saved and nested runs |
+//! | `live_host` | the host a live run steps with: streamed model replies shown as they arrive |
 //! | [`navigation`] | subgraphs (enter, leave), selecting and showing nodes and problems |
 //! | [`keyboard`] | shortcuts, copy and paste |
 //! | [`settings`] | the theme and the model settings |
@@ -19,6 +20,7 @@ pub mod exchange;
 pub mod files;
 pub mod keyboard;
 pub mod leave;
+mod live_host;
 pub mod navigation;
 pub mod run;
 pub mod settings;

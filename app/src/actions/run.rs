@@ -11,7 +11,9 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde_json::{Map, Value};
 
+use super::live_host::LiveHost;
 use super::settings::{approve_origins, approved_origins};
+use crate::model::instances::node_of;
 use crate::model::origins;
 use crate::model::playback::Playback;
 use crate::model::run_view::nested_run;
@@ -125,7 +127,7 @@ pub fn play(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
     }
     ctl.playing.set(true);
     spawn_local(async move {
-        let host = platform.get().host();
+        let host = LiveHost::new(platform.get().host(), ctl);
         let mut frame_start = js_sys::Date::now();
         loop {
             if !ctl.playing.get_untracked() {
@@ -139,7 +141,7 @@ pub fn play(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
                     }
                 });
             } else if ctl.can_advance() {
-                advance(doc, ctl, alerts, platform, host.as_ref()).await;
+                advance(doc, ctl, alerts, platform, &host).await;
             } else {
                 break;
             }
@@ -173,8 +175,8 @@ pub fn step(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
         });
     } else if ctl.can_advance() && !ctl.busy.get_untracked() {
         spawn_local(async move {
-            let host = platform.get().host();
-            advance(doc, ctl, alerts, platform, host.as_ref()).await;
+            let host = LiveHost::new(platform.get().host(), ctl);
+            advance(doc, ctl, alerts, platform, &host).await;
         });
     }
 }
@@ -199,6 +201,7 @@ pub fn show_step(ctl: RunCtl, step: usize) {
 
 pub fn reset(ctl: RunCtl) {
     ctl.playing.set(false);
+    clear_streaming(ctl);
     ctl.live.set_value(None);
     ctl.view.set(None);
     ctl.parents.set(Vec::new());
@@ -210,12 +213,20 @@ async fn advance(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformR
     ctl.busy.set(true);
     run.step(host).await;
     ctl.busy.set(false);
+    // The replies streamed during the step are in its record now.
+    clear_streaming(ctl);
     sync_view(ctl, &run);
     let status = run.status();
     ctl.live.set_value(Some(run));
     if status != Status::Running {
         ctl.playing.set(false);
         finished(doc, ctl, alerts, platform);
+    }
+}
+
+fn clear_streaming(ctl: RunCtl) {
+    if !ctl.streaming.with_untracked(|m| m.is_empty()) {
+        ctl.streaming.set(Default::default());
     }
 }
 
@@ -363,12 +374,14 @@ pub fn open_nested(doc: DocState, ctl: RunCtl, alerts: Alerts, node: &str) {
         Ok(n) => n,
         Err(why) => return alerts.info(why.to_string()),
     };
-    // The canvas goes into the subgraph with its run, when it showed the run's graph.
+    // The canvas goes into the subgraph with its run, when it showed the run's graph; an
+    // instance of a mapped subgraph node (`sub[2]`) runs the graph of node `sub`.
     let canvas_follows = ctl.in_step.get();
+    let graph_node = node_of(node);
     ctl.playing.set(false);
-    ctl.parents.update(|p| p.push((node.to_string(), view)));
+    ctl.parents.update(|p| p.push((graph_node.to_string(), view)));
     ctl.view.set(Some(nested));
-    if canvas_follows && let Err(why) = doc.edit(|e| e.enter(node)) {
+    if canvas_follows && let Err(why) = doc.edit(|e| e.enter(graph_node)) {
         alerts.info(format!("Showing the subgraph's run without its graph: {why}"));
     }
 }

@@ -20,6 +20,9 @@
 //! | [`saved_run`] | what is saved for a run, and the history's summary of it |
 //! | [`playback`] | a run shown one step at a time: statuses, taken edges, state, changes |
 //! | [`run_view`] | moving through a run: forward, back, a subgraph node's run, in step with the canvas |
+//! | [`instances`] | a mapped node's instances (`node[i]`) read as their node, grouped and listed |
+//! | [`transcript`] | a `messages` field as a transcript, with what the shown step added or replaced |
+//! | [`usage`] | token usage of model calls, per step, node and run |
 //! | [`share`] | share links carrying a compressed document |
 //! | [`keys`] | provider keys bound to origins, the old single key migrated |
 //! | [`origins`] | the origins a graph's requests would reach |
@@ -31,6 +34,7 @@ pub mod edit;
 pub mod editor;
 pub mod geometry;
 pub mod import_cap;
+pub mod instances;
 pub mod keys;
 pub mod layout;
 pub mod library;
@@ -45,3 +49,5 @@ pub mod selection;
 pub mod share;
 pub mod state_fields;
 pub mod tools;
+pub mod transcript;
+pub mod usage;

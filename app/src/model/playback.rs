@@ -9,6 +9,9 @@ use engine::record::{RunRecord, StepDoc};
 use engine::run::Status;
 use serde_json::{Map, Value};
 
+use super::instances::{self, entries_of, failed_in, node_of};
+use super::usage::Usage;
+
 /// A node's look at the displayed step (`data-status`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NodeStatus {
@@ -40,14 +43,17 @@ pub struct Playback {
     pub displayed: usize,
     /// Node → the indices of the steps it ran (or was passed through) in, ascending: a node's
     /// status at any step is then a binary search, not a walk over every earlier step, which
-    /// keeps scrubbing a 10,000-step run as quick as a short one.
+    /// keeps scrubbing a 10,000-step run as quick as a short one. A mapped node's instances
+    /// (`node[i]`) count as the node.
     appearances: HashMap<String, Vec<usize>>,
+    /// Tokens the run's model calls used, summed as steps arrive (`None` until one reports).
+    usage: Option<Usage>,
 }
 
 impl Playback {
     pub fn new(record: RunRecord, initial: Map<String, Value>) -> Playback {
         let displayed = record.steps.as_ref().map_or(0, Vec::len);
-        let mut p = Playback { record, initial, displayed, appearances: HashMap::new() };
+        let mut p = Playback { record, initial, displayed, appearances: HashMap::new(), usage: None };
         p.index_from(0);
         p
     }
@@ -68,10 +74,13 @@ impl Playback {
         let steps = self.record.steps.as_deref().unwrap_or_default();
         for (i, step) in steps.iter().enumerate().skip(from) {
             for id in step.ran.iter().chain(&step.skipped) {
-                let seen = self.appearances.entry(id.clone()).or_default();
+                let seen = self.appearances.entry(node_of(id).to_string()).or_default();
                 if seen.last() != Some(&i) {
                     seen.push(i);
                 }
+            }
+            if let Some(u) = Usage::of_step(step) {
+                *self.usage.get_or_insert_with(Usage::default) += u;
             }
         }
     }
@@ -106,6 +115,25 @@ impl Playback {
         self.current().map_or(&self.initial, |s| &s.state)
     }
 
+    /// The state before the displayed step (`None` at step 0).
+    pub fn state_before(&self) -> Option<&Map<String, Value>> {
+        match self.displayed {
+            0 => None,
+            1 => Some(&self.initial),
+            k => self.steps().get(k - 2).map(|s| &s.state),
+        }
+    }
+
+    /// How many instances of each mapped node the displayed step ran.
+    pub fn instance_counts(&self) -> BTreeMap<String, usize> {
+        self.current().map(instances::instance_counts).unwrap_or_default()
+    }
+
+    /// Tokens used by the whole run (every step held, whichever is displayed).
+    pub fn usage(&self) -> Option<Usage> {
+        self.usage
+    }
+
     /// Top-level state keys the displayed step's patch touched.
     pub fn changed_keys(&self) -> BTreeSet<String> {
         let Some(step) = self.current() else { return BTreeSet::new() };
@@ -127,7 +155,7 @@ impl Playback {
         for (id, seen) in &self.appearances {
             // Index of the latest appearance among steps[..k].
             let Some(&i) = seen[..seen.partition_point(|&i| i < k)].last() else { continue };
-            let status = if steps[i].errors.contains_key(id) {
+            let status = if failed_in(&steps[i], id) {
                 NodeStatus::Error
             } else if i + 1 == k {
                 NodeStatus::Active
@@ -138,36 +166,42 @@ impl Playback {
         }
         if let Some(step) = self.current() {
             for id in &step.waiting {
-                out.insert(id.clone(), NodeStatus::Waiting);
+                out.insert(node_of(id).to_string(), NodeStatus::Waiting);
             }
         }
         // At the end of an interrupted run, what it waits for (possibly not in any step).
         if self.at_end() && self.record.status == Status::Interrupted {
             for w in &self.record.waiting {
-                out.insert(w.node.clone(), NodeStatus::Waiting);
+                out.insert(node_of(&w.node).to_string(), NodeStatus::Waiting);
             }
         }
         out
     }
 
-    /// A node's updates and errors up to the displayed step, newest last.
-    pub fn history(&self, node: &str) -> Vec<(u64, Result<Value, String>)> {
+    /// A node's updates and errors up to the displayed step, newest last: (step, the record's
+    /// id, which names the instance of a mapped node, and the update or error message).
+    pub fn history(&self, node: &str) -> Vec<(u64, String, Result<Value, String>)> {
         let mut out = Vec::new();
         for step in self.steps().iter().take(self.displayed) {
-            if let Some(u) = step.updates.get(node) {
-                out.push((step.step, Ok(serde_json::to_value(u).unwrap_or(Value::Null))));
+            for (id, u) in entries_of(&step.updates, node) {
+                out.push((step.step, id.clone(), Ok(serde_json::to_value(u).unwrap_or(Value::Null))));
             }
-            if let Some(e) = step.errors.get(node) {
-                out.push((step.step, Err(e.message.clone())));
+            for (id, e) in entries_of(&step.errors, node) {
+                out.push((step.step, id.clone(), Err(e.message.clone())));
             }
         }
         out
     }
 
     /// What a node sent out (rendered prompt, request, nested run) in its latest run up to
-    /// the displayed step.
+    /// the displayed step. An instance's id (`node[i]`) finds that instance's; a mapped node's
+    /// own id finds its first instance's.
     pub fn detail(&self, node: &str) -> Option<(u64, &Value)> {
-        self.steps().iter().take(self.displayed).rev().find_map(|s| s.details.get(node).map(|d| (s.step, d)))
+        self.steps()
+            .iter()
+            .take(self.displayed)
+            .rev()
+            .find_map(|s| entries_of(&s.details, node).first().map(|&(_, d)| (s.step, d)))
     }
 }
 
@@ -292,5 +326,76 @@ mod tests {
             assert_eq!(whole.statuses(), walked_statuses(&whole), "step {k}");
             assert_eq!(live.statuses(), whole.statuses(), "step {k}");
         }
+    }
+
+    /// A map-reduce run as the engine records it: `split`, then three instances of
+    /// `summarize` (the second failing with `on_error: continue`), then `combine`.
+    fn mapped_run() -> Playback {
+        let step = |n: u64, ran: Value, updates: Value, errors: Value, details: Value, state: Value| {
+            serde_json::json!({
+                "step": n, "ran": ran, "updates": updates, "errors": errors, "patch": [], "state": state,
+                "next": [], "details": details, "duration_ms": 1.0
+            })
+        };
+        let record = serde_json::json!({
+            "format": "switchyard/run@1", "run_id": "r", "graph": "map", "status": "completed",
+            "input": {}, "state": {"n": 3}, "step": 3, "next": [], "waiting": [], "error": null, "outputs": {},
+            "steps": [
+                step(1, serde_json::json!(["split"]), serde_json::json!({"split": {"items": [1, 2, 3]}}),
+                    serde_json::json!({}), serde_json::json!({}), serde_json::json!({"n": 1})),
+                step(2, serde_json::json!(["summarize[0]", "summarize[1]", "summarize[2]"]),
+                    serde_json::json!({"summarize[0]": {"s": ["a"]}, "summarize[2]": {"s": ["c"]}}),
+                    serde_json::json!({"summarize[1]": {"kind": "llm", "message": "no mock reply matches"}}),
+                    serde_json::json!({
+                        "summarize[0]": {"prompt": "p0", "usage": {"input_tokens": 10, "output_tokens": 2}},
+                        "summarize[2]": {"prompt": "p2", "usage": {"input_tokens": 12, "output_tokens": 3}}
+                    }),
+                    serde_json::json!({"n": 2})),
+                step(3, serde_json::json!(["combine"]), serde_json::json!({"combine": {"n": 3}}),
+                    serde_json::json!({}), serde_json::json!({"combine": {"usage": {"input_tokens": 5, "output_tokens": 1}}}),
+                    serde_json::json!({"n": 3})),
+            ]
+        });
+        let record: RunRecord = serde_json::from_value(record).expect("a record");
+        Playback::new(record, serde_json::from_value(serde_json::json!({"n": 0})).unwrap())
+    }
+
+    #[test]
+    fn mapped_instances_count_as_their_node_on_the_canvas() {
+        let mut p = mapped_run();
+        p.show(2);
+        let s = p.statuses();
+        assert_eq!(s.get("summarize"), Some(&NodeStatus::Error), "an instance failed");
+        assert!(s.keys().all(|k| !k.contains('[')), "no instance ids on the canvas: {s:?}");
+        assert_eq!(p.instance_counts(), BTreeMap::from([("summarize".to_string(), 3)]));
+        p.show(3);
+        assert_eq!(p.statuses().get("summarize"), Some(&NodeStatus::Error));
+        assert!(p.instance_counts().is_empty(), "step 3 ran no instances");
+        assert_eq!(p.state_before().and_then(|s| s.get("n")), Some(&Value::from(2)));
+        p.show(1);
+        assert_eq!(p.state_before(), Some(&p.initial));
+        p.show(0);
+        assert_eq!(p.state_before(), None);
+        // Without the failure the mapped node is active, then done.
+        let mut ok = mapped_run();
+        ok.record.steps.as_mut().unwrap()[1].errors.clear();
+        let mut ok = Playback::new(ok.record, ok.initial);
+        ok.show(2);
+        assert_eq!(ok.statuses().get("summarize"), Some(&NodeStatus::Active));
+        ok.show(3);
+        assert_eq!(ok.statuses().get("summarize"), Some(&NodeStatus::Done));
+    }
+
+    #[test]
+    fn a_mapped_nodes_history_and_details_hold_its_instances() {
+        let p = mapped_run();
+        let h = p.history("summarize");
+        let ids: Vec<&str> = h.iter().map(|(_, id, _)| id.as_str()).collect();
+        assert_eq!(ids, ["summarize[0]", "summarize[2]", "summarize[1]"]);
+        assert!(h.iter().all(|(step, _, _)| *step == 2));
+        assert_eq!(h[2].2, Err("no mock reply matches".to_string()));
+        assert_eq!(p.detail("summarize").map(|(s, d)| (s, d["prompt"].clone())), Some((2, Value::from("p0"))));
+        assert_eq!(p.detail("summarize[2]").map(|(_, d)| d["prompt"].clone()), Some(Value::from("p2")));
+        assert_eq!(p.usage(), Some(Usage { input_tokens: 27, output_tokens: 6 }));
     }
 }

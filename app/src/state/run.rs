@@ -39,6 +39,11 @@ pub struct RunCtl {
     /// A run waiting for the person's answer: the origins it would reach that they have not
     /// used before.
     pub new_origins: RwSignal<Option<Vec<Contact>>>,
+    /// While a step runs live: the reply each streaming model node (or mapped instance) has
+    /// written so far; emptied when the step lands.
+    pub streaming: RwSignal<BTreeMap<String, String>>,
+    /// How many instances of each mapped node the shown step ran.
+    pub instances: Memo<Arc<BTreeMap<String, usize>>>,
 }
 
 impl RunCtl {
@@ -48,6 +53,8 @@ impl RunCtl {
         let statuses =
             Memo::new(move |_| Arc::new(view.with(|v| v.as_ref().map(Playback::statuses).unwrap_or_default())));
         let taken = Memo::new(move |_| Arc::new(view.with(|v| v.as_ref().map(Playback::taken).unwrap_or_default())));
+        let instances =
+            Memo::new(move |_| Arc::new(view.with(|v| v.as_ref().map(Playback::instance_counts).unwrap_or_default())));
         let parents: RwSignal<Vec<(String, Playback)>> = RwSignal::new(Vec::new());
         let in_step = Memo::new(move |_| scope.with(|s| parents.with(|p| crate::model::run_view::in_step(p, s))));
         RunCtl {
@@ -63,6 +70,8 @@ impl RunCtl {
             input: RwSignal::new("{}".into()),
             history: RwSignal::new(Vec::new()),
             new_origins: RwSignal::new(None),
+            streaming: RwSignal::new(BTreeMap::new()),
+            instances,
         }
     }
 
@@ -78,6 +87,15 @@ impl RunCtl {
             return NodeStatus::Idle.name();
         }
         self.statuses.with(|m| m.get(id).copied().unwrap_or(NodeStatus::Idle).name())
+    }
+
+    /// How many instances of mapped node `id` the shown step ran (0 for a node that was not
+    /// mapped, or when the run on display is of another graph).
+    pub fn node_instances(&self, id: &str) -> usize {
+        if !self.in_step.get() {
+            return 0;
+        }
+        self.instances.with(|m| m.get(id).copied().unwrap_or(0))
     }
 
     /// Whether the shown step followed edge `index`.

@@ -11,8 +11,9 @@
 //! | `palette_bar`, `library_panel` | the left sidebar: node kinds, saved graphs, templates |
 //! | `canvas` | the canvas and what is drawn on it (nodes, edges, minimap, subgraph path) |
 //! | `run_panel`, `state_view` | the run controls, steps, history, and the state at a step |
+//! | `transcript`, `instance_list`, `live_reply` | a `messages` field as a transcript, a map step's instances, replies streaming in |
 //! | `inspector`, `node_form`, `edge_form`, `graph_form`, `fields` | the right sidebar's forms |
-//! | `node_edit`, `llm_form`, `node_edges` | the node being edited, shared by the node forms; an `llm` node's fields; its edges, to open from the keyboard |
+//! | `node_edit`, `llm_form` | the node being edited, shared by the node forms; an `llm` node's fields |
 //! | `tools` | the graph's tools, and the tool, transcript and mock-reply parts of node forms |
 //! | `dialogs`, `settings` | dialogs (import, share, search, help, settings, file changed) |
 //! | `unsaved_dialog`, `origins_dialog` | asking before unsaved work is left, and before a run reaches new origins |
@@ -26,9 +27,10 @@ mod edge_form;
 mod fields;
 mod graph_form;
 mod inspector;
+mod instance_list;
 mod library_panel;
+mod live_reply;
 mod llm_form;
-mod node_edges;
 mod node_edit;
 mod node_form;
 mod origins_dialog;
@@ -38,6 +40,7 @@ mod settings;
 mod state_view;
 mod toolbar;
 mod tools;
+mod transcript;
 mod unsaved_dialog;
 
 pub use app::App;

@@ -1,13 +1,17 @@
-//! The run panel: the input and the run controls, the timeline, what the run waits for, and
-//! the run history.
+//! The run panel: the input and the run controls, the timeline, the run's token usage, what
+//! the run waits for, replies streaming in, the steps (with a map step's instances), and the
+//! run history.
 
 use leptos::prelude::*;
 
 use engine::run::Status;
 
+use super::instance_list::InstanceList;
+use super::live_reply::LiveReply;
 use super::state_view::StateView;
 use crate::actions::navigation;
 use crate::actions::run as run_ctl;
+use crate::model::instances::{RanGroup, group_ran};
 use crate::model::playback::Playback;
 use crate::platform::use_platform;
 use crate::state::run::SPEEDS;
@@ -95,6 +99,9 @@ pub fn RunPanel() -> impl IntoView {
                 <span class="run-status" data-run-status=move || status().map_or("none", Status::name)>
                     {move || ctl.view.with(|v| v.as_ref().map(status_text).unwrap_or_else(|| "No run yet".into()))}
                 </span>
+                {move || ctl.view.with(|v| v.as_ref().and_then(Playback::usage)).map(|u| view! {
+                    <span class="run-usage" title="Tokens the run's model calls used">{format!("Run total: {u}")}</span>
+                })}
             </div>
             <Show when=move || open.get()>
                 <div class="run-body">
@@ -106,6 +113,7 @@ pub fn RunPanel() -> impl IntoView {
                             </div>
                         </Show>
                         <InputRequired/>
+                        <LiveReply/>
                         <StepList/>
                         <RunHistory/>
                     </div>
@@ -174,6 +182,8 @@ const STEP_PAGE: usize = 100;
 struct StepRow {
     step: usize,
     ran: String,
+    /// Whether the step ran instances of a mapped node.
+    mapped: bool,
     errors: bool,
     failed: bool,
     /// Subgraph nodes of the step and how many steps their runs took.
@@ -187,16 +197,20 @@ fn step_page(v: &Playback) -> (Vec<StepRow>, usize, usize) {
     let to = (from + STEP_PAGE).min(v.len());
     let rows = v.steps()[from..to]
         .iter()
-        .map(|s| StepRow {
-            step: s.step as usize,
-            ran: s.ran.join(", "),
-            errors: !s.errors.is_empty(),
-            failed: s.failed,
-            subgraphs: s
-                .details
-                .iter()
-                .filter_map(|(node, d)| d["subgraph"]["steps"].as_array().map(|a| (node.clone(), a.len())))
-                .collect(),
+        .map(|s| {
+            let groups = group_ran(&s.ran);
+            StepRow {
+                step: s.step as usize,
+                ran: groups.iter().map(RanGroup::label).collect::<Vec<_>>().join(", "),
+                mapped: groups.iter().any(|g| matches!(g, RanGroup::Mapped { .. })),
+                errors: !s.errors.is_empty(),
+                failed: s.failed,
+                subgraphs: s
+                    .details
+                    .iter()
+                    .filter_map(|(node, d)| d["subgraph"]["steps"].as_array().map(|a| (node.clone(), a.len())))
+                    .collect(),
+            }
         })
         .collect();
     (rows, from, v.len() - to)
@@ -225,6 +239,7 @@ fn StepList() -> impl IntoView {
                         </button>
                     }
                 }).collect_view()}
+                {move || (r.mapped && shown.get() == k).then(|| view! { <InstanceList step=k/> })}
             </li>
         }
     };

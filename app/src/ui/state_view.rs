@@ -1,12 +1,17 @@
 //! The State region: the state at the shown step as a collapsible tree (keys the step changed
-//! marked `data-changed="true"`), the step's patch and updates, the selected node's history,
-//! and forking from the shown step with an edited state.
+//! marked `data-changed="true"`; `messages` fields as transcripts), the step's patch, updates
+//! and token usage, the selected node's history, and forking from the shown step with an
+//! edited state.
 
 use leptos::prelude::*;
 use serde_json::{Map, Value};
 
+use super::transcript::TranscriptEntry;
 use crate::actions::run as run_ctl;
 use crate::model::playback::Playback;
+use crate::model::state_fields::messages_fields;
+use crate::model::transcript::transcript;
+use crate::model::usage::Usage;
 use crate::platform::use_platform;
 use crate::state::{use_alerts, use_doc, use_run};
 
@@ -18,6 +23,14 @@ pub fn StateView() -> impl IntoView {
     let ctl = use_run();
     let state = Memo::new(move |_| ctl.view.with(|v| v.as_ref().map(|v| v.state().clone())));
     let changed = Memo::new(move |_| ctl.view.with(|v| v.as_ref().map(Playback::changed_keys).unwrap_or_default()));
+    let before = Memo::new(move |_| ctl.view.with(|v| v.as_ref().and_then(|v| v.state_before().cloned())));
+    // Field types are the graph's on the canvas: known only when the run shown is of it.
+    let transcripts =
+        Memo::new(
+            move |_| {
+                if ctl.in_step.get() { doc.editor.with(|e| messages_fields(e.graph())) } else { Default::default() }
+            },
+        );
     let editing = RwSignal::new(None::<String>);
     let edit_error = RwSignal::new(None::<String>);
     let shown = move || ctl.view.with(|v| v.as_ref().map_or(0, |v| v.displayed));
@@ -76,7 +89,13 @@ pub fn StateView() -> impl IntoView {
                         <ul class="tree root">
                             {map.into_iter().map(|(k, v)| {
                                 let is_changed = changed.with(|c| c.contains(&k));
-                                view! { <Entry name=k.clone() value=v changed=is_changed top=true/> }
+                                let messages = transcripts.with(|t| t.contains(&k)).then(|| {
+                                    before.with(|b| transcript(&v, b.as_ref().map(|b| b.get(&k).unwrap_or(&Value::Null))))
+                                }).flatten();
+                                match messages {
+                                    Some(messages) => view! { <TranscriptEntry name=k messages=messages changed=is_changed/> }.into_any(),
+                                    None => view! { <Entry name=k.clone() value=v changed=is_changed top=true/> }.into_any(),
+                                }
                             }).collect_view()}
                         </ul>
                     }.into_any(),
@@ -87,6 +106,9 @@ pub fn StateView() -> impl IntoView {
         </section>
     }
 }
+
+/// Entries of a list or object shown before `Show all`.
+const FIRST_ENTRIES: usize = 100;
 
 /// One key of the tree; objects and lists fold.
 #[component]
@@ -100,16 +122,34 @@ fn Entry(name: String, value: Value, changed: bool, top: bool) -> impl IntoView 
         matches!(&value, Value::Object(m) if !m.is_empty()) || matches!(&value, Value::Array(a) if !a.is_empty());
     // A changed list or object starts unfolded so the change is in view; a scalar has nothing to fold.
     let open = RwSignal::new(foldable && top && changed);
+    let len = match &value {
+        Value::Object(m) => m.len(),
+        Value::Array(a) => a.len(),
+        _ => 0,
+    };
+    // A long list shows its first entries until asked for all, so unfolding a thousand items
+    // (a map step's results) does not stall the page.
+    let all = RwSignal::new(len <= FIRST_ENTRIES);
+    let more_name = name.clone();
     let children = move || {
         open.get().then(|| {
+            let take = if all.get() { len } else { FIRST_ENTRIES };
             let items: Vec<(String, Value)> = match &value {
-                Value::Object(m) => m.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-                Value::Array(a) => a.iter().enumerate().map(|(i, v)| (i.to_string(), v.clone())).collect(),
+                Value::Object(m) => m.iter().take(take).map(|(k, v)| (k.clone(), v.clone())).collect(),
+                Value::Array(a) => a.iter().take(take).enumerate().map(|(i, v)| (i.to_string(), v.clone())).collect(),
                 _ => Vec::new(),
             };
+            let name = more_name.clone();
             view! {
                 <ul class="tree">
                     {items.into_iter().map(|(k, v)| view! { <Entry name=k value=v changed=false top=false/> }).collect_view()}
+                    {(!all.get()).then(|| view! {
+                        <li class="tree-more">
+                            <button class="small" on:click=move |_| all.set(true) aria-label=format!("Show all {len} entries of {name}")>
+                                {format!("Show all {len} (showing {FIRST_ENTRIES})")}
+                            </button>
+                        </li>
+                    })}
                 </ul>
             }
         })
@@ -146,9 +186,11 @@ fn StepDetails() -> impl IntoView {
                     </div>
                 }
             });
+            let usage = step_usage(&s);
             view! {
                 <div class="step-details">
                     {errors}
+                    {usage}
                     <details>
                         <summary>{format!("Patch of step {} ({} operations)", s.step, s.patch.0.len())}</summary>
                         <pre class="json">{patch}</pre>
@@ -161,6 +203,24 @@ fn StepDetails() -> impl IntoView {
             }
         })
     }
+}
+
+/// The tokens each model node of the step used (mapped instances summed), and the step's total.
+fn step_usage(s: &engine::record::StepDoc) -> Option<impl IntoView + use<>> {
+    let total = Usage::of_step(s)?;
+    let mut nodes: Vec<String> = s.details.keys().map(|k| crate::model::instances::node_of(k).to_string()).collect();
+    nodes.dedup();
+    let rows: Vec<(String, Usage)> = nodes.into_iter().filter_map(|n| Usage::of_node(s, &n).map(|u| (n, u))).collect();
+    Some(view! {
+        <div class="step-usage" role="group" aria-label=format!("Tokens of step {}", s.step)>
+            <span class="usage-total">{format!("Tokens: {total}")}</span>
+            {(rows.len() > 1).then(|| view! {
+                <ul class="usage-nodes">
+                    {rows.into_iter().map(|(n, u)| view! { <li>{format!("{n}: {u}")}</li> }).collect_view()}
+                </ul>
+            })}
+        </div>
+    })
 }
 
 /// For the node selected on the canvas: its updates so far, its last error, and what it
@@ -184,11 +244,17 @@ fn NodeRunDetails() -> impl IntoView {
             let v = v.as_ref()?;
             let history = v.history(&id);
             let detail = v.detail(&id).map(|(step, d)| (step, d.clone()));
-            let last_error = history.iter().rev().find_map(|(s, r)| r.as_ref().err().map(|e| format!("step {s}: {e}")));
+            // A mapped node's entries name the instance.
+            let at = |s: &u64, rid: &String| if *rid == id { format!("step {s}") } else { format!("step {s}, {rid}") };
+            let last_error = history.iter().rev().find_map(|(s, rid, r)| r.as_ref().err().map(|e| format!("{}: {e}", at(s, rid))));
             let outputs: Vec<String> = history
                 .iter()
-                .filter_map(|(s, r)| r.as_ref().ok().map(|u| format!("step {s}: {}", u)))
+                .filter_map(|(s, rid, r)| r.as_ref().ok().map(|u| format!("{}: {}", at(s, rid), u)))
                 .collect();
+            let usage = detail.as_ref().and_then(|(step, _)| {
+                let doc = v.steps().iter().rev().find(|d| d.step == *step)?;
+                Usage::of_node(doc, &id).map(|u| format!("Tokens at step {step}: {u}"))
+            });
             let is_subgraph = detail.as_ref().is_some_and(|(_, d)| d.get("subgraph").is_some());
             let id2 = id.clone();
             Some(view! {
@@ -199,6 +265,7 @@ fn NodeRunDetails() -> impl IntoView {
                         <pre class="json">{if outputs.is_empty() { "none yet".to_string() } else { outputs.join("\n") }}</pre>
                     </details>
                     {last_error.map(|e| view! { <p class="check bad">{format!("Last error, {e}")}</p> })}
+                    {usage.map(|u| view! { <p class="node-usage">{u}</p> })}
                     {detail.map(|(step, d)| {
                         let mut shown = d.clone();
                         if let Some(obj) = shown.as_object_mut() {

@@ -2,7 +2,8 @@
 //! limits stop a running script), timers, and `fetch` for `llm` and `http` nodes. Keys come
 //! from the settings dialog, one per origin, kept in local storage only; a request gets the
 //! key kept for the origin it goes to and no other, so a key never reaches a graph, a run
-//! record or an origin the person did not give it to. Keys are removed from replies.
+//! record or an origin the person did not give it to. Keys are removed from replies. A model
+//! reply asked for as a stream is read from the response body as it arrives ([`stream`]).
 
 use std::rc::Rc;
 
@@ -10,7 +11,8 @@ use engine::host::{Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, Lo
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use super::keys;
+use super::fetch_error::{describe, failure, read_failure};
+use super::{keys, stream};
 use engine::host::redact;
 
 use crate::model::keys::{KeyTable, effective_url};
@@ -37,20 +39,31 @@ impl Host for BrowserHost {
         clock::new_run_id()
     }
 
-    fn http(&self, mut request: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, HttpFailure>> {
-        request.url = effective_url(&request.url, request.auth, self.table.base_url.as_deref());
-        // Checked again here, on the address the request really goes to.
-        match (request.auth, request.auth.and_then(|a| self.table.key_for(a, &request.url))) {
-            (Some(Auth::OpenAi), Some(key)) => {
-                request.headers.push(("authorization".into(), format!("Bearer {key}")));
-            }
-            (Some(Auth::Anthropic), Some(key)) => request.headers.push(("x-api-key".into(), key.to_string())),
-            _ => {}
-        }
+    fn http(&self, request: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, HttpFailure>> {
+        let request = self.with_key(request);
         Box::pin(async move {
-            let mut reply = fetch(&request).await?;
-            reply.body = redact(&reply.body, self.table.secrets());
-            Ok(reply)
+            let response = send(&request).await?;
+            let body = text_of(&response).await?;
+            Ok(HttpResponse { status: response.status(), body: redact(&body, self.table.secrets()) })
+        })
+    }
+
+    fn streams(&self) -> bool {
+        true
+    }
+
+    fn http_stream<'a>(
+        &'a self,
+        request: HttpRequest,
+        chunk: &'a dyn Fn(&str),
+    ) -> LocalBoxFuture<'a, Result<HttpResponse, HttpFailure>> {
+        let request = self.with_key(request);
+        Box::pin(async move {
+            let response = send(&request).await?;
+            // Each piece is cleaned of keys too (a key split across two pieces is caught in
+            // the whole body, which is what the record keeps).
+            let body = stream::read(&response, &|piece| chunk(&redact(piece, self.table.secrets()))).await?;
+            Ok(HttpResponse { status: response.status(), body: redact(&body, self.table.secrets()) })
         })
     }
 
@@ -67,25 +80,24 @@ impl Host for BrowserHost {
     }
 }
 
-fn failure(message: impl Into<String>) -> HttpFailure {
-    HttpFailure { message: message.into(), timed_out: false }
-}
-
-/// What a rejected `fetch` means, in words: the browser does not say whether it was the
-/// network or a missing CORS header.
-fn describe(e: &wasm_bindgen::JsValue) -> String {
-    let text = e.as_string().or_else(|| js_sys::Reflect::get(e, &"message".into()).ok().and_then(|m| m.as_string()));
-    match text {
-        Some(t) if t.contains("Failed to fetch") || t.contains("NetworkError") => {
-            "the request was blocked: the server is unreachable, or it does not allow requests from this page (CORS)"
-                .into()
+impl BrowserHost {
+    /// The request sent to the Base URL when it names the OpenAI address, with the key kept
+    /// for the origin it goes to (checked again here, on the address it really goes to).
+    fn with_key(&self, mut request: HttpRequest) -> HttpRequest {
+        request.url = effective_url(&request.url, request.auth, self.table.base_url.as_deref());
+        match (request.auth, request.auth.and_then(|a| self.table.key_for(a, &request.url))) {
+            (Some(Auth::OpenAi), Some(key)) => {
+                request.headers.push(("authorization".into(), format!("Bearer {key}")));
+            }
+            (Some(Auth::Anthropic), Some(key)) => request.headers.push(("x-api-key".into(), key.to_string())),
+            _ => {}
         }
-        Some(t) => t,
-        None => "the request failed".into(),
+        request
     }
 }
 
-async fn fetch(req: &HttpRequest) -> Result<HttpResponse, HttpFailure> {
+/// Sends `req` and waits for the response's head (its body is read after).
+async fn send(req: &HttpRequest) -> Result<web_sys::Response, HttpFailure> {
     let window = web_sys::window().ok_or_else(|| failure("no window"))?;
     let init = web_sys::RequestInit::new();
     init.set_method(&req.method);
@@ -112,11 +124,12 @@ async fn fetch(req: &HttpRequest) -> Result<HttpResponse, HttpFailure> {
             js_sys::Reflect::get(&e, &"name".into()).ok().and_then(|n| n.as_string()).as_deref() == Some("AbortError");
         HttpFailure { message: if aborted { "timed out".into() } else { describe(&e) }, timed_out: aborted }
     })?;
-    let response: web_sys::Response = response.dyn_into().map_err(|_| failure("not a response"))?;
-    let text = JsFuture::from(response.text().map_err(|e| failure(describe(&e)))?)
-        .await
-        .map_err(|e| failure(describe(&e)))?
-        .as_string()
-        .unwrap_or_default();
-    Ok(HttpResponse { status: response.status(), body: text })
+    response.dyn_into().map_err(|_| failure("not a response"))
+}
+
+/// The whole body of `response`, as text.
+async fn text_of(response: &web_sys::Response) -> Result<String, HttpFailure> {
+    let text =
+        JsFuture::from(response.text().map_err(|e| failure(describe(&e)))?).await.map_err(|e| read_failure(&e))?;
+    Ok(text.as_string().unwrap_or_default())
 }

@@ -8,12 +8,16 @@
 //! | `runs` | saved runs, compressed, one key each, and an index per graph |
 //! | `keys` | provider keys, one per origin, and the Base URL |
 //! | `fetch_host` | the engine's host: clock, timers, `fetch` with the origin's key added |
+//! | `stream` | a response body read as it arrives, decoded across split characters |
+//! | `fetch_error` | why a request or its body failed, in words |
 
+mod fetch_error;
 mod fetch_host;
 mod graphs;
 mod keys;
 mod local;
 mod runs;
+mod stream;
 
 use engine::Graph;
 use engine::host::{Host, LocalBoxFuture};

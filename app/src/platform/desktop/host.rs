@@ -1,7 +1,8 @@
 //! The engine's host in the desktop app: the page's clock (lent to the sandbox too) and
 //! timers, and HTTP sent by the app natively (no CORS), which adds the key it keeps for the
 //! request's origin itself. The page knows which origins have keys (never the keys), so it
-//! can tell the engine which requests may carry one; the app checks again when it sends.
+//! can tell the engine which requests may carry one; the app checks again when it sends. A
+//! model's reply asked for as a stream comes back piece by piece ([`super::stream`]).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -9,7 +10,9 @@ use std::rc::Rc;
 use engine::host::{Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture};
 use switchyard_ipc as cmd;
 
-use super::ipc::{IpcError, call};
+use super::ipc::call;
+use super::reply::reply_of;
+use super::stream;
 use crate::model::keys::{KeyTable, OriginKey, Provider};
 use crate::platform::clock;
 
@@ -51,6 +54,17 @@ impl Host for DesktopHost {
         Box::pin(async move { send(request).await })
     }
 
+    fn streams(&self) -> bool {
+        true
+    }
+
+    fn http_stream<'a>(
+        &'a self,
+        request: HttpRequest,
+        chunk: &'a dyn Fn(&str),
+    ) -> LocalBoxFuture<'a, Result<HttpResponse, HttpFailure>> {
+        Box::pin(async move { stream::send(outgoing(request), chunk).await })
+    }
     fn sleep(&self, ms: u64) -> LocalBoxFuture<'_, ()> {
         clock::sleep(ms)
     }
@@ -64,21 +78,18 @@ impl Host for DesktopHost {
     }
 }
 
-async fn send(req: HttpRequest) -> Result<HttpResponse, HttpFailure> {
-    let request = cmd::HttpRequest {
+/// The engine's request as the app's commands take it.
+fn outgoing(req: HttpRequest) -> cmd::HttpRequest {
+    cmd::HttpRequest {
         method: req.method,
         url: req.url,
         headers: req.headers,
         body: req.body,
         timeout_ms: req.timeout_ms,
         auth: req.auth.map(|a| Provider::of(a).id().to_string()),
-    };
-    match call(&cmd::Http { request }).await {
-        Ok(r) => Ok(HttpResponse { status: r.status, body: r.body }),
-        // The app rejects with an `HttpFailure`; anything else is its message.
-        Err(IpcError::Refused(text)) => Err(serde_json::from_str::<cmd::HttpFailure>(&text)
-            .map(|f| HttpFailure { message: f.message, timed_out: f.timed_out })
-            .unwrap_or(HttpFailure { message: text, timed_out: false })),
-        Err(e) => Err(HttpFailure { message: e.to_string(), timed_out: false }),
     }
+}
+
+async fn send(req: HttpRequest) -> Result<HttpResponse, HttpFailure> {
+    reply_of(call(&cmd::Http { request: outgoing(req) }).await)
 }

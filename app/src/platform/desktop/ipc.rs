@@ -4,6 +4,7 @@ use std::fmt;
 
 use serde::de::DeserializeOwned;
 use switchyard_ipc::Command;
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -39,14 +40,34 @@ pub async fn call<C: Command>(args: &C) -> Result<C::Reply, IpcError> {
     raw::<C::Reply>(C::NAME, &payload.to_string()).await
 }
 
-async fn raw<T: DeserializeOwned>(command: &'static str, args_json: &str) -> Result<T, IpcError> {
+/// Tauri's bridge object and one of its functions.
+fn bridge(function: &str, missing: &'static str) -> Result<(JsValue, js_sys::Function), IpcError> {
     let window = web_sys::window().ok_or(IpcError::Unavailable("no window"))?;
     let internals = js_sys::Reflect::get(&window, &"__TAURI_INTERNALS__".into())
         .map_err(|_| IpcError::Unavailable("not in the desktop app"))?;
-    let invoke: js_sys::Function = js_sys::Reflect::get(&internals, &"invoke".into())
+    let f = js_sys::Reflect::get(&internals, &function.into())
         .ok()
         .and_then(|f| f.dyn_into().ok())
-        .ok_or(IpcError::Unavailable("no invoke"))?;
+        .ok_or(IpcError::Unavailable(missing))?;
+    Ok((internals, f))
+}
+
+/// Registers `callback` for a channel's messages (Tauri's `transformCallback`); returns its id.
+pub fn register_callback(callback: &Closure<dyn FnMut(JsValue)>) -> Result<u32, IpcError> {
+    let (internals, register) = bridge("transformCallback", "no transformCallback")?;
+    let id = register.call2(&internals, callback.as_ref(), &JsValue::FALSE).map_err(describe)?;
+    id.as_f64().map(|n| n as u32).ok_or(IpcError::Unavailable("no callback id"))
+}
+
+/// Forgets a callback registered with [`register_callback`].
+pub fn unregister_callback(id: u32) {
+    if let Ok((internals, unregister)) = bridge("unregisterCallback", "no unregisterCallback") {
+        let _ = unregister.call1(&internals, &JsValue::from(id));
+    }
+}
+
+async fn raw<T: DeserializeOwned>(command: &'static str, args_json: &str) -> Result<T, IpcError> {
+    let (internals, invoke) = bridge("invoke", "no invoke")?;
     let js_args = js_sys::JSON::parse(args_json).map_err(|_| IpcError::Unavailable("bad arguments"))?;
     let promise: js_sys::Promise = invoke
         .call2(&internals, &JsValue::from_str(command), &js_args)

@@ -7,10 +7,14 @@
 //! | `ipc` | calling a command of `switchyard-ipc`, errors as [`ipc::IpcError`] |
 //! | `cache` | the workflows folder read at start-up; writes in the background |
 //! | `host` | the engine's host, HTTP through the app |
+//! | `stream` | a model's reply streamed back through a Tauri channel |
+//! | `reply` | a request command's answer, as the engine takes it |
 
 mod cache;
 mod host;
 mod ipc;
+mod reply;
+mod stream;
 
 use engine::Graph;
 use engine::host::{Host, LocalBoxFuture};

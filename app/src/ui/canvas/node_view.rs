@@ -1,5 +1,6 @@
 //! One node on the canvas: coloured by kind, with its icon, label, a summary of its
-//! configuration, a badge for validation problems, and its connection handles.
+//! configuration, a badge for validation problems, a badge counting the instances a mapped
+//! node ran in the shown step, and its connection handles.
 
 use leptos::prelude::*;
 use web_sys::PointerEvent;
@@ -40,6 +41,10 @@ pub fn NodeView(id: String) -> impl IntoView {
         let id = id.clone();
         Memo::new(move |_| run.node_status(&id))
     };
+    let instances = {
+        let id = id.clone();
+        Memo::new(move |_| run.node_instances(&id))
+    };
     let kind = move || node.with(|n| n.as_ref().map(|n| n.kind));
     let info = move || palette::info(kind().unwrap_or(NodeKind::Set));
     let title = move || node.with(|n| n.as_ref().map(|n| n.title().to_string()).unwrap_or_default());
@@ -79,6 +84,7 @@ pub fn NodeView(id: String) -> impl IntoView {
             data-node-id=id.clone()
             data-kind=kind_name
             data-status=move || status.get()
+            data-instances=move || (instances.get() > 0).then(|| instances.get().to_string())
             style:transform=move || rect.get().map(|r| format!("translate({}px, {}px)", r.x, r.y)).unwrap_or_default()
             style:width=move || rect.get().map(|r| format!("{}px", r.w)).unwrap_or_default()
             style:height=move || rect.get().map(|r| format!("{}px", r.h)).unwrap_or_default()
@@ -88,7 +94,7 @@ pub fn NodeView(id: String) -> impl IntoView {
             role="group"
             aria-label=aria
         >
-            {move || (!view.far.get()).then(|| view! { <NodeBody id=body_id.clone() node=node problems=problems/> })}
+            {move || (!view.far.get()).then(|| view! { <NodeBody id=body_id.clone() node=node problems=problems instances=instances/> })}
         </div>
     }
 }
@@ -97,7 +103,12 @@ pub fn NodeView(id: String) -> impl IntoView {
 /// handles. Left out when the canvas is zoomed far out on a large graph, where it would be
 /// unreadable and is most of the cost of drawing a thousand nodes.
 #[component]
-fn NodeBody(id: String, node: Memo<Option<engine::Node>>, problems: Memo<NodeProblems>) -> impl IntoView {
+fn NodeBody(
+    id: String,
+    node: Memo<Option<engine::Node>>,
+    problems: Memo<NodeProblems>,
+    instances: Memo<usize>,
+) -> impl IntoView {
     let doc = use_doc();
     let view = use_view();
     let run = use_run();
@@ -126,6 +137,13 @@ fn NodeBody(id: String, node: Memo<Option<engine::Node>>, problems: Memo<NodePro
             <span class="node-title">{title}</span>
             <span class="node-kind">{move || info().title}</span>
             {move || pinned().then(|| view! { <span class="node-flag" title="Pinned: uses a fixed update">"📌"</span> })}
+            {move || {
+                let n = instances.get();
+                (n > 0).then(|| view! {
+                    <span class="badge instances-badge" role="img" aria-label=format!("{n} instances")
+                        title=format!("{n} instances ran in this step")>{format!("×{n}")}</span>
+                })
+            }}
             {move || {
                 let (errors, warnings, text) = problems.get();
                 (errors + warnings > 0).then(|| view! {

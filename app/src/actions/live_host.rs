@@ -1,0 +1,71 @@
+//! The host a live run in the editor steps with: the platform's host, plus a person watching.
+//! A model's reply, streamed by the platform (`fetch` in the browser, the app's channel on the
+//! desktop), reaches [`RunCtl::streaming`] piece by piece, so the run panel shows it growing;
+//! the step's record still holds only the final message.
+
+use engine::host::{Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture};
+use leptos::prelude::*;
+
+use crate::state::RunCtl;
+
+/// Most text kept per streaming node: a runaway reply does not grow the page without bound
+/// (the whole reply still lands in the record when the step ends).
+const MAX_SHOWN_BYTES: usize = 64 * 1024;
+
+pub struct LiveHost {
+    inner: Box<dyn Host>,
+    ctl: RunCtl,
+}
+
+impl LiveHost {
+    pub fn new(inner: Box<dyn Host>, ctl: RunCtl) -> LiveHost {
+        LiveHost { inner, ctl }
+    }
+}
+
+impl Host for LiveHost {
+    fn now_ms(&self) -> f64 {
+        self.inner.now_ms()
+    }
+
+    fn new_run_id(&self) -> String {
+        self.inner.new_run_id()
+    }
+
+    fn http(&self, request: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, HttpFailure>> {
+        self.inner.http(request)
+    }
+
+    fn sleep(&self, ms: u64) -> LocalBoxFuture<'_, ()> {
+        self.inner.sleep(ms)
+    }
+
+    fn clock(&self) -> Option<Clock> {
+        self.inner.clock()
+    }
+
+    fn key_allowed(&self, auth: Auth, url: &str) -> Result<(), String> {
+        self.inner.key_allowed(auth, url)
+    }
+
+    fn streams(&self) -> bool {
+        self.inner.streams()
+    }
+
+    fn http_stream<'a>(
+        &'a self,
+        request: HttpRequest,
+        chunk: &'a dyn Fn(&str),
+    ) -> LocalBoxFuture<'a, Result<HttpResponse, HttpFailure>> {
+        self.inner.http_stream(request, chunk)
+    }
+
+    fn llm_delta(&self, node: &str, text: &str) {
+        self.ctl.streaming.update(|m| {
+            let shown = m.entry(node.to_string()).or_default();
+            if shown.len() < MAX_SHOWN_BYTES {
+                shown.push_str(text);
+            }
+        });
+    }
+}
