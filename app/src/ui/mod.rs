@@ -13,7 +13,7 @@
 //! | `run_panel`, `state_view` | the run controls, steps, history, and the state at a step |
 //! | `transcript`, `instance_list`, `live_reply` | a `messages` field as a transcript, a map step's instances, replies streaming in |
 //! | `inspector`, `node_form`, `edge_form`, `graph_form`, `fields` | the right sidebar's forms |
-//! | `node_edit`, `llm_form` | the node being edited, shared by the node forms; an `llm` node's fields |
+//! | `node_edit`, `llm_form`, `node_edges` | the node being edited, shared by the node forms; an `llm` node's fields; its edges, to open from the keyboard |
 //! | `tools` | the graph's tools, and the tool, transcript and mock-reply parts of node forms |
 //! | `dialogs`, `settings` | dialogs (import, share, search, help, settings, file changed) |
 //! | `unsaved_dialog`, `origins_dialog` | asking before unsaved work is left, and before a run reaches new origins |
@@ -31,6 +31,7 @@ mod instance_list;
 mod library_panel;
 mod live_reply;
 mod llm_form;
+mod node_edges;
 mod node_edit;
 mod node_form;
 mod origins_dialog;
