@@ -12,11 +12,13 @@
 //! | [`parse`] | reading documents strictly, with errors that give path, line and column |
 //! | [`plan`] | validation (every problem, with its path) and compilation into a [`Plan`]: `plan/{types, compile, check, graph, node, kinds, effectful}` |
 //! | [`script`] | the Rhai sandbox: expressions, scripts, `{{ }}` templates |
-//! | [`state`] | state fields, reducers, type checks, JSON patches |
+//! | [`state`] | state fields, reducers, type checks, JSON patches: `state/{check, list, messages}` |
+//! | [`messages`] | chat messages (spec 2.6): their shape, updates to a `messages` field, ids, `has_tool_calls` |
 //! | [`run`] | the executor: `run/{types, errors, start, step, exec, subgraph, route, interrupt, fork, record, scope, outcome, nodeset}` |
 //! | `effects` | `llm` and `http` nodes: requests rendered, sent through the [`Host`], timed out and retried; the executor calls in with what they need, not the whole run |
 //! | [`record`] | the run record, `switchyard/run@1` |
 //! | [`update`] | what a node writes in a step |
+//! | [`json_schema`] | JSON Schema for tool `parameters` and `output_schema`: compiled once, values checked with the path of a mismatch |
 //! | [`host`] | the [`Host`] trait through which every effect goes |
 //! | [`diagnostic`] | a validation problem: severity, path, message |
 //! | [`mermaid`] | Mermaid flowchart export |
@@ -51,7 +53,9 @@ pub mod diagnostic;
 pub mod document;
 mod effects;
 pub mod host;
+pub mod json_schema;
 pub mod mermaid;
+pub mod messages;
 pub mod parse;
 pub mod plan;
 pub mod record;

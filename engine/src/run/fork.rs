@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 
 use super::Run;
 use crate::host::Host;
+use crate::messages::Writer;
 use crate::record::RunRecord;
 use crate::run::errors::InputError;
 use crate::run::start::check_against_schema;
@@ -19,7 +20,8 @@ impl Run {
         run.run_id = host.new_run_id();
         run.forked_from = Some(ForkInfo { run_id: self.run_id.clone(), step, set: set.clone() });
         if let Some(mut set) = set {
-            check_against_schema(&run.plan, set.iter_mut(), "set")?;
+            // Messages set here are written by `set` at the checkpoint forked from.
+            check_against_schema(&run.plan, set.iter_mut(), "set", Writer { node: "set", step })?;
             let mut patch = Vec::new();
             run.state.apply(&run.plan.schema, &set, &mut patch);
             run.pending_patch = patch;
@@ -42,6 +44,10 @@ impl Run {
             let spec = run.plan.schema.spec(k);
             crate::state::normalize_type(spec.ty, v)
                 .map_err(|message| InputError { path: format!("state.{k}"), message })?;
+            if spec.ty == crate::document::FieldType::Messages {
+                // Checked just above: this only gives ids to messages edited in without one.
+                let _ = crate::messages::normalize_list(v, Some(Writer { node: "set", step }));
+            }
         }
         run.forked_from = Some(ForkInfo { run_id: self.run_id.clone(), step, set: Some(values.clone()) });
         let mut patch = Vec::new();

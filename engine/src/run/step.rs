@@ -12,6 +12,7 @@ use super::Run;
 use crate::document::{OnError, Reducer};
 use crate::effects::Deadline;
 use crate::host::Host;
+use crate::messages::Writer;
 use crate::run::errors::{ErrorKind, NodeError, RunError};
 use crate::run::outcome::{Outcome, Route};
 use crate::run::start::check_against_schema;
@@ -53,7 +54,7 @@ impl Run {
         for ix in &runnable {
             self.answers.remove(ix);
         }
-        self.check_types(&mut results);
+        self.check_types(&mut results, step_no);
         let mut record = StepRecord::new(step_no, self.state.clone(), &waiting);
         collect(&mut record, &mut results);
 
@@ -155,10 +156,12 @@ impl Run {
     }
 
     /// Type-checks every update before anything is applied: a bad one fails its node.
-    fn check_types(&self, results: &mut Results) {
+    /// Messages a node writes without an id get theirs here.
+    fn check_types(&self, results: &mut Results, step_no: u64) {
         for (ix, outcome) in results {
             let Outcome::Update { update, detail, .. } = outcome else { continue };
-            if let Err(e) = check_against_schema(&self.plan, update.iter_mut(), "") {
+            let writer = Writer { node: &self.plan.node(*ix).id, step: step_no };
+            if let Err(e) = check_against_schema(&self.plan, update.iter_mut(), "", writer) {
                 let error = NodeError {
                     kind: ErrorKind::Type,
                     message: format!(
