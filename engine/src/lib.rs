@@ -20,6 +20,7 @@
 //! | [`update`] | what a node writes in a step |
 //! | [`json_schema`] | JSON Schema for tool `parameters` and `output_schema`: compiled once, values checked with the path of a mismatch |
 //! | [`host`] | the [`Host`] trait through which every effect goes |
+//! | `describe` | a JSON value's type name and an excerpt, for error messages |
 //! | [`diagnostic`] | a validation problem: severity, path, message |
 //! | [`mermaid`] | Mermaid flowchart export |
 //!
@@ -49,6 +50,7 @@
 //! assert_eq!(run.state_json()["count"], 3);
 //! ```
 
+mod describe;
 pub mod diagnostic;
 pub mod document;
 mod effects;
@@ -70,5 +72,5 @@ pub use host::{Host, OfflineHost};
 pub use mermaid::to_mermaid;
 pub use parse::{DocError, parse_graph};
 pub use plan::{Compiled, Plan, compile, validate};
-pub use record::{RUN_FORMAT, RunRecord};
+pub use record::{RUN_FORMAT, RunRecord, Usage};
 pub use run::{ErrorKind, InputError, NodeError, Run, RunError, Status};

@@ -12,7 +12,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::state::{excerpt, type_name};
+use crate::describe::{excerpt, type_name};
 
 /// The roles a message may have.
 pub const ROLES: [&str; 4] = ["system", "user", "assistant", "tool"];

@@ -31,6 +31,9 @@ pub struct RunRecord {
     pub waiting: Vec<Waiting>,
     pub error: Option<RunError>,
     pub outputs: BTreeMap<String, Vec<Value>>,
+    /// Tokens the model providers reported, summed over the run (absent in older records).
+    #[serde(default)]
+    pub usage: Usage,
     /// Node id → its last error message.
     #[serde(default)]
     pub errors: BTreeMap<String, String>,
@@ -39,6 +42,28 @@ pub struct RunRecord {
     /// Absent in a summary.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steps: Option<Vec<StepDoc>>,
+}
+
+/// Tokens model providers said a run's calls took (spec 4): each `llm` step's
+/// `details.usage`, summed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+impl Usage {
+    /// Adds the `usage` a node's details report, if they report one.
+    pub fn add_detail(&mut self, detail: &Value) {
+        let u = &detail["usage"];
+        self.input_tokens = self.input_tokens.saturating_add(u["input_tokens"].as_u64().unwrap_or(0));
+        self.output_tokens = self.output_tokens.saturating_add(u["output_tokens"].as_u64().unwrap_or(0));
+    }
+
+    /// Whether no tokens were reported.
+    pub fn is_zero(&self) -> bool {
+        self.input_tokens == 0 && self.output_tokens == 0
+    }
 }
 
 /// One step as the run record writes it: nodes by id.

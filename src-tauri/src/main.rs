@@ -202,7 +202,7 @@ async fn http(state: State<'_, AppState>, args: ipc::Http) -> Result<ipc::HttpRe
     })
     .await
     .map_err(|e| ipc::HttpFailure { message: e.to_string(), timed_out: false })?;
-    sent.map(|r| ipc::HttpReply { status: r.status, body: r.body })
+    sent.map(|r| ipc::HttpReply { status: r.status, body: r.body, headers: r.headers })
         .map_err(|f| ipc::HttpFailure { message: f.message, timed_out: f.timed_out })
 }
 

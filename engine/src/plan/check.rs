@@ -1,11 +1,13 @@
 //! The checker: collects diagnostics while the graph is compiled, and compiles the
 //! expressions and templates it meets, reporting those that do not compile.
 
+use std::rc::Rc;
+
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::document::{Graph, Node, NodeField};
-use crate::plan::types::JsonTemplate;
+use crate::plan::types::{JsonTemplate, PlanTool};
 use crate::script::{CompileError, Expr, Scripting, Template};
 use crate::state::Schema;
 
@@ -26,6 +28,8 @@ pub(super) struct NodeAt<'a> {
     pub(super) out: &'a [usize],
     /// How many subgraphs deep the node's graph is.
     pub(super) depth: usize,
+    /// The graph's tools, compiled (those without errors).
+    pub(super) tools: &'a Rc<Vec<PlanTool>>,
 }
 
 impl NodeAt<'_> {
@@ -94,7 +98,19 @@ impl Checker {
 
     /// Compiles template `src`.
     pub(super) fn template(&mut self, s: &Scripting, src: &str, path: String, node: Option<&str>) -> Option<Template> {
-        match s.compile_template(src, &[]) {
+        self.template_with(s, src, path, node, &[])
+    }
+
+    /// Compiles template `src` with `extra` names in scope besides the usual ones.
+    pub(super) fn template_with(
+        &mut self,
+        s: &Scripting,
+        src: &str,
+        path: String,
+        node: Option<&str>,
+        extra: &[&str],
+    ) -> Option<Template> {
+        match s.compile_template(src, extra) {
             Ok(t) => Some(t),
             Err(e) => {
                 self.compile_error(path, e, node, None);
@@ -103,27 +119,28 @@ impl Checker {
         }
     }
 
-    /// Compiles JSON whose strings holding `{{` are templates.
+    /// Compiles JSON whose strings holding `{{` are templates (`extra` names in scope).
     pub(super) fn json_template(
         &mut self,
         s: &Scripting,
         v: &Value,
         path: String,
         node: Option<&str>,
+        extra: &[&str],
     ) -> Option<JsonTemplate> {
         Some(match v {
-            Value::String(t) if t.contains("{{") => JsonTemplate::Text(self.template(s, t, path, node)?),
+            Value::String(t) if t.contains("{{") => JsonTemplate::Text(self.template_with(s, t, path, node, extra)?),
             Value::Array(items) => {
                 let mut out = Vec::new();
                 for (k, item) in items.iter().enumerate() {
-                    out.push(self.json_template(s, item, format!("{path}[{k}]"), node)?);
+                    out.push(self.json_template(s, item, format!("{path}[{k}]"), node, extra)?);
                 }
                 JsonTemplate::List(out)
             }
             Value::Object(map) => {
                 let mut out = Vec::new();
                 for (k, item) in map {
-                    out.push((k.clone(), self.json_template(s, item, format!("{path}.{k}"), node)?));
+                    out.push((k.clone(), self.json_template(s, item, format!("{path}.{k}"), node, extra)?));
                 }
                 JsonTemplate::Object(out)
             }

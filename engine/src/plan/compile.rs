@@ -24,10 +24,11 @@ pub(super) fn compile_at(graph: &Graph, depth: usize) -> Compiled {
     let starts = c.check_start(graph);
     c.check_edges(graph, &ids);
     let out = out_edges(graph, &ids);
+    let tools = c.check_tools(graph, &scripting);
 
     let mut ops: Vec<Option<Op>> = Vec::with_capacity(graph.nodes.len());
     for (i, n) in graph.nodes.iter().enumerate() {
-        let at = NodeAt { graph, schema: &schema, scripting: &scripting, i, n, out: &out[i], depth };
+        let at = NodeAt { graph, schema: &schema, scripting: &scripting, i, n, out: &out[i], depth, tools: &tools };
         ops.push(c.node(&at));
     }
     let mut whens: Vec<Option<Expr>> = Vec::with_capacity(graph.edges.len());

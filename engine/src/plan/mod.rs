@@ -12,18 +12,25 @@
 //! | `graph` | checks of the whole graph: limits, state, ids, start, edges, labels, reachability |
 //! | `node` | the rules every node shares, and which fields apply to its kind |
 //! | `kinds` | `start`, `set`, `script`, `router` and `human` nodes |
-//! | `effectful` | `llm`, `http` and `subgraph` nodes |
+//! | `effectful` | `http` and `subgraph` nodes |
+//! | `llm` | `llm` nodes: prompts, messages, tools offered, `output_schema`, mock replies and rules |
+//! | `tools` | the graph's `tools` and the `tools` node |
 
 mod check;
 mod compile;
 mod effectful;
 mod graph;
 mod kinds;
+mod llm;
 mod node;
+mod tools;
 mod types;
 
 pub use self::graph::valid_id;
-pub use self::types::{Body, Compiled, HttpOp, JsonTemplate, LlmOp, Op, Plan, PlanEdge, PlanNode, SubgraphOp};
+pub use self::types::{
+    Body, Compiled, HttpOp, JsonTemplate, LlmOp, MockItem, MockReply, Op, Plan, PlanEdge, PlanNode, PlanTool,
+    RequestOp, SubgraphOp, ToolRunOp, ToolSpec, ToolsOp,
+};
 use crate::diagnostic::Diagnostic;
 use crate::document::Graph;
 

@@ -1,6 +1,6 @@
 //! Running one node against the step's snapshot (spec 2.2): the kinds computed inside the
-//! engine, pinned and disabled nodes; `llm` and `http` go to [`crate::effects`], `subgraph`
-//! to the `subgraph` module.
+//! engine, pinned and disabled nodes; `llm`, `http` and `tools` go to [`crate::effects`],
+//! `subgraph` to the `subgraph` module.
 
 use serde_json::Value;
 
@@ -36,6 +36,10 @@ impl Run {
             Op::Llm(op) => effects::llm(&self.effect_call(ix, host, deadline), op).await.into(),
             Op::Http(op) => effects::http(&self.effect_call(ix, host, deadline), op).await.into(),
             Op::Subgraph(op) => self.subgraph(ix, op, &self.effect_call(ix, host, deadline)).await,
+            Op::Tools(op) => {
+                let last = self.state.last_item(&op.field);
+                effects::tools(&self.effect_call(ix, host, deadline), op, last).await.into()
+            }
             Op::Start { .. } | Op::End | Op::Note => Outcome::update(Update::new(), None),
         }
     }
@@ -49,6 +53,8 @@ impl Run {
             host,
             deadline,
             turn: self.run_counts[ix],
+            // Steps are recorded once they end: this is the one running.
+            step: self.step_count() + 1,
         }
     }
 

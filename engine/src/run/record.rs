@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::Run;
 use crate::host::Host;
 use crate::plan::Plan;
-use crate::record::{RUN_FORMAT, RunRecord, StepDoc};
+use crate::record::{RUN_FORMAT, RunRecord, StepDoc, Usage};
 use crate::run::errors::InputError;
 use crate::run::types::{Status, StepRecord};
 use crate::state::State;
@@ -29,10 +29,23 @@ impl Run {
             waiting: if self.status == Status::Interrupted { self.waiting.clone() } else { Vec::new() },
             error: self.error.clone(),
             outputs: self.live.outputs_by_id(),
+            usage: self.usage(),
             errors: self.live.errors_by_id(),
             forked_from: self.forked_from.clone(),
             steps: with_steps.then(|| self.steps.iter().map(|s| step_doc(plan, s)).collect()),
         }
+    }
+
+    /// Tokens the providers reported over the run, failed steps included (their calls were
+    /// made).
+    pub fn usage(&self) -> Usage {
+        let mut total = Usage::default();
+        for s in &self.steps {
+            for (_, d) in &s.details {
+                total.add_detail(d);
+            }
+        }
+        total
     }
 
     /// Steps `from..` as they appear in the record: an editor showing a live run appends

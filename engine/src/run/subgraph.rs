@@ -39,8 +39,12 @@ impl Run {
                 matches!(select(child_run, call.host.sleep(limit)).await, Either::Left(_))
             };
             let record = child.record(true);
-            let detail =
+            let mut detail =
                 json!({ "subgraph": serde_json::to_value(&record).unwrap_or(Value::Null), "attempts": attempt });
+            // The child's model calls count in the parent's usage.
+            if !record.usage.is_zero() {
+                detail["usage"] = json!(record.usage);
+            }
             let error = if !finished {
                 let what = format!("the subgraph `{}`", call.node.id);
                 call.error(ErrorKind::Timeout, call.deadline.timeout_message(&what, limit, run_limit))

@@ -5,21 +5,9 @@
 use serde_json::{Number, Value};
 
 use super::FieldSpec;
+pub use crate::describe::{excerpt, type_name};
 use crate::document::{FieldType, Reducer};
 use crate::messages::{self, Writer};
-
-/// The JSON type name of a value, for messages.
-pub fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(n) if n.is_f64() => "number",
-        Value::Number(_) => "integer",
-        Value::String(_) => "string",
-        Value::Array(_) => "list",
-        Value::Object(_) => "object",
-    }
-}
 
 fn integral(n: &Number) -> Option<Value> {
     if n.is_i64() || n.is_u64() {
@@ -61,12 +49,6 @@ pub fn normalize_type(ty: FieldType, value: &mut Value) -> Result<(), String> {
 
 fn mismatch(ty: FieldType, value: &Value) -> String {
     format!("expected {}, got {} ({})", ty.name(), type_name(value), excerpt(value))
-}
-
-/// A short rendering of a value for error messages.
-pub fn excerpt(value: &Value) -> String {
-    let s = value.to_string();
-    if s.chars().count() > 60 { format!("{}…", s.chars().take(60).collect::<String>()) } else { s }
 }
 
 /// The value a node may write to a field, normalised, or why it may not.

@@ -272,6 +272,15 @@ impl State {
         self.fields.get(key).map(Slot::to_json)
     }
 
+    /// The last item of list field `key` (a transcript's last message), without copying
+    /// the rest.
+    pub fn last_item(&self, key: &str) -> Option<Value> {
+        match self.fields.get(key)? {
+            Slot::List(list) => list.items().last().map(|v| (**v).clone()),
+            Slot::Value { value, .. } => value.as_array().and_then(|a| a.last()).cloned(),
+        }
+    }
+
     pub fn keys(&self) -> impl Iterator<Item = &str> {
         self.fields.keys().map(|k| &**k)
     }

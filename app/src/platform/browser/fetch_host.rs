@@ -118,5 +118,14 @@ async fn fetch(req: &HttpRequest) -> Result<HttpResponse, HttpFailure> {
         .map_err(|e| failure(describe(&e)))?
         .as_string()
         .unwrap_or_default();
-    Ok(HttpResponse { status: response.status(), body: text })
+    // Only headers the server exposes to the page are visible (CORS); `Retry-After` is read
+    // when it is.
+    let headers = response
+        .headers()
+        .get("retry-after")
+        .ok()
+        .flatten()
+        .map(|v| vec![("retry-after".to_string(), v)])
+        .unwrap_or_default();
+    Ok(HttpResponse { status: response.status(), body: text, headers })
 }

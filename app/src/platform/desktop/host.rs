@@ -74,7 +74,7 @@ async fn send(req: HttpRequest) -> Result<HttpResponse, HttpFailure> {
         auth: req.auth.map(|a| Provider::of(a).id().to_string()),
     };
     match call(&cmd::Http { request }).await {
-        Ok(r) => Ok(HttpResponse { status: r.status, body: r.body }),
+        Ok(r) => Ok(HttpResponse { status: r.status, body: r.body, headers: r.headers }),
         // The app rejects with an `HttpFailure`; anything else is its message.
         Err(IpcError::Refused(text)) => Err(serde_json::from_str::<cmd::HttpFailure>(&text)
             .map(|f| HttpFailure { message: f.message, timed_out: f.timed_out })
