@@ -75,7 +75,8 @@ pub(super) fn body(op: &LlmOp, node: &str, conv: &Conversation, stream: bool) ->
 fn wire_message(m: &Value) -> Value {
     let role = m["role"].as_str().unwrap_or("user");
     let mut out = json!({ "role": role, "content": m["content"] });
-    if let Some(name) = m.get("name") {
+    // The API takes `name` on system, user and assistant messages, not on tool results.
+    if let Some(name) = m.get("name").filter(|_| role != "tool") {
         out["name"] = name.clone();
     }
     if let Some(calls) = m.get("tool_calls").and_then(Value::as_array) {
