@@ -102,8 +102,9 @@ fn wire_message(m: &Value) -> Value {
 
 /// Reads a whole reply.
 pub(super) fn read_reply(body: &str) -> Result<ChatReply, String> {
-    let v: Value =
-        serde_json::from_str(body).map_err(|e| format!("the model server's reply is not JSON ({e}): {}", cut(body)))?;
+    let v: Value = serde_json::from_str(body).map_err(|e| {
+        format!("the model server's reply is not JSON, so it has no choices[0].message ({e}): {}", cut(body))
+    })?;
     let Some(message) = v["choices"][0].get("message").filter(|m| m.is_object()) else {
         return Err(format!("the model server's reply has no choices[0].message: {}", cut(body)));
     };

@@ -22,7 +22,7 @@
 //! | `nodeset` | the active set |
 //! | `verify` | a record checked against its graph before it is resumed or forked |
 //!
-//! Nodes that reach outside the engine (`llm`, `http`) run in the crate's `effects` module,
+//! Nodes that reach outside the engine (`llm`, `http`, `tools`) run in the crate's `effects` module,
 //! which gets what it needs through an `EffectCall` rather than from the run.
 
 pub(crate) mod errors;
