@@ -94,3 +94,27 @@ pub struct StepDoc {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub failed: bool,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_written_before_usage_still_read() {
+        let old = r#"{"format":"switchyard/run@1","run_id":"r","graph":"g","status":"completed","input":{},
+            "state":{},"step":0,"next":[],"waiting":[],"error":null,"outputs":{}}"#;
+        let rec: RunRecord = serde_json::from_str(old).expect("an old record reads");
+        assert_eq!(rec.usage, Usage::default());
+        let written = serde_json::to_value(&rec).expect("a record serializes");
+        assert_eq!(written["usage"], serde_json::json!({"input_tokens": 0, "output_tokens": 0}));
+    }
+
+    #[test]
+    fn usage_adds_what_details_report() {
+        let mut u = Usage::default();
+        u.add_detail(&serde_json::json!({"usage": {"input_tokens": 3, "output_tokens": 4}}));
+        u.add_detail(&serde_json::json!({"prompt": "no usage here"}));
+        u.add_detail(&serde_json::json!({"usage": {"input_tokens": 1}}));
+        assert_eq!(u, Usage { input_tokens: 4, output_tokens: 4 });
+    }
+}
