@@ -12,6 +12,9 @@ use crate::state::Schema;
 /// Collects every problem found, in the order found.
 pub(super) struct Checker {
     pub(super) diags: Vec<Diagnostic>,
+    /// Names besides the usual ones that the expressions and templates being compiled see:
+    /// while a map target is checked, its items' names and `index`.
+    pub(super) in_scope: Vec<String>,
 }
 
 /// The node being checked, with what its checks need.
@@ -47,7 +50,7 @@ impl NodeAt<'_> {
 
 impl Checker {
     pub(super) fn new() -> Checker {
-        Checker { diags: Vec::new() }
+        Checker { diags: Vec::new(), in_scope: Vec::new() }
     }
 
     pub(super) fn push(
@@ -73,6 +76,11 @@ impl Checker {
         self.error(path, format!("does not compile: {e}"), node, edge);
     }
 
+    /// The names in scope besides the usual ones: `extra` and [`Checker::in_scope`].
+    fn names<'a>(&'a self, extra: &[&'a str]) -> Vec<&'a str> {
+        extra.iter().copied().chain(self.in_scope.iter().map(String::as_str)).collect()
+    }
+
     /// Compiles expression `src` (with `extra` names in scope besides the usual ones).
     pub(super) fn expr(
         &mut self,
@@ -83,7 +91,8 @@ impl Checker {
         edge: Option<usize>,
         extra: &[&str],
     ) -> Option<Expr> {
-        match s.compile(src, extra) {
+        let compiled = s.compile(src, &self.names(extra));
+        match compiled {
             Ok(e) => Some(e),
             Err(e) => {
                 self.compile_error(path, e, node, edge);
@@ -94,7 +103,8 @@ impl Checker {
 
     /// Compiles template `src`.
     pub(super) fn template(&mut self, s: &Scripting, src: &str, path: String, node: Option<&str>) -> Option<Template> {
-        match s.compile_template(src, &[]) {
+        let compiled = s.compile_template(src, &self.names(&[]));
+        match compiled {
             Ok(t) => Some(t),
             Err(e) => {
                 self.compile_error(path, e, node, None);

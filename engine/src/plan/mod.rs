@@ -13,17 +13,20 @@
 //! | `node` | the rules every node shares, and which fields apply to its kind |
 //! | `kinds` | `start`, `set`, `script`, `router` and `human` nodes |
 //! | `effectful` | `llm`, `http` and `subgraph` nodes |
+//! | `map` | map edges: their list, their item's name, their targets, the names each target sees |
 
 mod check;
 mod compile;
 mod effectful;
 mod graph;
 mod kinds;
+mod map;
 mod node;
 mod types;
 
 pub use self::graph::valid_id;
-pub use self::types::{Body, Compiled, HttpOp, JsonTemplate, LlmOp, Op, Plan, PlanEdge, PlanNode, SubgraphOp};
+pub use self::map::{DEFAULT_ITEM_NAME, INDEX_NAME};
+pub use self::types::{Body, Compiled, HttpOp, JsonTemplate, LlmOp, MapEdge, Op, Plan, PlanEdge, PlanNode, SubgraphOp};
 use crate::diagnostic::Diagnostic;
 use crate::document::Graph;
 
