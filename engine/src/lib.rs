@@ -10,10 +10,10 @@
 //! |---|---|
 //! | [`document`] | the graph document's types, one to one with the JSON, and [`NodeField`]: every node field with which kinds take it, declared once |
 //! | [`parse`] | reading documents strictly, with errors that give path, line and column |
-//! | [`plan`] | validation (every problem, with its path) and compilation into a [`Plan`]: `plan/{types, compile, check, graph, node, kinds, effectful}` |
+//! | [`plan`] | validation (every problem, with its path) and compilation into a [`Plan`]: `plan/{types, compile, check, graph, node, kinds, effectful, map}` |
 //! | [`script`] | the Rhai sandbox: expressions, scripts, `{{ }}` templates |
 //! | [`state`] | state fields, reducers, type checks, JSON patches |
-//! | [`run`] | the executor: `run/{types, errors, start, step, exec, subgraph, route, interrupt, fork, record, scope, outcome, nodeset}` |
+//! | [`run`] | the executor: `run/{types, errors, start, step, exec, subgraph, route, interrupt, fork, record, scope, outcome, nodeset, task, map, verify}` |
 //! | `effects` | `llm` and `http` nodes: requests rendered, sent through the [`Host`], timed out and retried; the executor calls in with what they need, not the whole run |
 //! | [`record`] | the run record, `switchyard/run@1` |
 //! | [`update`] | what a node writes in a step |
