@@ -68,7 +68,7 @@ impl Run {
         if total > max {
             let already = match instances.len() {
                 0 => String::new(),
-                n => format!(" (with the {n} other edges already gave it, {total})"),
+                n => format!(", {total} with the {n} other edges gave it"),
             };
             let message = format!(
                 "{} gives {} items{already}, over max_fanout ({max} instances of `{target}` in one step)",

@@ -86,6 +86,7 @@ impl Run {
             }
         };
         record.patch = patch;
+        self.pending_patch.clear();
         let suspended_now = self.commit(record, results, targets, &waiting, t0, host);
         self.settle(!waiting.is_empty() || suspended_now);
     }
@@ -249,7 +250,8 @@ impl Run {
     /// Applies the step's updates in node id order, through the reducers; the patch from
     /// the last checkpoint's state. The caller restores the state when the new one is too big.
     fn apply_updates(&mut self, record: &StepRecord) -> Result<Vec<PatchOperation>, NodeError> {
-        let mut patch = std::mem::take(&mut self.pending_patch);
+        // Kept until the step commits: a failed step records the edit too (its state has it).
+        let mut patch = self.pending_patch.clone();
         for (_, update) in &record.updates {
             self.state.apply(&self.plan.schema, update.iter(), &mut patch);
         }
@@ -369,7 +371,8 @@ impl Run {
         record.duration_ms = (host.now_ms() - t0).max(0.0);
         self.active_ms += record.duration_ms;
         record.state = self.state.clone();
-        record.patch.clear();
+        // Nothing the step did is applied; a fork's edit made before it is, and shows here.
+        record.patch = self.pending_patch.clone();
         record.failed = true;
         record.next = self.next_tasks();
         record.map = self.fanout.clone();
