@@ -56,7 +56,7 @@ pub use self::errors::{ErrorKind, InputError, NodeError, RunError};
 use self::nodeset::NodeSet;
 use self::scope::Live;
 pub use self::scope::OUTPUT_HISTORY;
-pub use self::task::{Fanout, MapItem, Task};
+pub use self::task::{Fanout, MapItem, Task, split_name};
 pub use self::types::{ForkInfo, Status, StepRecord, Waiting};
 use crate::plan::Plan;
 use crate::record::RunRecord;

@@ -50,7 +50,7 @@ impl Task {
 /// Splits a task's name into its node id and instance index: `summarize[2]` gives
 /// (`summarize`, `Some(2)`), `summarize` gives (`summarize`, `None`). Node ids cannot hold
 /// `[`, so the two forms never mix up. `None` for a malformed instance name.
-pub(crate) fn split_name(name: &str) -> Option<(&str, Option<u32>)> {
+pub fn split_name(name: &str) -> Option<(&str, Option<u32>)> {
     let Some((id, rest)) = name.split_once('[') else {
         return Some((name, None));
     };
