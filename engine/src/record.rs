@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::run::errors::{NodeError, RunError};
+use crate::run::task::MapItem;
 use crate::run::types::{ForkInfo, Status, Waiting};
 use crate::update::Update;
 
@@ -15,8 +16,8 @@ use crate::update::Update;
 pub const RUN_FORMAT: &str = "switchyard/run@1";
 
 /// A run record as JSON sees it. Fields beyond the spec's (`errors`, `forked_from`, and in
-/// steps `skipped`, `waiting`, `pending_joins`, `taken`, `details`) carry what an editor shows
-/// and what resuming needs.
+/// steps `skipped`, `waiting`, `pending_joins`, `taken`, `details`, `map`) carry what an editor
+/// shows and what resuming needs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunRecord {
@@ -66,7 +67,7 @@ impl Usage {
     }
 }
 
-/// One step as the run record writes it: nodes by id.
+/// One step as the run record writes it: nodes by id, map instances as `<node>[<index>]`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StepDoc {
@@ -79,6 +80,10 @@ pub struct StepDoc {
     pub patch: json_patch::Patch,
     pub state: Map<String, Value>,
     pub next: Vec<String>,
+    /// The items of the map instances in `next`: node id → one `{"as": name, "item": value}`
+    /// per instance, in index order. Absent when `next` holds no instance.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub map: BTreeMap<String, Vec<MapItem>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub waiting: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -319,6 +319,7 @@ fn check_run(run: &Run, want: &Value) -> Result<(), String> {
             }
         }
     }
+    check_step_fields(&rec_json, want)?;
     check_patches(run, &rec_json)?;
     Ok(())
 }
@@ -491,6 +492,38 @@ fn expect_request(want: &Value, r: &HttpRequest) -> Result<(), String> {
     Ok(())
 }
 
+/// `step_fields`: step number → fields of that step in the record, each exactly as given;
+/// `step_includes`: the same, but an object matches one that has at least its keys;
+/// `step_keys`: step number → field → the keys (names) of that object field, in order.
+fn check_step_fields(rec: &Value, want: &Value) -> Result<(), String> {
+    let step = |n: &str| -> Result<&Value, String> {
+        let i: usize = n.parse().map_err(|_| format!("step keys are step numbers, got {n}"))?;
+        rec["steps"].get(i.wrapping_sub(1)).ok_or(format!("no step {i}"))
+    };
+    for (key, exact) in [("step_fields", true), ("step_includes", false)] {
+        for (n, fields) in want[key].as_object().into_iter().flatten() {
+            let s = step(n)?;
+            for (field, value) in fields.as_object().into_iter().flatten() {
+                let got = s.get(field).unwrap_or(&Value::Null);
+                let ok = if exact { got == value } else { has_all(got, value) };
+                if !ok {
+                    return Err(format!("step {n} {field}:\n  want {value}\n  got  {got}"));
+                }
+            }
+        }
+    }
+    for (n, fields) in want["step_keys"].as_object().into_iter().flatten() {
+        let s = step(n)?;
+        for (field, keys) in fields.as_object().into_iter().flatten() {
+            let got: Vec<&String> = s[field].as_object().map(|o| o.keys().collect()).unwrap_or_default();
+            if json!(got) != *keys {
+                return Err(format!("step {n} {field} names: want {keys}, got {}", json!(got)));
+            }
+        }
+    }
+    Ok(())
+}
+
 impl Host for ScriptedHost {
     fn now_ms(&self) -> f64 {
         let t = self.clock.get();
@@ -539,6 +572,14 @@ impl Host for ScriptedHost {
     }
     fn llm_delta(&self, node: &str, text: &str) {
         self.deltas.borrow_mut().entry(node.to_string()).or_default().push_str(text);
+    }
+}
+
+/// Whether `got` has what `want` has: objects may hold more keys, everything else is equal.
+fn has_all(got: &Value, want: &Value) -> bool {
+    match (got, want) {
+        (Value::Object(g), Value::Object(w)) => w.iter().all(|(k, v)| g.get(k).is_some_and(|gv| has_all(gv, v))),
+        _ => got == want,
     }
 }
 

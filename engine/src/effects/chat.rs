@@ -150,7 +150,7 @@ pub(super) async fn ask_server(call: &EffectCall<'_>, ask: Ask, detail: &mut Val
     let reading = RefCell::new(Reading::new(new_fold()));
     let chunk = |piece: &str| {
         for text in reading.borrow_mut().push(piece) {
-            call.host.llm_delta(&call.node.id, &text);
+            call.host.llm_delta(&call.name, &text);
         }
     };
     let restart = || *reading.borrow_mut() = Reading::new(new_fold());
@@ -159,7 +159,7 @@ pub(super) async fn ask_server(call: &EffectCall<'_>, ask: Ask, detail: &mut Val
     let resp = sent.result.map_err(|(kind, message)| call.error(kind, message))?;
     let mut reading = reading.into_inner();
     for text in reading.push_end() {
-        call.host.llm_delta(&call.node.id, &text);
+        call.host.llm_delta(&call.name, &text);
     }
     // A server that ignores `stream` answers with one JSON reply.
     if reading.events == 0 {

@@ -88,7 +88,7 @@ fn to_chat(call: &EffectCall<'_>, reply: &MockReply) -> ChatReply {
                 .iter()
                 .enumerate()
                 .map(|(n, (name, arguments))| ToolCall {
-                    id: format!("call_{}_{}_{}", call.node.id, call.step, n + 1),
+                    id: format!("call_{}_{}_{}", call.name, call.step, n + 1),
                     name: name.clone(),
                     arguments: arguments.clone(),
                 })

@@ -63,6 +63,9 @@ pub(crate) struct EffectCall<'a> {
     pub turn: u64,
     /// The step being run (tool call ids a mock model makes up name it).
     pub step: u64,
+    /// The task's name: the node's id, or `<node>[<index>]` for a map instance (streamed text
+    /// and made-up tool call ids are told apart by it).
+    pub name: String,
 }
 
 impl EffectCall<'_> {

@@ -14,6 +14,9 @@ use crate::state::Schema;
 /// Collects every problem found, in the order found.
 pub(super) struct Checker {
     pub(super) diags: Vec<Diagnostic>,
+    /// Names besides the usual ones that the expressions and templates being compiled see:
+    /// while a map target is checked, its items' names and `index`.
+    pub(super) in_scope: Vec<String>,
 }
 
 /// The node being checked, with what its checks need.
@@ -51,7 +54,7 @@ impl NodeAt<'_> {
 
 impl Checker {
     pub(super) fn new() -> Checker {
-        Checker { diags: Vec::new() }
+        Checker { diags: Vec::new(), in_scope: Vec::new() }
     }
 
     pub(super) fn push(
@@ -77,6 +80,11 @@ impl Checker {
         self.error(path, format!("does not compile: {e}"), node, edge);
     }
 
+    /// The names in scope besides the usual ones: `extra` and [`Checker::in_scope`].
+    fn names<'a>(&'a self, extra: &[&'a str]) -> Vec<&'a str> {
+        extra.iter().copied().chain(self.in_scope.iter().map(String::as_str)).collect()
+    }
+
     /// Compiles expression `src` (with `extra` names in scope besides the usual ones).
     pub(super) fn expr(
         &mut self,
@@ -87,7 +95,8 @@ impl Checker {
         edge: Option<usize>,
         extra: &[&str],
     ) -> Option<Expr> {
-        match s.compile(src, extra) {
+        let compiled = s.compile(src, &self.names(extra));
+        match compiled {
             Ok(e) => Some(e),
             Err(e) => {
                 self.compile_error(path, e, node, edge);
@@ -110,7 +119,8 @@ impl Checker {
         node: Option<&str>,
         extra: &[&str],
     ) -> Option<Template> {
-        match s.compile_template(src, extra) {
+        let compiled = s.compile_template(src, &self.names(extra));
+        match compiled {
             Ok(t) => Some(t),
             Err(e) => {
                 self.compile_error(path, e, node, None);

@@ -15,6 +15,7 @@
 //! | `effectful` | `http` and `subgraph` nodes |
 //! | `llm` | `llm` nodes: prompts, messages, tools offered, `output_schema`, mock replies and rules |
 //! | `tools` | the graph's `tools` and the `tools` node |
+//! | `map` | map edges: their list, their item's name, their targets, the names each target sees |
 
 mod check;
 mod compile;
@@ -22,13 +23,15 @@ mod effectful;
 mod graph;
 mod kinds;
 mod llm;
+mod map;
 mod node;
 mod tools;
 mod types;
 
 pub use self::graph::valid_id;
+pub use self::map::{DEFAULT_ITEM_NAME, INDEX_NAME};
 pub use self::types::{
-    Body, Compiled, HttpOp, JsonTemplate, LlmOp, MockItem, MockReply, Op, Plan, PlanEdge, PlanNode, PlanTool,
+    Body, Compiled, HttpOp, JsonTemplate, LlmOp, MapEdge, MockItem, MockReply, Op, Plan, PlanEdge, PlanNode, PlanTool,
     RequestOp, SubgraphOp, ToolRunOp, ToolSpec, ToolsOp,
 };
 use crate::diagnostic::Diagnostic;

@@ -66,6 +66,9 @@ pub struct PlanNode {
     pub preds: Vec<usize>,
     /// The `join: all` nodes this node is a predecessor of.
     pub feeds_joins: Vec<usize>,
+    /// The names the items of map edges into this node take in its scope (besides `index`);
+    /// empty when no map edge leads here.
+    pub item_names: Vec<Arc<str>>,
 }
 
 /// An out-edge, its condition compiled.
@@ -76,6 +79,15 @@ pub struct PlanEdge {
     pub to: usize,
     pub label: Option<String>,
     pub when: Option<Expr>,
+    /// Its `map`: the target runs once per item of the list.
+    pub map: Option<MapEdge>,
+}
+
+/// A map edge's list expression and the name its items take in the target's scope.
+#[derive(Debug)]
+pub struct MapEdge {
+    pub list: Expr,
+    pub name: Arc<str>,
 }
 
 impl PlanEdge {

@@ -11,6 +11,7 @@ use crate::host::Host;
 use crate::messages::Writer;
 use crate::plan::Plan;
 use crate::run::errors::InputError;
+use crate::run::map::Targets;
 use crate::run::outcome::Route;
 use crate::run::types::Status;
 use crate::state::{State, normalize_written, type_name};
@@ -39,13 +40,14 @@ impl Run {
         let mut run = Run::blank(plan.clone(), host.new_run_id(), Rc::new(input), initial);
         run.mark_ran(plan.start);
         run.refresh_context(0);
-        let (mut targets, mut taken) = (Vec::new(), ThinVec::new());
+        let (mut targets, mut taken) = (Targets::default(), ThinVec::new());
         match run.route(plan.start, &Route::Normal, false, &mut targets, &mut taken) {
             Ok(()) => {
                 run.initial_taken = taken.to_vec();
                 run.activate(targets);
                 run.initial_next = run.next.iter().copied().collect();
-                if run.next.is_empty() {
+                run.initial_fanout = run.fanout.clone();
+                if run.nothing_next() {
                     run.status = Status::Completed;
                 }
             }
