@@ -24,7 +24,12 @@ pub(crate) async fn llm(call: &EffectCall<'_>, op: &LlmOp) -> Effect {
     }
     let stream = call.host.streams();
     let reply = match op.model.provider {
-        Provider::Mock => mock::reply(call, op, prompt.as_deref(), &conv, &mut detail),
+        Provider::Mock => mock::reply(call, op, prompt.as_deref(), &conv, &mut detail).inspect(|r| {
+            // A watcher sees a mock's text arrive too, in one piece.
+            if stream && !r.content_text().is_empty() {
+                call.host.llm_delta(&call.node.id, &r.content_text());
+            }
+        }),
         Provider::Openai => {
             detail["model"] = json!(op.model.model.as_deref().unwrap_or(openai::DEFAULT_MODEL));
             ask_server(call, openai::ask(op, &call.node.id, &conv, stream), &mut detail).await

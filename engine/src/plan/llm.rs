@@ -191,23 +191,32 @@ impl Checker {
             }
         };
         for (j, call) in calls.iter().enumerate() {
-            let at = format!("{path}.tool_calls[{j}]");
-            let name = call.get("name").and_then(Value::as_str).filter(|n| !n.is_empty());
-            let args = call.get("arguments").cloned().unwrap_or_else(|| Value::Object(Default::default()));
-            let extra = call.as_object().and_then(|c| c.keys().find(|k| *k != "name" && *k != "arguments"));
-            match (name, &args, extra) {
-                (_, _, Some(k)) => {
-                    self.error(at, format!("unknown key `{k}` (a tool call is {{name, arguments}})"), id, None)
-                }
-                (None, _, _) => self.error(at, "a tool call needs `name`".into(), id, None),
-                (Some(_), Value::Object(_), None) => {}
-                (Some(_), _, None) => self.error(format!("{at}.arguments"), "must be an object".into(), id, None),
-            }
-            match (name, args) {
-                (Some(n), args @ Value::Object(_)) if extra.is_none() => tool_calls.push((n.to_string(), args)),
-                _ => return None,
-            }
+            tool_calls.push(self.mock_tool_call(call, &format!("{path}.tool_calls[{j}]"), id)?);
         }
         Some(MockReply::Message { content, tool_calls })
+    }
+
+    /// A mock tool call `{name, arguments}` (arguments `{}` when absent).
+    fn mock_tool_call(&mut self, call: &Value, path: &str, id: Option<&str>) -> Option<(String, Value)> {
+        let Value::Object(c) = call else {
+            self.error(path.to_string(), "a tool call is {name, arguments}".into(), id, None);
+            return None;
+        };
+        if let Some(k) = c.keys().find(|k| *k != "name" && *k != "arguments") {
+            self.error(path.to_string(), format!("unknown key `{k}` (a tool call is {{name, arguments}})"), id, None);
+            return None;
+        }
+        let Some(name) = c.get("name").and_then(Value::as_str).filter(|n| !n.is_empty()) else {
+            self.error(path.to_string(), "a tool call needs `name`".into(), id, None);
+            return None;
+        };
+        match c.get("arguments") {
+            None => Some((name.to_string(), Value::Object(Default::default()))),
+            Some(args @ Value::Object(_)) => Some((name.to_string(), args.clone())),
+            Some(_) => {
+                self.error(format!("{path}.arguments"), "must be an object".into(), id, None);
+                None
+            }
+        }
     }
 }
