@@ -84,7 +84,7 @@ pub(super) fn render_request(
 
 /// JSON whose strings are templates. A string that is a single `{{ }}` hole takes the
 /// expression's value as it is (a list stays a list); other strings are rendered as text.
-fn render_json(s: &Scripting, t: &JsonTemplate, ctx: &Ctx) -> Result<Value, EvalError> {
+pub(super) fn render_json(s: &Scripting, t: &JsonTemplate, ctx: &Ctx) -> Result<Value, EvalError> {
     Ok(match t {
         JsonTemplate::Literal(v) => v.clone(),
         JsonTemplate::Text(tpl) => match tpl.single_hole() {

@@ -8,14 +8,18 @@
 //! the runs before) gets plain item `n mod <number of plain items>`, so a resumed or forked
 //! run answers as the original did. A node with rules and no plain item, none of whose rules
 //! holds, fails with "no mock reply matches"; a node with no responses at all answers "".
+//! Strings in replies are templates rendered in the rules' scope, so that a reply can quote
+//! the state, the prompt or a tool's result (`{{ messages[-1].content }}`); a string that is
+//! one `{{ }}` hole gives the value as it is (a number in a tool call's arguments stays one).
 
 use serde_json::{Value, json};
 
 use super::EffectCall;
 use super::chat::{ChatReply, Conversation, ToolCall};
-use crate::plan::{LlmOp, MockItem, MockReply};
+use super::http::render_json;
+use crate::plan::{JsonTemplate, LlmOp, MockItem, MockReply};
 use crate::run::errors::{ErrorKind, NodeError};
-use crate::script::to_dynamic;
+use crate::script::{Ctx, to_dynamic};
 
 /// The mock model's reply to `conv`; which item answered goes into `detail`.
 pub(super) fn reply(
@@ -26,9 +30,10 @@ pub(super) fn reply(
     detail: &mut Value,
 ) -> Result<ChatReply, NodeError> {
     detail["turn"] = json!(call.turn);
-    if let Some((k, reply)) = matching_rule(call, op, prompt, conv)? {
+    let ctx = scope(call, prompt, conv);
+    if let Some((k, reply)) = matching_rule(call, op, &ctx)? {
         detail["rule"] = json!(k);
-        return Ok(to_chat(call, reply));
+        return to_chat(call, reply, &ctx);
     }
     let plain: Vec<&MockReply> = op
         .mock
@@ -47,25 +52,25 @@ pub(super) fn reply(
         );
     }
     let reply = plain[(call.turn % plain.len() as u64) as usize];
-    Ok(to_chat(call, reply))
+    to_chat(call, reply, &ctx)
+}
+
+/// What rules and replies see: the node's scope plus `prompt` and `messages`.
+fn scope(call: &EffectCall<'_>, prompt: Option<&str>, conv: &Conversation) -> Ctx {
+    let messages = to_dynamic(&Value::Array(conv.messages.clone()));
+    call.ctx.with("prompt", prompt.unwrap_or_default().into()).with("messages", messages)
 }
 
 /// The first rule whose `when` holds, with its index in `responses`.
 fn matching_rule<'a>(
     call: &EffectCall<'_>,
     op: &'a LlmOp,
-    prompt: Option<&str>,
-    conv: &Conversation,
+    ctx: &Ctx,
 ) -> Result<Option<(usize, &'a MockReply)>, NodeError> {
-    if !op.mock.iter().any(|i| matches!(i, MockItem::Rule { .. })) {
-        return Ok(None);
-    }
-    let messages = to_dynamic(&Value::Array(conv.messages.clone()));
-    let ctx = call.ctx.with("prompt", prompt.unwrap_or_default().into()).with("messages", messages);
     for (k, item) in op.mock.iter().enumerate() {
         let MockItem::Rule { when, reply } = item else { continue };
         let field = format!("model.responses[{k}].when");
-        let holds = call.scripting.eval(when, &ctx).map_err(|e| NodeError::expression(&call.node.id, &field, e))?;
+        let holds = call.scripting.eval(when, ctx).map_err(|e| NodeError::expression(&call.node.id, &field, e))?;
         match holds.as_bool() {
             Ok(true) => return Ok(Some((k, reply))),
             Ok(false) => {}
@@ -78,22 +83,28 @@ fn matching_rule<'a>(
     Ok(None)
 }
 
-/// A mock reply as a model's: tool calls get ids `call_<node>_<step>_<n>`.
-fn to_chat(call: &EffectCall<'_>, reply: &MockReply) -> ChatReply {
-    match reply {
-        MockReply::Value(v) => ChatReply { content: v.clone(), ..ChatReply::default() },
-        MockReply::Message { content, tool_calls } => ChatReply {
-            content: Value::String(content.clone()),
-            tool_calls: tool_calls
-                .iter()
-                .enumerate()
-                .map(|(n, (name, arguments))| ToolCall {
+/// A mock reply as a model's, its templates rendered in `ctx`: tool calls get ids
+/// `call_<node>_<step>_<n>`.
+fn to_chat(call: &EffectCall<'_>, reply: &MockReply, ctx: &Ctx) -> Result<ChatReply, NodeError> {
+    let render = |t: &JsonTemplate| {
+        render_json(call.scripting, t, ctx).map_err(|e| NodeError::expression(&call.node.id, "model.responses", e))
+    };
+    Ok(match reply {
+        MockReply::Value(v) => ChatReply { content: render(v)?, ..ChatReply::default() },
+        MockReply::Message { content, tool_calls } => {
+            let content = match render(content)? {
+                Value::String(s) => s,
+                other => other.to_string(),
+            };
+            let mut calls = Vec::with_capacity(tool_calls.len());
+            for (n, (name, arguments)) in tool_calls.iter().enumerate() {
+                calls.push(ToolCall {
                     id: format!("call_{}_{}_{}", call.name, call.step, n + 1),
                     name: name.clone(),
-                    arguments: arguments.clone(),
-                })
-                .collect(),
-            ..ChatReply::default()
-        },
-    }
+                    arguments: render(arguments)?,
+                });
+            }
+            ChatReply { content: Value::String(content), tool_calls: calls, ..ChatReply::default() }
+        }
+    })
 }

@@ -136,7 +136,7 @@ impl Checker {
             let path = format!("{}[{k}]", at.key_path(NodeField::Model, "responses"));
             let compiled = match item {
                 Value::Object(o) if o.contains_key("when") => self.mock_rule(at, o, &path),
-                other => self.mock_reply(other, &path, id).map(MockItem::Plain),
+                other => self.mock_reply(at, other, &path).map(MockItem::Plain),
             };
             match compiled {
                 Some(c) => items.push(c),
@@ -164,23 +164,27 @@ impl Checker {
                 None
             }
         };
-        let reply = self.mock_reply(reply, &format!("{path}.reply"), id);
+        let reply = self.mock_reply(at, reply, &format!("{path}.reply"));
         Some(MockItem::Rule { when: when?, reply: reply? })
     }
 
     /// A reply: an assistant message `{content?, tool_calls?: [{name, arguments}]}`, or any
-    /// other value (text, or JSON used as it is).
-    fn mock_reply(&mut self, v: &Value, path: &str, id: Option<&str>) -> Option<MockReply> {
-        let Value::Object(o) = v else { return Some(MockReply::Value(v.clone())) };
+    /// other value (text, or JSON used as it is). Strings holding `{{` are templates that see
+    /// what a rule's `when` sees.
+    fn mock_reply(&mut self, at: &NodeAt<'_>, v: &Value, path: &str) -> Option<MockReply> {
+        let id = at.id();
+        let template = |c: &mut Checker, v: &Value, path: String| c.json_template(at.scripting, v, path, id, &MOCK_SCOPE);
+        let Value::Object(o) = v else { return template(self, v, path.to_string()).map(MockReply::Value) };
         let is_message = !o.is_empty() && o.keys().all(|k| MESSAGE_REPLY_KEYS.contains(&k.as_str()));
         if !is_message {
-            return Some(MockReply::Value(v.clone()));
+            return template(self, v, path.to_string()).map(MockReply::Value);
         }
         let content = match o.get("content") {
-            None | Some(Value::Null) => String::new(),
-            Some(Value::String(s)) => s.clone(),
-            Some(other) => other.to_string(),
+            None | Some(Value::Null) => Value::String(String::new()),
+            Some(s @ Value::String(_)) => s.clone(),
+            Some(other) => Value::String(other.to_string()),
         };
+        let content = template(self, &content, format!("{path}.content"))?;
         let mut tool_calls = Vec::new();
         let calls = match o.get("tool_calls") {
             None => &Vec::new(),
@@ -191,7 +195,9 @@ impl Checker {
             }
         };
         for (j, call) in calls.iter().enumerate() {
-            tool_calls.push(self.mock_tool_call(call, &format!("{path}.tool_calls[{j}]"), id)?);
+            let (name, args) = self.mock_tool_call(call, &format!("{path}.tool_calls[{j}]"), id)?;
+            let args = template(self, &args, format!("{path}.tool_calls[{j}].arguments"))?;
+            tool_calls.push((name, args));
         }
         Some(MockReply::Message { content, tool_calls })
     }

@@ -152,13 +152,15 @@ pub enum MockItem {
     Rule { when: Expr, reply: MockReply },
 }
 
-/// What a mock model answers.
-#[derive(Debug, Clone, PartialEq)]
+/// What a mock model answers. Its strings are templates (`{{ }}`), rendered in the scope a
+/// rule's `when` sees, so that a mock's answer can follow the state, the prompt and the
+/// messages (a tool's result, an item of a map).
+#[derive(Debug)]
 pub enum MockReply {
     /// Text, or any JSON value (used as it is with `parse: json`).
-    Value(Value),
+    Value(JsonTemplate),
     /// An assistant message: text and tool calls (`{name, arguments}`; ids are generated).
-    Message { content: String, tool_calls: Vec<(String, Value)> },
+    Message { content: JsonTemplate, tool_calls: Vec<(String, JsonTemplate)> },
 }
 
 /// An `http` node's request.
