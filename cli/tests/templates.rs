@@ -14,12 +14,14 @@ use serde_json::{Value, json};
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-const TEMPLATES: [&str; 5] = [
+const TEMPLATES: [&str; 7] = [
     "000-task-loop.json",
     "001-step-engine.json",
     "002-agent-graph.json",
     "003-approval.json",
     "004-linear-orchestrator.json",
+    "005-tool-agent.json",
+    "006-map-reduce.json",
 ];
 
 /// What one invocation of the binary produced.
@@ -688,4 +690,81 @@ fn orchestrator_agent_failure_ends_cleanly_with_a_failure_report() {
     assert_eq!(s["final_result"], "Stopped at zoho after 2 of 4 agents.");
     assert_eq!(agents_that_ran(&r), ["gmail", "invoice"], "no agent after the failed one runs");
     assert_eq!(times_ran(&r, "approve_result"), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 005 tool-calling agent
+// ---------------------------------------------------------------------------------------------
+
+const AGENT: &str = "005-tool-agent.json";
+
+/// The roles of the transcript, in order, and the names of the tools that answered.
+fn transcript(record: &Value) -> (Vec<&str>, Vec<&str>) {
+    let messages = record["state"]["messages"].as_array().expect("a transcript");
+    let roles = messages.iter().map(|m| text(&m["role"])).collect();
+    let tools = messages.iter().filter(|m| m["role"] == "tool").map(|m| text(&m["name"])).collect();
+    (roles, tools)
+}
+
+#[test]
+fn tool_agent_calls_weather_then_packing_list_and_answers_from_their_results() {
+    let dir = tmp();
+    let cold = run(dir.path(), AGENT, &json!({"question": "What should I pack for Oslo?"}), 0).record;
+    assert_eq!(cold["status"], "completed");
+    let (roles, tools) = transcript(&cold);
+    assert_eq!(roles, ["user", "assistant", "tool", "assistant", "tool", "assistant"]);
+    assert_eq!(tools, ["weather", "packing_list"]);
+    assert_eq!(text(&cold["state"]["answer"]), "For Oslo (-3 °C, snow) pack: warm coat, gloves and snow boots.");
+    // The second call's arguments were taken from the first call's result.
+    let call = &cold["state"]["messages"][3]["tool_calls"][0];
+    assert_eq!(call["name"], "packing_list");
+    assert_eq!(call["arguments"], json!({"temp_c": -3, "sky": "snow"}));
+    assert_eq!(ran(&cold), [vec!["intake"], vec!["agent"], vec!["tools"], vec!["agent"], vec!["tools"], vec!["agent"], vec!["answer"]]);
+
+    let hot = run(dir.path(), AGENT, &json!({"question": "Heading to Cairo next week"}), 0).record;
+    assert_eq!(text(&hot["state"]["answer"]), "For Cairo (31 °C, sun) pack: sun hat and sunscreen.");
+}
+
+#[test]
+fn tool_agent_answers_without_tools_for_a_city_it_does_not_know() {
+    let dir = tmp();
+    let r = run(dir.path(), AGENT, &json!({"question": "Trip to Atlantis"}), 0).record;
+    let (roles, tools) = transcript(&r);
+    assert_eq!(roles, ["user", "assistant"]);
+    assert!(tools.is_empty());
+    assert!(text(&r["state"]["answer"]).contains("Which city"), "{}", r["state"]["answer"]);
+    assert_eq!(times_ran(&r, "tools"), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 006 map-reduce
+// ---------------------------------------------------------------------------------------------
+
+const MAP_REDUCE: &str = "006-map-reduce.json";
+
+#[test]
+fn map_reduce_summarizes_every_section_at_once_then_joins_them_in_order() {
+    let dir = tmp();
+    let doc = "Intro\n## Goals\nShip it by May. Keep it fast.\n## Risks\nServers may be slow. We cache.\n## Team\nThree people.";
+    let r = run(dir.path(), MAP_REDUCE, &json!({"document": doc}), 0).record;
+    assert_eq!(r["status"], "completed");
+    assert_eq!(ran(&r), [vec!["split"], vec!["summarize[0]", "summarize[1]", "summarize[2]"], vec!["combine"]]);
+    assert_eq!(strs(&r["state"]["summaries"]), ["Goals: Ship it by May", "Risks: Servers may be slow", "Team: Three people."]);
+    assert_eq!(text(&r["state"]["report"]), "- Goals: Ship it by May\n- Risks: Servers may be slow\n- Team: Three people.\n");
+    // Each instance saw its own section in its prompt.
+    let prompt = text(&r["steps"][1]["details"]["summarize[1]"]["prompt"]);
+    assert!(prompt.contains("\"Risks\"") && prompt.contains("We cache."), "{prompt}");
+
+    let two = run(dir.path(), MAP_REDUCE, &json!({"document": "## A\nOne. Two.\n## B\nThree."}), 0).record;
+    assert_eq!(ran(&two)[1], ["summarize[0]", "summarize[1]"]);
+}
+
+#[test]
+fn map_reduce_without_sections_runs_no_instance() {
+    let dir = tmp();
+    let r = run(dir.path(), MAP_REDUCE, &json!({"document": "just text"}), 0).record;
+    assert_eq!(r["status"], "completed");
+    assert_eq!(times_ran(&r, "combine"), 0);
+    assert!(ran(&r).iter().flatten().all(|n| !n.starts_with("summarize")));
+    assert_eq!(text(&r["state"]["report"]), "The document has no `## ` sections.");
 }

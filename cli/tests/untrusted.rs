@@ -93,8 +93,13 @@ fn a_key_echoed_json_escaped_is_removed_from_the_record() {
     let body = format!(
         r#"{{"choices": [{{"index": 0, "message": {{"role": "assistant", "content": "your key is {escaped}"}}}}], "echo": "{escaped}"}}"#
     );
-    let server =
-        Server::always(Reply { status: 200, body, content_type: "application/json".into(), delay: Duration::ZERO });
+    let server = Server::always(Reply {
+        status: 200,
+        body,
+        content_type: "application/json".into(),
+        delay: Duration::ZERO,
+        headers: Vec::new(),
+    });
     let graph = llm_graph(&format!("{}/v1", server.url()), json!({}));
     let (code, stdout, stderr, _) =
         run(&graph, &[("OPENAI_API_KEY", KEY), ("SWITCHYARD_TRUSTED_ORIGINS", &server.url())]);

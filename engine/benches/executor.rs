@@ -1,8 +1,10 @@
 //! Executor benchmark: the workloads a LangGraph user would compare with, each recorded in
 //! full (a checkpoint and a patch every step). Prints microseconds per node execution, and
-//! whether the cost of a step grows as the run gets longer.
+//! whether the cost of a step grows as the run gets longer; and for a map edge over 1,000
+//! items (LangGraph's `Send`), microseconds per instance in the step that runs them.
 //!
-//! Run: `cargo bench -p engine --bench executor` (add `-- quick` for fewer repetitions).
+//! Run: `cargo bench -p engine --bench executor` (add `-- quick` for fewer repetitions, and
+//! any other word to run only the workloads whose name holds it: `-- quick map`).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -68,6 +70,9 @@ impl Host for BenchHost {
         Box::pin(async {})
     }
 }
+
+/// The map workload's name in the table.
+const MAP_CASE: &str = "map over 1,000 items (set → append)";
 
 fn plan(doc: Value) -> Rc<Plan> {
     let graph = parse_graph(&doc.to_string()).expect("bench graph parses");
@@ -136,6 +141,29 @@ fn fan_out(width: usize) -> Rc<Plan> {
         edges.push(json!({"from": id, "to": "join"}));
     }
     plan(json!({"format": "switchyard/graph@1", "state": state_decl(), "nodes": nodes, "edges": edges}))
+}
+
+/// A map edge out of start running a `set` node once per item of the input's `items`,
+/// each appending its item to a list.
+fn map_over(n: usize) -> Rc<Plan> {
+    plan(json!({
+        "format": "switchyard/graph@1", "state": state_decl(),
+        "nodes": [
+            {"id": "start", "kind": "start"},
+            {"id": "work", "kind": "set", "set": {"items": "item"}},
+            {"id": "end", "kind": "end"}
+        ],
+        "edges": [
+            {"from": "start", "to": "work", "map": "input.items"},
+            {"from": "work", "to": "end"}
+        ],
+        "limits": {"max_fanout": n}
+    }))
+}
+
+/// The input [`map_over`] maps over: `n` numbers.
+fn map_input(n: usize) -> Value {
+    json!({ "items": (0..n).collect::<Vec<_>>() })
 }
 
 /// A loop of `iterations` rounds whose node appends an entry to a 50-item working memory
@@ -209,7 +237,7 @@ struct Measured {
     run: Run,
 }
 
-fn measure(plan: &Rc<Plan>, reps: usize, host: &BenchHost) -> Measured {
+fn measure(plan: &Rc<Plan>, input: &Value, reps: usize, host: &BenchHost) -> Measured {
     let mut best = f64::INFINITY;
     let mut last = None;
     let mut allocations = 0;
@@ -219,7 +247,7 @@ fn measure(plan: &Rc<Plan>, reps: usize, host: &BenchHost) -> Measured {
         let a0 = ALLOCATIONS.load(Ordering::Relaxed);
         let b0 = LIVE_BYTES.load(Ordering::Relaxed);
         let t = Instant::now();
-        let mut run = Run::start(plan.clone(), json!({}), host).expect("input accepted");
+        let mut run = Run::start(plan.clone(), input.clone(), host).expect("input accepted");
         pollster::block_on(run.run(host));
         let ms = t.elapsed().as_secs_f64() * 1000.0;
         allocations = ALLOCATIONS.load(Ordering::Relaxed) - a0;
@@ -252,16 +280,22 @@ fn drift(run: &Run) -> (f64, f64) {
 
 fn main() {
     let quick = std::env::args().any(|a| a == "quick");
+    let filters: Vec<String> = std::env::args().skip(1).filter(|a| a != "quick" && !a.starts_with('-')).collect();
     let host = BenchHost { origin: Instant::now(), ids: Cell::new(0) };
     let reps = |n: usize| if quick { 1 } else { n };
-    let cases: Vec<(&str, Rc<Plan>, usize)> = vec![
-        ("chain of 100 set nodes", chain(100), reps(200)),
-        ("chain of 1,000 set nodes", chain(1000), reps(50)),
-        ("2-node loop, 1,000 iterations", two_node_loop(1000), reps(50)),
-        ("2-node loop, 10,000 iterations", two_node_loop(10_000), reps(15)),
-        ("fan-out 100 + join: all", fan_out(100), reps(200)),
-        ("loop with 50-entry memory, 1,000 it.", memory_loop(1000), reps(30)),
-        ("subgraph (3 nodes) in a loop, 1,000 it.", subgraph_loop(1000), reps(10)),
+    let none = json!({});
+    let items = map_input(1000);
+    let cases: Vec<(&str, Rc<Plan>, &Value, usize)> = vec![
+        ("chain of 100 set nodes", chain(100), &none, reps(200)),
+        ("chain of 1,000 set nodes", chain(1000), &none, reps(50)),
+        ("2-node loop, 1,000 iterations", two_node_loop(1000), &none, reps(50)),
+        ("2-node loop, 10,000 iterations", two_node_loop(10_000), &none, reps(15)),
+        ("fan-out 100 + join: all", fan_out(100), &none, reps(200)),
+        ("loop with 50-entry memory, 1,000 it.", memory_loop(1000), &none, reps(30)),
+        ("subgraph (3 nodes) in a loop, 1,000 it.", subgraph_loop(1000), &none, reps(10)),
+        // A run takes about a millisecond: best of 10 even when quick, so that one slow
+        // first run does not stand for the figure.
+        (MAP_CASE, map_over(1000), &items, reps(100).max(10)),
     ];
     println!("Switchyard executor benchmark: best of 15-200 runs each, the full run record kept");
     println!(
@@ -275,8 +309,15 @@ fn main() {
         "B per step",
         "µs per step, first→last 10%"
     );
-    for (name, plan, n) in cases {
-        let m = measure(&plan, n, &host);
+    let mut per_instance = None;
+    for (name, plan, input, n) in cases {
+        if !filters.is_empty() && !filters.iter().any(|f| name.contains(f.as_str())) {
+            continue;
+        }
+        let m = measure(&plan, input, n, &host);
+        if name == MAP_CASE {
+            per_instance = Some(m.best_ms * 1000.0 / m.node_runs as f64);
+        }
         let (first, last) = drift(&m.run);
         println!(
             "{:<40} {:>7} {:>7} {:>9.2} {:>12.2} {:>12.1} {:>11} {:>13.2} → {:<9.2}",
@@ -290,5 +331,10 @@ fn main() {
             first,
             last
         );
+    }
+    if let Some(us) = per_instance {
+        // The whole run (routing the map, running the instances, applying their updates,
+        // keeping the record) divided by the instances.
+        println!("map over 1,000 items: {us:.2} µs per instance (the executor's budget: about 2)");
     }
 }

@@ -10,14 +10,17 @@
 //! |---|---|
 //! | [`document`] | the graph document's types, one to one with the JSON, and [`NodeField`]: every node field with which kinds take it, declared once |
 //! | [`parse`] | reading documents strictly, with errors that give path, line and column |
-//! | [`plan`] | validation (every problem, with its path) and compilation into a [`Plan`]: `plan/{types, compile, check, graph, node, kinds, effectful}` |
+//! | [`plan`] | validation (every problem, with its path) and compilation into a [`Plan`]: `plan/{types, compile, check, graph, node, kinds, effectful, llm, tools, map}` |
 //! | [`script`] | the Rhai sandbox: expressions, scripts, `{{ }}` templates |
-//! | [`state`] | state fields, reducers, type checks, JSON patches |
-//! | [`run`] | the executor: `run/{types, errors, start, step, exec, subgraph, route, interrupt, fork, record, scope, outcome, nodeset}` |
-//! | `effects` | `llm` and `http` nodes: requests rendered, sent through the [`Host`], timed out and retried; the executor calls in with what they need, not the whole run |
+//! | [`state`] | state fields, reducers, type checks, JSON patches: `state/{check, list, messages}` |
+//! | [`messages`] | chat messages (spec 2.6): their shape, updates to a `messages` field, ids, `has_tool_calls` |
+//! | [`run`] | the executor: `run/{types, errors, start, step, exec, subgraph, route, interrupt, fork, record, scope, outcome, nodeset, task, map, verify}` |
+//! | `effects` | `llm`, `http` and `tools` nodes: requests rendered, sent through the [`Host`] (streamed when it watches), timed out and retried; model providers (mock, OpenAI-compatible, Anthropic); the executor calls in with what they need, not the whole run: `effects/{send, http, llm, chat, mock, openai, anthropic, sse, tools}` |
 //! | [`record`] | the run record, `switchyard/run@1` |
 //! | [`update`] | what a node writes in a step |
+//! | [`json_schema`] | JSON Schema for tool `parameters` and `output_schema`: compiled once, values checked with the path of a mismatch |
 //! | [`host`] | the [`Host`] trait through which every effect goes |
+//! | `describe` | a JSON value's type name and an excerpt, for error messages |
 //! | [`diagnostic`] | a validation problem: severity, path, message |
 //! | [`mermaid`] | Mermaid flowchart export |
 //!
@@ -47,11 +50,14 @@
 //! assert_eq!(run.state_json()["count"], 3);
 //! ```
 
+mod describe;
 pub mod diagnostic;
 pub mod document;
 mod effects;
 pub mod host;
+pub mod json_schema;
 pub mod mermaid;
+pub mod messages;
 pub mod parse;
 pub mod plan;
 pub mod record;
@@ -66,5 +72,5 @@ pub use host::{Host, OfflineHost};
 pub use mermaid::to_mermaid;
 pub use parse::{DocError, parse_graph};
 pub use plan::{Compiled, Plan, compile, validate};
-pub use record::{RUN_FORMAT, RunRecord};
+pub use record::{RUN_FORMAT, RunRecord, Usage};
 pub use run::{ErrorKind, InputError, NodeError, Run, RunError, Status};

@@ -3,6 +3,7 @@
 use std::fmt::Write;
 
 use crate::document::{Graph, NodeKind};
+use crate::plan::DEFAULT_ITEM_NAME;
 
 /// Draws the graph as a Mermaid flowchart: a shape per kind, edge labels and conditions.
 /// Notes are left out; a disabled node is drawn dashed.
@@ -26,14 +27,20 @@ pub fn to_mermaid(graph: &Graph) -> String {
         let _ = writeln!(out, "    {id}{shape}");
     }
     for e in &graph.edges {
-        let mut label = e.label.clone().unwrap_or_default();
+        let mut parts: Vec<String> = e.label.iter().cloned().collect();
         if let Some(w) = &e.when {
-            if !label.is_empty() {
-                label.push(' ');
-            }
-            label.push_str(&format!("when {w}"));
+            parts.push(format!("when {w}"));
         }
-        let arrow = if e.when.is_some() { "-.->" } else { "-->" };
+        if let Some(m) = &e.map {
+            parts.push(format!("for each {} in {m}", e.as_name.as_deref().unwrap_or(DEFAULT_ITEM_NAME)));
+        }
+        let label = parts.join(" ");
+        // A map edge is drawn thick: its target runs once per item.
+        let arrow = match (&e.map, &e.when) {
+            (Some(_), _) => "==>",
+            (None, Some(_)) => "-.->",
+            (None, None) => "-->",
+        };
         let (from, to) = (mermaid_id(&e.from), mermaid_id(&e.to));
         if label.is_empty() {
             let _ = writeln!(out, "    {from} {arrow} {to}");
@@ -74,5 +81,18 @@ mod tests {
         assert!(m.contains("n_end([\"end\"])"));
         assert!(m.contains("n_route{\"route\"}"));
         assert!(m.contains("n_route -.->|\"yes when state.x > 1\"| n_end"));
+    }
+
+    #[test]
+    fn draws_map_edges_thick_with_their_list() {
+        let mut g = Graph::new("t");
+        g.nodes.push(crate::document::Node::new("work", NodeKind::Set));
+        g.edges.push(crate::document::Edge {
+            map: Some("state.docs".into()),
+            as_name: Some("doc".into()),
+            ..crate::document::Edge::new("start", "work")
+        });
+        let m = to_mermaid(&g);
+        assert!(m.contains("n_start ==>|\"for each doc in state.docs\"| n_work"), "{m}");
     }
 }

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::run::errors::{NodeError, RunError};
+use crate::run::task::MapItem;
 use crate::run::types::{ForkInfo, Status, Waiting};
 use crate::update::Update;
 
@@ -15,8 +16,8 @@ use crate::update::Update;
 pub const RUN_FORMAT: &str = "switchyard/run@1";
 
 /// A run record as JSON sees it. Fields beyond the spec's (`errors`, `forked_from`, and in
-/// steps `skipped`, `waiting`, `pending_joins`, `taken`, `details`) carry what an editor shows
-/// and what resuming needs.
+/// steps `skipped`, `waiting`, `pending_joins`, `taken`, `details`, `map`) carry what an editor
+/// shows and what resuming needs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunRecord {
@@ -31,6 +32,9 @@ pub struct RunRecord {
     pub waiting: Vec<Waiting>,
     pub error: Option<RunError>,
     pub outputs: BTreeMap<String, Vec<Value>>,
+    /// Tokens the model providers reported, summed over the run (absent in older records).
+    #[serde(default)]
+    pub usage: Usage,
     /// Node id → its last error message.
     #[serde(default)]
     pub errors: BTreeMap<String, String>,
@@ -41,7 +45,29 @@ pub struct RunRecord {
     pub steps: Option<Vec<StepDoc>>,
 }
 
-/// One step as the run record writes it: nodes by id.
+/// Tokens model providers said a run's calls took (spec 4): each `llm` step's
+/// `details.usage`, summed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+impl Usage {
+    /// Adds the `usage` a node's details report, if they report one.
+    pub fn add_detail(&mut self, detail: &Value) {
+        let u = &detail["usage"];
+        self.input_tokens = self.input_tokens.saturating_add(u["input_tokens"].as_u64().unwrap_or(0));
+        self.output_tokens = self.output_tokens.saturating_add(u["output_tokens"].as_u64().unwrap_or(0));
+    }
+
+    /// Whether no tokens were reported.
+    pub fn is_zero(&self) -> bool {
+        self.input_tokens == 0 && self.output_tokens == 0
+    }
+}
+
+/// One step as the run record writes it: nodes by id, map instances as `<node>[<index>]`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StepDoc {
@@ -54,6 +80,10 @@ pub struct StepDoc {
     pub patch: json_patch::Patch,
     pub state: Map<String, Value>,
     pub next: Vec<String>,
+    /// The items of the map instances in `next`: node id → one `{"as": name, "item": value}`
+    /// per instance, in index order. Absent when `next` holds no instance.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub map: BTreeMap<String, Vec<MapItem>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub waiting: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -68,4 +98,28 @@ pub struct StepDoc {
     /// Set on a step that failed the run: nothing it did was applied.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub failed: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_written_before_usage_still_read() {
+        let old = r#"{"format":"switchyard/run@1","run_id":"r","graph":"g","status":"completed","input":{},
+            "state":{},"step":0,"next":[],"waiting":[],"error":null,"outputs":{}}"#;
+        let rec: RunRecord = serde_json::from_str(old).expect("an old record reads");
+        assert_eq!(rec.usage, Usage::default());
+        let written = serde_json::to_value(&rec).expect("a record serializes");
+        assert_eq!(written["usage"], serde_json::json!({"input_tokens": 0, "output_tokens": 0}));
+    }
+
+    #[test]
+    fn usage_adds_what_details_report() {
+        let mut u = Usage::default();
+        u.add_detail(&serde_json::json!({"usage": {"input_tokens": 3, "output_tokens": 4}}));
+        u.add_detail(&serde_json::json!({"prompt": "no usage here"}));
+        u.add_detail(&serde_json::json!({"usage": {"input_tokens": 1}}));
+        assert_eq!(u, Usage { input_tokens: 4, output_tokens: 4 });
+    }
 }

@@ -3,8 +3,11 @@
 //! natively and, compiled to wasm32, under wasm-bindgen-test, so both targets are held to the
 //! same expectations. See `tests/conformance/README.md` for the case format.
 
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use engine::host::{Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture, Origin, check_origin};
 use engine::{OfflineHost, Run, compile, parse_graph};
 use include_dir::{Dir, include_dir};
 use serde_json::{Value, json};
@@ -113,7 +116,7 @@ fn run_case_stages(case: &Value) -> Result<(), String> {
         return Err(format!("graph is invalid:\n  {}", errs.join("\n  ")));
     };
     let plan = Rc::new(plan);
-    let host = OfflineHost::with_tick(case["clock_tick_ms"].as_f64().unwrap_or(0.0));
+    let host = ScriptedHost::new(case)?;
     let input = case.get("input").cloned().unwrap_or_else(|| json!({}));
     let mut run = match Run::start(plan.clone(), input, &host) {
         Ok(run) => run,
@@ -136,6 +139,7 @@ fn run_case_stages(case: &Value) -> Result<(), String> {
     }
     pollster::block_on(run.run(&host));
     check_run(&run, &case["expect"]).map_err(|e| format!("first run: {e}"))?;
+    host.check(&case["expect"]).map_err(|e| format!("first run: {e}"))?;
 
     for (k, stage) in case["then"].as_array().cloned().unwrap_or_default().iter().enumerate() {
         let before = strip(&run.record(true));
@@ -174,6 +178,7 @@ fn run_case_stages(case: &Value) -> Result<(), String> {
         }
         pollster::block_on(next.run(&host));
         check_run(&next, &stage["expect"]).map_err(|e| format!("stage {k}: {e}"))?;
+        host.check(&stage["expect"]).map_err(|e| format!("stage {k}: {e}"))?;
         if stage.get("fork").is_some() && strip(&run.record(true)) != before {
             return Err(format!("stage {k}: forking changed the original run"));
         }
@@ -297,8 +302,285 @@ fn check_run(run: &Run, want: &Value) -> Result<(), String> {
             }
         }
     }
+    if let Some(usage) = want.get("usage")
+        && rec_json["usage"] != *usage
+    {
+        return Err(format!("usage: want {usage}, got {}", rec_json["usage"]));
+    }
+    for what in ["details", "updates"] {
+        if let Some(Value::Object(by_step)) = want.get(what) {
+            // step number → node → what its details (or update) must include
+            for (step, nodes) in by_step {
+                let i: usize = step.parse().map_err(|_| format!("{what} keys are step numbers"))?;
+                let got = &rec_json["steps"][i.wrapping_sub(1)][what];
+                for (node, w) in nodes.as_object().cloned().unwrap_or_default() {
+                    includes(&w, &got[&node], &format!("step {i} {what}.{node}"))?;
+                }
+            }
+        }
+    }
+    check_step_fields(&rec_json, want)?;
     check_patches(run, &rec_json)?;
     Ok(())
+}
+
+/// Whether `got` holds everything `want` does: an object's keys (others may be there too),
+/// a list item by item (same length), anything else equal; `{"$contains": "text"}` takes any
+/// string holding that text.
+fn includes(want: &Value, got: &Value, at: &str) -> Result<(), String> {
+    if let Some(text) = want.get("$contains").and_then(Value::as_str) {
+        return match got.as_str() {
+            Some(g) if g.contains(text) => Ok(()),
+            _ => Err(format!("{at}: want a string containing {text:?}, got {got}")),
+        };
+    }
+    match (want, got) {
+        (Value::Object(w), Value::Object(g)) => {
+            for (k, v) in w {
+                includes(v, g.get(k).unwrap_or(&Value::Null), &format!("{at}.{k}"))?;
+            }
+            Ok(())
+        }
+        (Value::Array(w), Value::Array(g)) if w.len() == g.len() => {
+            for (k, (a, b)) in w.iter().zip(g).enumerate() {
+                includes(a, b, &format!("{at}[{k}]"))?;
+            }
+            Ok(())
+        }
+        (w, g) if w == g => Ok(()),
+        // 0 and 0.0 are the same number (durations are floats).
+        (Value::Number(w), Value::Number(g)) if w.as_f64() == g.as_f64() => Ok(()),
+        (w, g) => Err(format!("{at}: want {w}, got {g}")),
+    }
+}
+
+/// The host a case runs on: a fake clock, and, when the case scripts `http` replies, a
+/// network that answers with them in order and checks each request against what the reply
+/// expects (`expect`: method, url, headers (null: absent), auth, and JSON the body must
+/// include). `stream: true` makes the host watch replies arrive: bodies come in small
+/// pieces and the text each node's model added is kept, for `expect.deltas`.
+struct ScriptedHost {
+    /// Run ids.
+    offline: OfflineHost,
+    /// A fake clock that advances `tick` at each reading, and by a sleep's length only when
+    /// the sleep is waited for (a timeout raced by a reply that came first costs nothing).
+    clock: Rc<Cell<f64>>,
+    tick: f64,
+    replies: RefCell<Vec<Value>>,
+    problems: RefCell<Vec<String>>,
+    sent: RefCell<usize>,
+    stream: bool,
+    deltas: RefCell<BTreeMap<String, String>>,
+    trusted: Vec<Origin>,
+}
+
+impl ScriptedHost {
+    fn new(case: &Value) -> Result<ScriptedHost, String> {
+        let mut replies = case["http"].as_array().cloned().unwrap_or_default();
+        replies.reverse();
+        let trusted = case["trusted_origins"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|o| o.as_str().and_then(Origin::of).ok_or(format!("{o} is not an origin")))
+            .collect::<Result<_, _>>()?;
+        Ok(ScriptedHost {
+            offline: OfflineHost::new(),
+            clock: Rc::new(Cell::new(0.0)),
+            tick: case["clock_tick_ms"].as_f64().unwrap_or(0.0),
+            replies: RefCell::new(replies),
+            problems: RefCell::new(Vec::new()),
+            sent: RefCell::new(0),
+            stream: case["stream"].as_bool() == Some(true),
+            deltas: RefCell::new(BTreeMap::new()),
+            trusted,
+        })
+    }
+
+    /// The scripted reply to `request`, its expectations checked.
+    fn answer(&self, request: &HttpRequest) -> Result<HttpResponse, HttpFailure> {
+        *self.sent.borrow_mut() += 1;
+        let Some(reply) = self.replies.borrow_mut().pop() else {
+            return Err(HttpFailure {
+                message: format!("no network in this host ({} {})", request.method, request.url),
+                timed_out: false,
+            });
+        };
+        if let Err(e) = expect_request(&reply["expect"], request) {
+            self.problems.borrow_mut().push(format!("request {}: {e}", self.sent.borrow()));
+        }
+        if let Some(message) = reply["fail"].as_str() {
+            return Err(HttpFailure { message: message.into(), timed_out: false });
+        }
+        let body = match &reply["body"] {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let headers = reply["headers"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+            .collect();
+        Ok(HttpResponse { status: reply["status"].as_u64().unwrap_or(200) as u16, body, headers })
+    }
+
+    /// Every scripted reply was asked for, every request was as expected, and the streamed
+    /// text is as `expect.deltas` says.
+    fn check(&self, want: &Value) -> Result<(), String> {
+        let problems = std::mem::take(&mut *self.problems.borrow_mut());
+        if !problems.is_empty() {
+            return Err(problems.join("; "));
+        }
+        if let Some(n) = want["requests"].as_u64()
+            && *self.sent.borrow() as u64 != n
+        {
+            return Err(format!("requests sent: want {n}, got {}", self.sent.borrow()));
+        }
+        if let Some(Value::Object(deltas)) = want.get("deltas") {
+            let got = self.deltas.borrow();
+            for (node, text) in deltas {
+                if got.get(node).map(String::as_str) != text.as_str() {
+                    return Err(format!("streamed text of {node}: want {text}, got {:?}", got.get(node)));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Checks a request against what a scripted reply expects of it.
+fn expect_request(want: &Value, r: &HttpRequest) -> Result<(), String> {
+    if let Some(m) = want["method"].as_str()
+        && m != r.method
+    {
+        return Err(format!("method: want {m}, got {}", r.method));
+    }
+    if let Some(u) = want["url"].as_str()
+        && u != r.url
+    {
+        return Err(format!("url: want {u}, got {}", r.url));
+    }
+    if let Some(auth) = want.get("auth") {
+        let got = match r.auth {
+            Some(Auth::OpenAi) => json!("openai"),
+            Some(Auth::Anthropic) => json!("anthropic"),
+            None => Value::Null,
+        };
+        if *auth != got {
+            return Err(format!("auth: want {auth}, got {got}"));
+        }
+    }
+    for (name, value) in want["headers"].as_object().into_iter().flatten() {
+        let got = r.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| json!(v));
+        if got.clone().unwrap_or(Value::Null) != *value {
+            return Err(format!("header {name}: want {value}, got {got:?}"));
+        }
+    }
+    if let Some(body) = want.get("body") {
+        let got: Value = r.body.as_deref().and_then(|b| serde_json::from_str(b).ok()).unwrap_or(Value::Null);
+        includes(body, &got, "body")?;
+    }
+    if let Some(Value::Array(absent)) = want.get("body_lacks") {
+        let got: Value = r.body.as_deref().and_then(|b| serde_json::from_str(b).ok()).unwrap_or(Value::Null);
+        for key in absent.iter().filter_map(Value::as_str) {
+            if got.get(key).is_some() {
+                return Err(format!("body: `{key}` should be absent, got {}", got[key]));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `step_fields`: step number → fields of that step in the record, each exactly as given;
+/// `step_includes`: the same, but an object matches one that has at least its keys;
+/// `step_keys`: step number → field → the keys (names) of that object field, in order.
+fn check_step_fields(rec: &Value, want: &Value) -> Result<(), String> {
+    let step = |n: &str| -> Result<&Value, String> {
+        let i: usize = n.parse().map_err(|_| format!("step keys are step numbers, got {n}"))?;
+        rec["steps"].get(i.wrapping_sub(1)).ok_or(format!("no step {i}"))
+    };
+    for (key, exact) in [("step_fields", true), ("step_includes", false)] {
+        for (n, fields) in want[key].as_object().into_iter().flatten() {
+            let s = step(n)?;
+            for (field, value) in fields.as_object().into_iter().flatten() {
+                let got = s.get(field).unwrap_or(&Value::Null);
+                let ok = if exact { got == value } else { has_all(got, value) };
+                if !ok {
+                    return Err(format!("step {n} {field}:\n  want {value}\n  got  {got}"));
+                }
+            }
+        }
+    }
+    for (n, fields) in want["step_keys"].as_object().into_iter().flatten() {
+        let s = step(n)?;
+        for (field, keys) in fields.as_object().into_iter().flatten() {
+            let got: Vec<&String> = s[field].as_object().map(|o| o.keys().collect()).unwrap_or_default();
+            if json!(got) != *keys {
+                return Err(format!("step {n} {field} names: want {keys}, got {}", json!(got)));
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Host for ScriptedHost {
+    fn now_ms(&self) -> f64 {
+        let t = self.clock.get();
+        self.clock.set(t + self.tick);
+        t
+    }
+    fn new_run_id(&self) -> String {
+        self.offline.new_run_id()
+    }
+    fn http(&self, request: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, HttpFailure>> {
+        let reply = self.answer(&request);
+        Box::pin(async move { reply })
+    }
+    fn sleep(&self, ms: u64) -> LocalBoxFuture<'_, ()> {
+        let clock = self.clock.clone();
+        Box::pin(async move { clock.set(clock.get() + ms as f64) })
+    }
+    fn clock(&self) -> Option<Clock> {
+        let (clock, tick) = (self.clock.clone(), self.tick);
+        Some(Rc::new(move || {
+            let t = clock.get();
+            clock.set(t + tick);
+            t
+        }))
+    }
+    fn key_allowed(&self, auth: Auth, url: &str) -> Result<(), String> {
+        check_origin(auth, url, &self.trusted)
+    }
+    fn streams(&self) -> bool {
+        self.stream
+    }
+    fn http_stream<'a>(
+        &'a self,
+        request: HttpRequest,
+        chunk: &'a dyn Fn(&str),
+    ) -> LocalBoxFuture<'a, Result<HttpResponse, HttpFailure>> {
+        let reply = self.answer(&request);
+        if let Ok(r) = &reply {
+            // Small pieces that split lines and events anywhere.
+            let chars: Vec<char> = r.body.chars().collect();
+            for piece in chars.chunks(7) {
+                chunk(&piece.iter().collect::<String>());
+            }
+        }
+        Box::pin(async move { reply })
+    }
+    fn llm_delta(&self, node: &str, text: &str) {
+        self.deltas.borrow_mut().entry(node.to_string()).or_default().push_str(text);
+    }
+}
+
+/// Whether `got` has what `want` has: objects may hold more keys, everything else is equal.
+fn has_all(got: &Value, want: &Value) -> bool {
+    match (got, want) {
+        (Value::Object(g), Value::Object(w)) => w.iter().all(|(k, v)| g.get(k).is_some_and(|gv| has_all(gv, v))),
+        _ => got == want,
+    }
 }
 
 /// Every step's patch turns the state before it into the state after it.

@@ -110,3 +110,65 @@ fn tampered_records_are_refused_naming_the_field() {
         assert_eq!(resume_error(&r), path, "{path}");
     }
 }
+
+/// Two map instances due after step 1, and a node that no map edge leads to.
+const MAPPED: &str = r#"{
+  "format": "switchyard/graph@1",
+  "state": { "out": { "type": "list", "reducer": "append" } },
+  "nodes": [ { "id": "start", "kind": "start" },
+             { "id": "split", "kind": "set", "set": { "out": "0" } },
+             { "id": "work", "kind": "set", "set": { "out": "item" } },
+             { "id": "end", "kind": "end" } ],
+  "edges": [ { "from": "start", "to": "split" },
+             { "from": "split", "to": "work", "map": "[1, 2]" },
+             { "from": "work", "to": "end" } ]
+}"#;
+
+/// The record of a run of [`MAPPED`] that stopped after step 1 (an answer-free way to stop
+/// with instances due: the step limit).
+fn mapped_record() -> Value {
+    let graph = MAPPED.replace(r#""edges""#, r#""limits": { "max_steps": 1 }, "edges""#);
+    let plan = Rc::new(compile(&parse_graph(&graph).expect("test setup")).plan.expect("test setup"));
+    let host = OfflineHost::new();
+    let mut run = Run::start(plan, json!({}), &host).expect("test setup");
+    pollster::block_on(run.run(&host));
+    serde_json::to_value(run.record(true)).expect("test setup")
+}
+
+fn mapped_resume(record: &Value) -> Result<Run, String> {
+    let plan = Rc::new(compile(&parse_graph(MAPPED).expect("test setup")).plan.expect("test setup"));
+    let record: RunRecord = serde_json::from_value(record.clone()).map_err(|e| e.to_string())?;
+    Run::from_record(plan, &record, &OfflineHost::new()).map_err(|e| e.path)
+}
+
+#[test]
+fn a_record_with_instances_due_resumes_them() {
+    let r = mapped_record();
+    assert_eq!(r["next"], json!(["work[0]", "work[1]"]));
+    assert_eq!(r["steps"][0]["map"], json!({"work": [{"as": "item", "item": 1}, {"as": "item", "item": 2}]}));
+    // Resumed under a graph whose step limit is not reached, the instances run.
+    let mut run = mapped_resume(&r).expect("accepted");
+    run.resume();
+    pollster::block_on(run.run(&OfflineHost::new()));
+    assert_eq!(run.state_json()["out"], json!([0, 1, 2]));
+    assert_eq!(run.steps()[1].ran.len(), 2);
+}
+
+#[test]
+fn tampered_map_instances_are_refused_naming_the_field() {
+    type Tamper = fn(&mut Value);
+    let cases: [(&str, Tamper); 7] = [
+        ("steps[0].next[1]", |r| r["steps"][0]["next"][1] = json!("work[2]")),
+        ("steps[0].next[1]", |r| r["steps"][0]["next"][1] = json!("work[0]")),
+        ("steps[0].next[1]", |r| r["steps"][0]["next"][1] = json!("work[01]")),
+        ("steps[0].next[0]", |r| r["steps"][0]["next"][0] = json!("split[0]")),
+        ("steps[0].map.work", |r| r["steps"][0]["next"] = json!(["work[0]"])),
+        ("steps[0].ran[0]", |r| r["steps"][0]["ran"][0] = json!("split[x]")),
+        ("next[0]", |r| r["next"][0] = json!("ghost[0]")),
+    ];
+    for (path, tamper) in cases {
+        let mut r = mapped_record();
+        tamper(&mut r);
+        assert_eq!(mapped_resume(&r).err().as_deref(), Some(path), "{path}");
+    }
+}

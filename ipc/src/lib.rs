@@ -101,6 +101,9 @@ pub const AUTH_ANTHROPIC: &str = "anthropic";
 pub struct HttpReply {
     pub status: u16,
     pub body: String,
+    /// The reply's headers (the engine reads `Retry-After`).
+    #[serde(default)]
+    pub headers: Vec<(String, String)>,
 }
 
 /// Why [`Http`] failed: its rejection value.

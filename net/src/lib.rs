@@ -22,9 +22,10 @@ pub const ANTHROPIC_KEY_VARS: [&str; 1] = ["ANTHROPIC_API_KEY"];
 /// Origins, comma-separated, trusted with the keys beyond each provider's own.
 pub const TRUSTED_ORIGINS_VAR: &str = "SWITCHYARD_TRUSTED_ORIGINS";
 
-/// Sends `req`; `key` is added as a bearer token, to whatever URL the request names: the
-/// caller has decided it may go there (the desktop app, whose person set the URL). Prefer
-/// [`send_bound`], which checks the URL's origin itself.
+/// Sends `req`; `key` is added as the request's `auth` says (a bearer token for OpenAI,
+/// `x-api-key` for Anthropic), to whatever URL the request names: the caller has decided it
+/// may go there (the desktop app, whose person set the URL). Prefer [`send_bound`], which
+/// checks the URL's origin itself.
 pub fn send_blocking(req: &HttpRequest, key: Option<&str>) -> Result<HttpResponse, HttpFailure> {
     send_with(req, key, MAX_REPLY_BYTES)
 }
@@ -109,7 +110,10 @@ fn start(
         builder = builder.header("accept-encoding", accept_encoding);
     }
     if let Some(key) = key {
-        builder = builder.header("authorization", format!("Bearer {key}"));
+        builder = match req.auth {
+            Some(Auth::Anthropic) => builder.header("x-api-key", key),
+            _ => builder.header("authorization", format!("Bearer {key}")),
+        };
     }
     let result = match &req.body {
         Some(body) => builder.body(body.clone()).map_err(|e| fail(e.to_string())).map(|r| agent.run(r)),

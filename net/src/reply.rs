@@ -42,7 +42,7 @@ pub fn decode_reply(
         Ok(s) => s,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     };
-    Ok(HttpResponse { status, body })
+    Ok(HttpResponse { status, body, headers: headers.to_vec() })
 }
 
 /// Reads `decoder` to its end, stopping with an error past `max_bytes`.

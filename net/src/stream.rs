@@ -71,7 +71,7 @@ pub fn send_stream_with(
         on_text(&clean(&rest));
         whole.push_str(&rest);
     }
-    Ok(HttpResponse { status, body: clean(&whole) })
+    Ok(HttpResponse { status, body: clean(&whole), headers })
 }
 
 fn compressed(headers: &[(String, String)]) -> bool {

@@ -221,7 +221,9 @@ async fn sent(
     send: impl FnOnce(&Outgoing) -> Result<engine::host::HttpResponse, engine::host::HttpFailure> + Send + 'static,
 ) -> Result<ipc::HttpReply, ipc::HttpFailure> {
     tauri::async_runtime::spawn_blocking(move || {
-        send(&out).map(|r| ipc::HttpReply { status: r.status, body: out.clean(&r.body) }).map_err(failure)
+        send(&out)
+            .map(|r| ipc::HttpReply { status: r.status, body: out.clean(&r.body), headers: r.headers })
+            .map_err(failure)
     })
     .await
     .map_err(|e| ipc::HttpFailure { message: e.to_string(), timed_out: false })?

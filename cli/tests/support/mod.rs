@@ -26,17 +26,37 @@ pub struct Reply {
     pub content_type: String,
     /// Wait this long after reading the request before answering.
     pub delay: Duration,
+    /// More headers to send (`retry-after`…).
+    pub headers: Vec<(String, String)>,
 }
 
 impl Reply {
     /// A reply with a JSON body.
     pub fn json(status: u16, body: &Value) -> Reply {
-        Reply { status, body: body.to_string(), content_type: "application/json".into(), delay: Duration::ZERO }
+        Reply {
+            status,
+            body: body.to_string(),
+            content_type: "application/json".into(),
+            delay: Duration::ZERO,
+            headers: Vec::new(),
+        }
     }
 
     /// A reply with a plain-text body.
     pub fn text(status: u16, body: &str) -> Reply {
-        Reply { status, body: body.into(), content_type: "text/plain; charset=utf-8".into(), delay: Duration::ZERO }
+        Reply {
+            status,
+            body: body.into(),
+            content_type: "text/plain; charset=utf-8".into(),
+            delay: Duration::ZERO,
+            headers: Vec::new(),
+        }
+    }
+
+    /// The same reply with one more header.
+    pub fn with_header(mut self, name: &str, value: &str) -> Reply {
+        self.headers.push((name.into(), value.into()));
+        self
     }
 
     /// The same reply, sent only after `ms` milliseconds.
@@ -151,8 +171,9 @@ fn serve(stream: TcpStream, log: &Mutex<Vec<Request>>, script: &[Reply], served:
     if !reply.delay.is_zero() {
         thread::sleep(reply.delay);
     }
+    let extra: String = reply.headers.iter().map(|(k, v)| format!("{k}: {v}\r\n")).collect();
     let head = format!(
-        "HTTP/1.1 {} {}\r\ncontent-type: {}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        "HTTP/1.1 {} {}\r\ncontent-type: {}\r\ncontent-length: {}\r\n{extra}connection: close\r\n\r\n",
         reply.status,
         reason(reply.status),
         reply.content_type,
@@ -215,6 +236,7 @@ fn reason(status: u16) -> &'static str {
         401 => "Unauthorized",
         404 => "Not Found",
         429 => "Too Many Requests",
+        529 => "Overloaded",
         500 => "Internal Server Error",
         502 => "Bad Gateway",
         503 => "Service Unavailable",

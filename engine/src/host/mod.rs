@@ -31,7 +31,7 @@ pub type LocalBoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
 pub enum Auth {
     /// `Authorization: Bearer <key>` with the host's OpenAI-compatible API key, if it has one.
     OpenAi,
-    /// The host's Anthropic key (for the Anthropic provider, to come).
+    /// `x-api-key: <key>` with the host's Anthropic key, if it has one.
     Anthropic,
 }
 
@@ -47,10 +47,25 @@ pub struct HttpRequest {
     pub auth: Option<Auth>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct HttpResponse {
     pub status: u16,
     pub body: String,
+    /// The reply's headers, as far as the host can see them (a browser shows only some);
+    /// the engine reads `Retry-After` from them.
+    pub headers: Vec<(String, String)>,
+}
+
+impl HttpResponse {
+    /// A reply without headers.
+    pub fn new(status: u16, body: impl Into<String>) -> HttpResponse {
+        HttpResponse { status, body: body.into(), headers: Vec::new() }
+    }
+
+    /// The first header named `name`, whatever its case.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
 }
 
 /// Why no response arrived (refused connection, DNS, CORS, timeout in the host…).

@@ -1,17 +1,22 @@
 //! The checker: collects diagnostics while the graph is compiled, and compiles the
 //! expressions and templates it meets, reporting those that do not compile.
 
+use std::rc::Rc;
+
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::document::{Graph, Node, NodeField};
-use crate::plan::types::JsonTemplate;
+use crate::plan::types::{JsonTemplate, PlanTool};
 use crate::script::{CompileError, Expr, Scripting, Template};
 use crate::state::Schema;
 
 /// Collects every problem found, in the order found.
 pub(super) struct Checker {
     pub(super) diags: Vec<Diagnostic>,
+    /// Names besides the usual ones that the expressions and templates being compiled see:
+    /// while a map target is checked, its items' names and `index`.
+    pub(super) in_scope: Vec<String>,
 }
 
 /// The node being checked, with what its checks need.
@@ -26,6 +31,8 @@ pub(super) struct NodeAt<'a> {
     pub(super) out: &'a [usize],
     /// How many subgraphs deep the node's graph is.
     pub(super) depth: usize,
+    /// The graph's tools, compiled (those without errors).
+    pub(super) tools: &'a Rc<Vec<PlanTool>>,
 }
 
 impl NodeAt<'_> {
@@ -47,7 +54,7 @@ impl NodeAt<'_> {
 
 impl Checker {
     pub(super) fn new() -> Checker {
-        Checker { diags: Vec::new() }
+        Checker { diags: Vec::new(), in_scope: Vec::new() }
     }
 
     pub(super) fn push(
@@ -73,6 +80,11 @@ impl Checker {
         self.error(path, format!("does not compile: {e}"), node, edge);
     }
 
+    /// The names in scope besides the usual ones: `extra` and [`Checker::in_scope`].
+    fn names<'a>(&'a self, extra: &[&'a str]) -> Vec<&'a str> {
+        extra.iter().copied().chain(self.in_scope.iter().map(String::as_str)).collect()
+    }
+
     /// Compiles expression `src` (with `extra` names in scope besides the usual ones).
     pub(super) fn expr(
         &mut self,
@@ -83,7 +95,8 @@ impl Checker {
         edge: Option<usize>,
         extra: &[&str],
     ) -> Option<Expr> {
-        match s.compile(src, extra) {
+        let compiled = s.compile(src, &self.names(extra));
+        match compiled {
             Ok(e) => Some(e),
             Err(e) => {
                 self.compile_error(path, e, node, edge);
@@ -94,7 +107,20 @@ impl Checker {
 
     /// Compiles template `src`.
     pub(super) fn template(&mut self, s: &Scripting, src: &str, path: String, node: Option<&str>) -> Option<Template> {
-        match s.compile_template(src, &[]) {
+        self.template_with(s, src, path, node, &[])
+    }
+
+    /// Compiles template `src` with `extra` names in scope besides the usual ones.
+    pub(super) fn template_with(
+        &mut self,
+        s: &Scripting,
+        src: &str,
+        path: String,
+        node: Option<&str>,
+        extra: &[&str],
+    ) -> Option<Template> {
+        let compiled = s.compile_template(src, &self.names(extra));
+        match compiled {
             Ok(t) => Some(t),
             Err(e) => {
                 self.compile_error(path, e, node, None);
@@ -103,27 +129,28 @@ impl Checker {
         }
     }
 
-    /// Compiles JSON whose strings holding `{{` are templates.
+    /// Compiles JSON whose strings holding `{{` are templates (`extra` names in scope).
     pub(super) fn json_template(
         &mut self,
         s: &Scripting,
         v: &Value,
         path: String,
         node: Option<&str>,
+        extra: &[&str],
     ) -> Option<JsonTemplate> {
         Some(match v {
-            Value::String(t) if t.contains("{{") => JsonTemplate::Text(self.template(s, t, path, node)?),
+            Value::String(t) if t.contains("{{") => JsonTemplate::Text(self.template_with(s, t, path, node, extra)?),
             Value::Array(items) => {
                 let mut out = Vec::new();
                 for (k, item) in items.iter().enumerate() {
-                    out.push(self.json_template(s, item, format!("{path}[{k}]"), node)?);
+                    out.push(self.json_template(s, item, format!("{path}[{k}]"), node, extra)?);
                 }
                 JsonTemplate::List(out)
             }
             Value::Object(map) => {
                 let mut out = Vec::new();
                 for (k, item) in map {
-                    out.push((k.clone(), self.json_template(s, item, format!("{path}.{k}"), node)?));
+                    out.push((k.clone(), self.json_template(s, item, format!("{path}.{k}"), node, extra)?));
                 }
                 JsonTemplate::Object(out)
             }

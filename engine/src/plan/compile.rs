@@ -8,7 +8,8 @@ use crate::diagnostic::Diagnostic;
 use crate::document::{Graph, Join};
 use crate::plan::check::{Checker, NodeAt};
 use crate::plan::graph::{Ids, out_edges};
-use crate::plan::types::{Compiled, Op, Plan, PlanEdge, PlanNode};
+use crate::plan::map::{INDEX_NAME, item_names};
+use crate::plan::types::{Compiled, MapEdge, Op, Plan, PlanEdge, PlanNode};
 use crate::script::{Expr, Scripting};
 use crate::state::Schema;
 
@@ -24,15 +25,25 @@ pub(super) fn compile_at(graph: &Graph, depth: usize) -> Compiled {
     let starts = c.check_start(graph);
     c.check_edges(graph, &ids);
     let out = out_edges(graph, &ids);
+    let tools = c.check_tools(graph, &scripting);
+    let item_names = item_names(graph, &ids);
 
     let mut ops: Vec<Option<Op>> = Vec::with_capacity(graph.nodes.len());
     for (i, n) in graph.nodes.iter().enumerate() {
-        let at = NodeAt { graph, schema: &schema, scripting: &scripting, i, n, out: &out[i], depth };
+        let at = NodeAt { graph, schema: &schema, scripting: &scripting, i, n, out: &out[i], depth, tools: &tools };
+        // A map target's expressions see its items' names and `index` too.
+        c.in_scope = item_names[i].iter().map(|n| n.to_string()).collect();
+        if !c.in_scope.is_empty() {
+            c.in_scope.push(INDEX_NAME.to_string());
+        }
         ops.push(c.node(&at));
+        c.in_scope.clear();
     }
-    let mut whens: Vec<Option<Expr>> = Vec::with_capacity(graph.edges.len());
+    let mut edges: Vec<EdgeExprs> = Vec::with_capacity(graph.edges.len());
     for (j, e) in graph.edges.iter().enumerate() {
-        whens.push(e.when.as_ref().and_then(|w| c.expr(&scripting, w, format!("edges[{j}].when"), None, Some(j), &[])));
+        let when = e.when.as_ref().and_then(|w| c.expr(&scripting, w, format!("edges[{j}].when"), None, Some(j), &[]));
+        let map = c.map_edge(graph, &ids, &scripting, j);
+        edges.push(EdgeExprs { when, map });
     }
     for (i, n) in graph.nodes.iter().enumerate() {
         c.labels(graph, n, &out[i]);
@@ -45,7 +56,7 @@ pub(super) fn compile_at(graph: &Graph, depth: usize) -> Compiled {
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Compiled { plan: None, diagnostics };
     }
-    let nodes = plan_nodes(graph, &ids, &out, ops, whens);
+    let nodes = plan_nodes(graph, &ids, &out, ops, edges, item_names);
     let by_id: HashMap<String, usize> =
         nodes.iter().flatten().enumerate().map(|(p, n)| (n.id.to_string(), p)).collect();
     // Without errors there is exactly one start node, and every node has its op.
@@ -55,6 +66,12 @@ pub(super) fn compile_at(graph: &Graph, depth: usize) -> Compiled {
     Compiled { plan: Some(Plan { graph: graph.clone(), nodes, by_id, start, schema, limits, scripting }), diagnostics }
 }
 
+/// An edge's compiled expressions.
+struct EdgeExprs {
+    when: Option<Expr>,
+    map: Option<MapEdge>,
+}
+
 /// The plan's nodes, sorted by id, with their ops, their out-edges (targets as plan
 /// indices), their predecessors and the joins they feed.
 fn plan_nodes(
@@ -62,7 +79,8 @@ fn plan_nodes(
     ids: &Ids<'_>,
     out: &[Vec<usize>],
     mut ops: Vec<Option<Op>>,
-    mut whens: Vec<Option<Expr>>,
+    mut edges: Vec<EdgeExprs>,
+    mut item_names: Vec<Vec<Arc<str>>>,
 ) -> Option<Vec<PlanNode>> {
     let mut order: Vec<usize> = (0..graph.nodes.len()).collect();
     order.sort_by(|&a, &b| graph.nodes[a].id.cmp(&graph.nodes[b].id));
@@ -81,7 +99,8 @@ fn plan_nodes(
                     index: j,
                     to: doc_to_plan[ids[e.to.as_str()]],
                     label: e.label.clone(),
-                    when: whens[j].take(),
+                    when: edges[j].when.take(),
+                    map: edges[j].map.take(),
                 }
             })
             .collect();
@@ -98,6 +117,7 @@ fn plan_nodes(
             out: edges,
             preds: Vec::new(),
             feeds_joins: Vec::new(),
+            item_names: std::mem::take(&mut item_names[d]),
         });
     }
     link_joins(&mut nodes);

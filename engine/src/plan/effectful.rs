@@ -1,15 +1,17 @@
-//! The kinds that reach outside the engine (spec 2.2): `llm`, `http` and `subgraph`, each
-//! checked and compiled into its [`Op`].
+//! Kinds that reach outside the engine (spec 2.2): `http` and `subgraph`, each checked and
+//! compiled into its [`Op`], and the request fields `http` nodes and `http` tools share.
 
 use std::rc::Rc;
 
 use serde_json::Value;
 
-use crate::document::{GRAPH_FORMAT, NodeField, Parse, Provider};
+use indexmap::IndexMap;
+
+use crate::document::{GRAPH_FORMAT, NodeField, Parse};
 use crate::plan::check::{Checker, NodeAt};
 use crate::plan::compile::compile_at;
-use crate::plan::types::{Body, HttpOp, LlmOp, Op, Plan, SubgraphOp};
-use crate::script::Expr;
+use crate::plan::types::{Body, HttpOp, Op, Plan, RequestOp, SubgraphOp};
+use crate::script::{Expr, Scripting};
 
 /// Subgraphs may nest, but not without end.
 const MAX_SUBGRAPH_DEPTH: usize = 8;
@@ -17,72 +19,68 @@ const MAX_SUBGRAPH_DEPTH: usize = 8;
 /// The methods an `http` node may use.
 const HTTP_METHODS: [&str; 7] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
-impl Checker {
-    /// `llm`: the model, the prompts, where the reply goes.
-    pub(super) fn llm_op(&mut self, at: &NodeAt<'_>) -> Option<Op> {
-        let (n, id, s) = (at.n, at.id(), at.scripting);
-        let writes = self.require_writes(at);
-        let Some(model) = &n.model else {
-            self.error(at.path(NodeField::Model), "an `llm` node needs `model`: {provider, …}".into(), id, None);
-            return None;
-        };
-        if model.provider == Provider::Mock && model.responses.as_ref().is_none_or(Vec::is_empty) {
-            self.warn(
-                at.key_path(NodeField::Model, "responses"),
-                "a mock model without responses answers with an empty string".into(),
-                id,
-                None,
-            );
-        }
-        let Some(prompt_src) = &n.prompt else {
-            self.error(at.path(NodeField::Prompt), "an `llm` node needs `prompt`".into(), id, None);
-            return None;
-        };
-        let prompt = self.template(s, prompt_src, at.path(NodeField::Prompt), id);
-        let system = n.system.as_ref().map(|t| self.template(s, t, at.path(NodeField::System), id));
-        let (Some(prompt), Some(writes)) = (prompt, writes) else {
-            return None;
-        };
-        let system = match system {
-            Some(None) => return None,
-            Some(Some(t)) => Some(t),
-            None => None,
-        };
-        let parse = n.parse.unwrap_or(Parse::Text);
-        Some(Op::Llm(LlmOp { prompt, system, writes, parse, model: model.clone() }))
-    }
+/// The fields of a request as a document writes them.
+pub(super) struct RequestFields<'a> {
+    pub(super) method: Option<&'a str>,
+    pub(super) url: &'a str,
+    pub(super) headers: Option<&'a IndexMap<String, String>>,
+    pub(super) body: Option<&'a Value>,
+}
 
+impl Checker {
     /// `http`: the method, and the url, headers and body templates.
     pub(super) fn http_op(&mut self, at: &NodeAt<'_>) -> Option<Op> {
-        let (n, id, s) = (at.n, at.id(), at.scripting);
         let writes = self.require_writes(at);
-        let method = n.method.clone().unwrap_or_else(|| "GET".into()).to_ascii_uppercase();
-        if !HTTP_METHODS.contains(&method.as_str()) {
-            self.error(at.path(NodeField::Method), format!("`{method}` is not an HTTP method"), id, None);
-        }
-        let Some(url_src) = &n.url else {
-            self.error(at.path(NodeField::Url), "an `http` node needs `url`".into(), id, None);
+        let Some(url) = &at.n.url else {
+            self.error(at.path(NodeField::Url), "an `http` node needs `url`".into(), at.id(), None);
             return None;
         };
-        let url = self.template(s, url_src, at.path(NodeField::Url), id);
-        let mut headers = Vec::new();
+        let fields = RequestFields {
+            method: at.n.method.as_deref(),
+            url,
+            headers: at.n.headers.as_ref(),
+            body: at.n.body.as_ref(),
+        };
+        let request = self.request_op(at.scripting, &fields, &format!("nodes[{}]", at.i), at.id(), &[]);
+        let (Some(request), Some(writes)) = (request, writes) else {
+            return None;
+        };
+        Some(Op::Http(HttpOp { request, writes, parse: at.n.parse.unwrap_or(Parse::Json) }))
+    }
+
+    /// A request's method, and its url, headers and body templates (with `extra` names in
+    /// scope), found at `base.method`, `base.url`…; `None` when one has an error.
+    pub(super) fn request_op(
+        &mut self,
+        s: &Scripting,
+        f: &RequestFields<'_>,
+        base: &str,
+        id: Option<&str>,
+        extra: &[&str],
+    ) -> Option<RequestOp> {
+        let method = f.method.unwrap_or("GET").to_ascii_uppercase();
         let mut ok = true;
-        for (name, v) in n.headers.iter().flatten() {
-            match self.template(s, v, at.key_path(NodeField::Headers, name), id) {
+        if !HTTP_METHODS.contains(&method.as_str()) {
+            self.error(format!("{base}.method"), format!("`{method}` is not an HTTP method"), id, None);
+            ok = false;
+        }
+        let url = self.template_with(s, f.url, format!("{base}.url"), id, extra);
+        let mut headers = Vec::new();
+        for (name, v) in f.headers.into_iter().flatten() {
+            match self.template_with(s, v, format!("{base}.headers.{name}"), id, extra) {
                 Some(t) => headers.push((name.clone(), t)),
                 None => ok = false,
             }
         }
-        let body = match &n.body {
+        let path = format!("{base}.body");
+        let body = match f.body {
             None => None,
-            Some(Value::String(t)) => self.template(s, t, at.path(NodeField::Body), id).map(Body::Text),
-            Some(v) => self.json_template(s, v, at.path(NodeField::Body), id).map(Body::Json),
+            Some(Value::String(t)) => self.template_with(s, t, path, id, extra).map(Body::Text),
+            Some(v) => self.json_template(s, v, path, id, extra).map(Body::Json),
         };
-        ok &= n.body.is_none() || body.is_some();
-        let (Some(url), Some(writes), true) = (url, writes, ok) else {
-            return None;
-        };
-        Some(Op::Http(HttpOp { method, url, headers, body, writes, parse: n.parse.unwrap_or(Parse::Json) }))
+        ok &= f.body.is_none() || body.is_some();
+        let url = url?;
+        ok.then_some(RequestOp { method, url, headers, body })
     }
 
     /// `subgraph`: the embedded graph, compiled (its diagnostics reported under this
@@ -145,7 +143,7 @@ impl Checker {
     }
 
     /// The field an `llm` or `http` node's result goes to, which it must name.
-    fn require_writes(&mut self, at: &NodeAt<'_>) -> Option<String> {
+    pub(super) fn require_writes(&mut self, at: &NodeAt<'_>) -> Option<String> {
         let path = at.path(NodeField::Writes);
         match &at.n.writes {
             Some(w) => {

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use crate::document::{EffectiveLimits, FieldType, Graph, Node, NodeKind, OnError, Reducer};
 use crate::plan::check::Checker;
-use crate::state::{Evict, check_type};
+use crate::state::{Evict, FieldSpec, check_type};
 
 /// Node id → index in the document's `nodes` (the first node with the id).
 pub(super) type Ids<'g> = HashMap<&'g str, usize>;
@@ -134,9 +134,10 @@ impl Checker {
     pub(super) fn check_state(&mut self, graph: &Graph) {
         for (name, f) in graph.state.iter().flatten() {
             let path = format!("state.{name}");
-            let reducer = f.reducer.unwrap_or_default();
+            let reducer = f.reducer.unwrap_or(FieldSpec::default_reducer(f.ty));
             let fits = match reducer {
-                Reducer::Replace => true,
+                // A transcript is merged by message id, never replaced whole.
+                Reducer::Replace => f.ty != FieldType::Messages,
                 Reducer::Append => matches!(f.ty, FieldType::List | FieldType::Any),
                 Reducer::Add => matches!(f.ty, FieldType::Number | FieldType::Integer | FieldType::Any),
                 Reducer::Merge => matches!(f.ty, FieldType::Object | FieldType::Any),
@@ -156,10 +157,10 @@ impl Checker {
                 self.error(format!("{path}.default"), e, None, None);
             }
             if let Some(m) = f.max_items {
-                if reducer != Reducer::Append {
+                if !matches!(reducer, Reducer::Append | Reducer::Messages) {
                     self.error(
                         format!("{path}.max_items"),
-                        "only `append` fields can have max_items".into(),
+                        "only `append` and `messages` fields can have max_items".into(),
                         None,
                         None,
                     );
@@ -168,7 +169,10 @@ impl Checker {
                 }
             }
             if let Some(ev) = &f.evict {
-                if Evict::parse(ev).is_none() {
+                if reducer == Reducer::Messages {
+                    let message = "a `messages` field keeps its newest messages (and a leading system message); it takes no `evict`";
+                    self.error(format!("{path}.evict"), message.into(), None, None);
+                } else if Evict::parse(ev).is_none() {
                     self.error(
                         format!("{path}.evict"),
                         format!("`{ev}` is not `oldest` or `lowest:<key>`"),

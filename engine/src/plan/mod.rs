@@ -12,18 +12,28 @@
 //! | `graph` | checks of the whole graph: limits, state, ids, start, edges, labels, reachability |
 //! | `node` | the rules every node shares, and which fields apply to its kind |
 //! | `kinds` | `start`, `set`, `script`, `router` and `human` nodes |
-//! | `effectful` | `llm`, `http` and `subgraph` nodes |
+//! | `effectful` | `http` and `subgraph` nodes |
+//! | `llm` | `llm` nodes: prompts, messages, tools offered, `output_schema`, mock replies and rules |
+//! | `tools` | the graph's `tools` and the `tools` node |
+//! | `map` | map edges: their list, their item's name, their targets, the names each target sees |
 
 mod check;
 mod compile;
 mod effectful;
 mod graph;
 mod kinds;
+mod llm;
+mod map;
 mod node;
+mod tools;
 mod types;
 
 pub use self::graph::valid_id;
-pub use self::types::{Body, Compiled, HttpOp, JsonTemplate, LlmOp, Op, Plan, PlanEdge, PlanNode, SubgraphOp};
+pub use self::map::{DEFAULT_ITEM_NAME, INDEX_NAME};
+pub use self::types::{
+    Body, Compiled, HttpOp, JsonTemplate, LlmOp, MapEdge, MockItem, MockReply, Op, Plan, PlanEdge, PlanNode, PlanTool,
+    RequestOp, SubgraphOp, ToolRunOp, ToolSpec, ToolsOp,
+};
 use crate::diagnostic::Diagnostic;
 use crate::document::Graph;
 

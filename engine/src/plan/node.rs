@@ -22,11 +22,7 @@ impl Checker {
             NodeKind::Llm => self.llm_op(at),
             NodeKind::Http => self.http_op(at),
             NodeKind::Subgraph => self.subgraph_op(at),
-            // PLACEHOLDER (issue 12): the tools node is being built.
-            NodeKind::Tools => {
-                self.error(at.path(NodeField::Kind), "`tools` nodes are not built yet".into(), at.id(), None);
-                None
-            }
+            NodeKind::Tools => self.tools_op(at),
         }
     }
 

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::Diagnostic;
 use crate::document::{EffectiveLimits, Graph, ModelConfig, NodeKind, OnError, Parse, Retry};
+use crate::json_schema::JsonSchema;
 use crate::script::{Expr, Scripting, Template};
 use crate::state::Schema;
 
@@ -65,6 +66,9 @@ pub struct PlanNode {
     pub preds: Vec<usize>,
     /// The `join: all` nodes this node is a predecessor of.
     pub feeds_joins: Vec<usize>,
+    /// The names the items of map edges into this node take in its scope (besides `index`);
+    /// empty when no map edge leads here.
+    pub item_names: Vec<Arc<str>>,
 }
 
 /// An out-edge, its condition compiled.
@@ -75,6 +79,15 @@ pub struct PlanEdge {
     pub to: usize,
     pub label: Option<String>,
     pub when: Option<Expr>,
+    /// Its `map`: the target runs once per item of the list.
+    pub map: Option<MapEdge>,
+}
+
+/// A map edge's list expression and the name its items take in the target's scope.
+#[derive(Debug)]
+pub struct MapEdge {
+    pub list: Expr,
+    pub name: Arc<str>,
 }
 
 impl PlanEdge {
@@ -94,30 +107,104 @@ pub enum Op {
     Script(Expr),
     Router(Expr),
     Human { prompt: Option<Template>, writes: String, options: Option<Vec<String>> },
-    Llm(LlmOp),
+    Llm(Box<LlmOp>),
     Http(HttpOp),
     Subgraph(SubgraphOp),
+    Tools(ToolsOp),
 }
 
 /// An `llm` node's call.
 #[derive(Debug)]
 pub struct LlmOp {
-    pub prompt: Template,
+    /// Absent when `messages` gives the whole conversation.
+    pub prompt: Option<Template>,
     pub system: Option<Template>,
+    /// An expression giving earlier messages, sent after `system` and before `prompt`.
+    pub messages: Option<Expr>,
+    /// The graph's tools the model may call, as the model is told of them.
+    pub tools: Vec<ToolSpec>,
+    /// The schema the reply must match (read as JSON).
+    pub output_schema: Option<JsonSchema>,
     pub writes: String,
+    /// `writes` is a `messages` field: it receives the assistant message, tool calls and all.
+    pub writes_messages: bool,
     pub parse: Parse,
     pub model: ModelConfig,
+    /// A mock model's replies and rules, compiled.
+    pub mock: Vec<MockItem>,
+}
+
+/// A tool as a model is told of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolSpec {
+    pub name: String,
+    pub description: String,
+    /// A JSON Schema for the arguments (an empty object schema when the tool gives none).
+    pub parameters: Value,
+}
+
+/// One item of a mock model's `responses`.
+#[derive(Debug)]
+pub enum MockItem {
+    /// Answers in turn with the other plain items.
+    Plain(MockReply),
+    /// Answers when `when` holds (tried in order, before the plain items).
+    Rule { when: Expr, reply: MockReply },
+}
+
+/// What a mock model answers. Its strings are templates (`{{ }}`), rendered in the scope a
+/// rule's `when` sees, so that a mock's answer can follow the state, the prompt and the
+/// messages (a tool's result, an item of a map).
+#[derive(Debug)]
+pub enum MockReply {
+    /// Text, or any JSON value (used as it is with `parse: json`).
+    Value(JsonTemplate),
+    /// An assistant message: text and tool calls (`{name, arguments}`; ids are generated).
+    Message { content: JsonTemplate, tool_calls: Vec<(String, JsonTemplate)> },
 }
 
 /// An `http` node's request.
 #[derive(Debug)]
 pub struct HttpOp {
+    pub request: RequestOp,
+    pub writes: String,
+    pub parse: Parse,
+}
+
+/// A request to render: an `http` node's, or an `http` tool's.
+#[derive(Debug)]
+pub struct RequestOp {
     pub method: String,
     pub url: Template,
     pub headers: Vec<(String, Template)>,
     pub body: Option<Body>,
-    pub writes: String,
-    pub parse: Parse,
+}
+
+/// A `tools` node: runs the tool calls of the last assistant message of `field`.
+#[derive(Debug)]
+pub struct ToolsOp {
+    pub field: String,
+    /// `on_error: fail` was set: a call that fails fails the node, instead of answering
+    /// the model with an `error:` message.
+    pub fail: bool,
+    pub tools: Rc<Vec<PlanTool>>,
+}
+
+/// A graph-level tool, compiled.
+#[derive(Debug)]
+pub struct PlanTool {
+    pub spec: ToolSpec,
+    pub parameters: Option<JsonSchema>,
+    pub run: ToolRunOp,
+}
+
+/// How a tool call runs.
+#[derive(Debug)]
+pub enum ToolRunOp {
+    /// Rhai with `args` in scope; its value is the result.
+    Script(Expr),
+    /// A request whose templates see `args`; the reply is the result.
+    Http(RequestOp),
 }
 
 /// An `http` body: a template, or JSON whose strings are templates.

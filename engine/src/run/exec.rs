@@ -1,6 +1,6 @@
-//! Running one node against the step's snapshot (spec 2.2): the kinds computed inside the
-//! engine, pinned and disabled nodes; `llm` and `http` go to [`crate::effects`], `subgraph`
-//! to the `subgraph` module.
+//! Running one task (a node, or one map instance of it) against the step's snapshot (spec
+//! 2.2): the kinds computed inside the engine, pinned and disabled nodes; `llm`, `http` and
+//! `tools` go to [`crate::effects`], `subgraph` to the `subgraph` module.
 
 use serde_json::Value;
 
@@ -10,53 +10,84 @@ use crate::host::Host;
 use crate::plan::{Op, PlanNode};
 use crate::run::errors::{ErrorKind, NodeError};
 use crate::run::outcome::{Outcome, Route};
-use crate::script::{Expr, from_dynamic};
+use crate::run::task::Task;
+use crate::script::{Ctx, Expr, from_dynamic};
 use crate::state::{excerpt, type_name};
 use crate::update::Update;
 
 impl Run {
-    /// Runs node `ix` against the step's snapshot; `deadline` bounds what it sends out.
-    pub(super) async fn exec(&self, ix: usize, host: &dyn Host, deadline: Deadline) -> Outcome {
-        let node = self.plan.node(ix);
+    /// Runs `task` against the step's snapshot when its node computes its result without
+    /// waiting for anything (every kind but those reaching outside, unless pinned or
+    /// disabled); `None` for an effect, which [`Run::exec_effect`] runs.
+    pub(super) fn exec_now(&self, task: Task, host: &dyn Host, deadline: Deadline) -> Option<Outcome> {
+        let node = self.plan.node(task.node);
         if node.disabled {
-            return Outcome::Bypass;
+            return Some(Outcome::Bypass);
+        }
+        if node.pinned.is_none() && node.kind.is_effectful() {
+            return None;
         }
         deadline.arm(self.plan.scripting.guard(), host, Some(node));
+        Some(self.with_item(task, |ctx| self.compute(task.node, node, ctx)))
+    }
+
+    /// Runs an effect's `task` (an `llm`, `http` or `subgraph` node); `deadline` bounds what
+    /// it sends out.
+    pub(super) async fn exec_effect(&self, task: Task, host: &dyn Host, deadline: Deadline) -> Outcome {
+        let node = self.plan.node(task.node);
+        deadline.arm(self.plan.scripting.guard(), host, Some(node));
+        // Its own scope: the effect waits, and other tasks evaluate in the meantime.
+        let scope = self.scope_for(task);
+        let call = self.effect_call(task, &scope, host, deadline);
+        match &node.op {
+            Op::Llm(op) => effects::llm(&call, op).await.into(),
+            Op::Http(op) => effects::http(&call, op).await.into(),
+            Op::Subgraph(op) => self.subgraph(task, op, &call).await,
+            Op::Tools(op) => effects::tools(&call, op, self.state.last_item(&op.field)).await.into(),
+            _ => self.compute(task.node, node, &scope),
+        }
+    }
+
+    /// What node `ix` does in scope `ctx` when it needs nothing from outside.
+    fn compute(&self, ix: usize, node: &PlanNode, ctx: &Ctx) -> Outcome {
         if let Some(pinned) = &node.pinned {
-            return self.pinned(node, pinned);
+            return self.pinned(node, pinned, ctx);
         }
         match &node.op {
-            Op::Set(fields) => self.set(node, fields),
-            Op::Script(expr) => self.script(node, expr),
-            Op::Router(expr) => match self.router_labels(node, expr) {
+            Op::Set(fields) => self.set(node, fields, ctx),
+            Op::Script(expr) => self.script(node, expr, ctx),
+            Op::Router(expr) => match self.router_labels(node, expr, ctx) {
                 Ok(route) => Outcome::Update { update: Update::new(), route, detail: None },
                 Err(error) => Outcome::failed(error),
             },
             Op::Human { writes, options, .. } => self.human(ix, writes, options.is_some()),
-            Op::Llm(op) => effects::llm(&self.effect_call(ix, host, deadline), op).await.into(),
-            Op::Http(op) => effects::http(&self.effect_call(ix, host, deadline), op).await.into(),
-            Op::Subgraph(op) => self.subgraph(ix, op, &self.effect_call(ix, host, deadline)).await,
-            Op::Start { .. } | Op::End | Op::Note => Outcome::update(Update::new(), None),
+            // The effects are run by `exec_effect`; start, end and notes never run in a step.
+            Op::Llm(_) | Op::Http(_) | Op::Subgraph(_) | Op::Tools(_) | Op::Start { .. } | Op::End | Op::Note => {
+                Outcome::update(Update::new(), None)
+            }
         }
     }
 
-    /// What an effect needs from the run to run node `ix`.
-    fn effect_call<'a>(&'a self, ix: usize, host: &'a dyn Host, deadline: Deadline) -> EffectCall<'a> {
+    /// What an effect needs from the run to run `task` in scope `ctx`.
+    fn effect_call<'a>(&'a self, task: Task, ctx: &'a Ctx, host: &'a dyn Host, deadline: Deadline) -> EffectCall<'a> {
         EffectCall {
-            node: self.plan.node(ix),
+            node: self.plan.node(task.node),
             scripting: &self.plan.scripting,
-            ctx: &self.ctx,
+            ctx,
             host,
             deadline,
-            turn: self.run_counts[ix],
+            turn: self.turn(task),
+            // Steps are recorded once they end: this is the one running.
+            step: self.step_count() + 1,
+            name: task.name(&self.plan),
         }
     }
 
     /// A pinned node writes its pinned update instead of running; a router still routes,
     /// and a human node with options routes by the option its pinned update gives.
-    fn pinned(&self, node: &PlanNode, pinned: &serde_json::Map<String, Value>) -> Outcome {
+    fn pinned(&self, node: &PlanNode, pinned: &serde_json::Map<String, Value>, ctx: &Ctx) -> Outcome {
         let route = match &node.op {
-            Op::Router(e) => match self.router_labels(node, e) {
+            Op::Router(e) => match self.router_labels(node, e, ctx) {
                 Ok(r) => r,
                 Err(error) => return Outcome::failed(error),
             },
@@ -69,10 +100,10 @@ impl Run {
     }
 
     /// A `set` node: each expression's value to its field.
-    fn set(&self, node: &PlanNode, fields: &[(String, Expr)]) -> Outcome {
+    fn set(&self, node: &PlanNode, fields: &[(String, Expr)], ctx: &Ctx) -> Outcome {
         let mut update = Update::with_capacity(fields.len());
         for (field, expr) in fields {
-            match self.plan.scripting.eval_json(expr, &self.ctx) {
+            match self.plan.scripting.eval_json(expr, ctx) {
                 Ok(v) => {
                     update.insert(field.clone(), v);
                 }
@@ -83,8 +114,8 @@ impl Run {
     }
 
     /// A `script` node: its value is a map of updates, or `()` for none.
-    fn script(&self, node: &PlanNode, expr: &Expr) -> Outcome {
-        let value = match self.plan.scripting.eval(expr, &self.ctx) {
+    fn script(&self, node: &PlanNode, expr: &Expr, ctx: &Ctx) -> Outcome {
+        let value = match self.plan.scripting.eval(expr, ctx) {
             Ok(v) => v,
             Err(e) => return Outcome::failed(NodeError::expression(&node.id, "script", e)),
         };
@@ -120,9 +151,8 @@ impl Run {
     }
 
     /// The labels a router's `route` expression chooses: one, or a list.
-    fn router_labels(&self, node: &PlanNode, expr: &Expr) -> Result<Route, NodeError> {
-        let v =
-            self.plan.scripting.eval_json(expr, &self.ctx).map_err(|e| NodeError::expression(&node.id, "route", e))?;
+    fn router_labels(&self, node: &PlanNode, expr: &Expr, ctx: &Ctx) -> Result<Route, NodeError> {
+        let v = self.plan.scripting.eval_json(expr, ctx).map_err(|e| NodeError::expression(&node.id, "route", e))?;
         let labels = match &v {
             Value::String(s) => vec![s.clone()],
             Value::Array(items) if items.iter().all(Value::is_string) => {

@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 
 use super::Run;
 use crate::host::Host;
+use crate::messages::Writer;
 use crate::record::RunRecord;
 use crate::run::errors::InputError;
 use crate::run::start::check_against_schema;
@@ -19,7 +20,8 @@ impl Run {
         run.run_id = host.new_run_id();
         run.forked_from = Some(ForkInfo { run_id: self.run_id.clone(), step, set: set.clone() });
         if let Some(mut set) = set {
-            check_against_schema(&run.plan, set.iter_mut(), "set")?;
+            // Messages set here are written by `set` at the checkpoint forked from.
+            check_against_schema(&run.plan, set.iter_mut(), "set", Writer { node: "set", step })?;
             let mut patch = Vec::new();
             run.state.apply(&run.plan.schema, &set, &mut patch);
             run.pending_patch = patch;
@@ -42,6 +44,10 @@ impl Run {
             let spec = run.plan.schema.spec(k);
             crate::state::normalize_type(spec.ty, v)
                 .map_err(|message| InputError { path: format!("state.{k}"), message })?;
+            if spec.ty == crate::document::FieldType::Messages {
+                // Checked just above: this only gives ids to messages edited in without one.
+                let _ = crate::messages::normalize_list(v, Some(Writer { node: "set", step }));
+            }
         }
         run.forked_from = Some(ForkInfo { run_id: self.run_id.clone(), step, set: Some(values.clone()) });
         let mut patch = Vec::new();
@@ -103,12 +109,14 @@ impl Run {
         run.initial_next = self.initial_next.clone();
         run.initial_taken = self.initial_taken.clone();
         run.next = self.initial_next.iter().copied().collect();
+        run.fanout = self.initial_fanout.clone();
+        run.initial_fanout = self.initial_fanout.clone();
         run.forked_from = self.forked_from.clone();
         run.mark_ran(self.plan.start);
         for s in &self.steps[..keep] {
             run.replay(s.clone());
         }
-        if run.next.is_empty() {
+        if run.nothing_next() {
             run.status = if run.pending_joins.is_empty() { Status::Completed } else { Status::Failed };
             if let Some(&j) = run.pending_joins.iter().next() {
                 run.error = Some(run.join_error(j));
@@ -123,7 +131,7 @@ impl Run {
         if s.failed {
             self.live.remember_errors(&s);
             self.active_ms += s.duration_ms;
-            self.next = s.next.iter().copied().collect();
+            self.set_next(&s);
             self.steps.push(s);
             return;
         }
@@ -132,19 +140,26 @@ impl Run {
         self.count_ran(&s.ran, &s.skipped);
         self.active_ms += s.duration_ms;
         self.state = s.state.clone();
-        self.next = s.next.iter().copied().collect();
+        self.set_next(&s);
         self.pending_joins = s.pending_joins.iter().copied().collect();
         self.steps.push(s);
     }
 
+    /// What runs after recorded step `s`: its `next`, the map instances with their items.
+    fn set_next(&mut self, s: &StepRecord) {
+        self.next = s.next.iter().filter(|t| t.instance.is_none()).map(|t| t.node).collect();
+        self.fanout = s.map.clone();
+    }
+
     /// A subgraph that stopped for a human in step `s` waits with its record; one that ran
-    /// to its end no longer does.
+    /// to its end no longer does. (A map instance never waits.)
     fn replay_suspended(&mut self, s: &StepRecord) {
-        for &ix in &s.ran {
+        for &task in s.ran.iter().filter(|t| t.instance.is_none()) {
+            let ix = task.node;
             let record = s
                 .details
                 .iter()
-                .find(|(i, _)| *i == ix)
+                .find(|(t, _)| *t == task)
                 .and_then(|(_, d)| serde_json::from_value::<RunRecord>(d["subgraph"].clone()).ok());
             match record {
                 Some(r) if s.waiting.contains(&ix) && r.status == Status::Interrupted => {

@@ -8,12 +8,14 @@
 //! | module | what it holds |
 //! |---|---|
 //! | `types` | [`Status`], [`Waiting`], [`ForkInfo`], [`StepRecord`] |
+//! | `task` | [`Task`]: a node or one map instance `<node>[<index>]`; [`MapItem`] and [`Fanout`]: the items of the instances due to run |
 //! | `errors` | [`ErrorKind`], [`NodeError`], [`RunError`], [`InputError`] |
 //! | `start` | [`Run::start`]: defaults, input, the first active set |
 //! | `step` | [`Run::step`]: one superstep, from the active set to the next |
 //! | `exec` | running one node: `set`, `script`, `router`, `human`, pinned and disabled nodes |
 //! | `subgraph` | a `subgraph` node: an embedded run driven to its end |
-//! | `route` | edges followed after a step, joins, the next active set |
+//! | `route` | edges followed after a step (once per node, after all its instances), joins, the next active set |
+//! | `map` | map edges at run time: the items their lists give, `max_fanout`, the scope each instance sees, its mock turn |
 //! | `interrupt` | human nodes: what waits, rendered prompts, [`Run::answer`] |
 //! | `fork` | checkpoints: [`Run::fork`], [`Run::resume`], rewinding and replaying steps |
 //! | `record` | a run as a [`RunRecord`], and back |
@@ -22,13 +24,14 @@
 //! | `nodeset` | the active set |
 //! | `verify` | a record checked against its graph before it is resumed or forked |
 //!
-//! Nodes that reach outside the engine (`llm`, `http`) run in the crate's `effects` module,
+//! Nodes that reach outside the engine (`llm`, `http`, `tools`) run in the crate's `effects` module,
 //! which gets what it needs through an `EffectCall` rather than from the run.
 
 pub(crate) mod errors;
 mod exec;
 mod fork;
 mod interrupt;
+mod map;
 mod nodeset;
 mod outcome;
 mod record;
@@ -37,6 +40,7 @@ mod scope;
 mod start;
 mod step;
 mod subgraph;
+pub(crate) mod task;
 pub(crate) mod types;
 mod verify;
 
@@ -46,11 +50,13 @@ use std::rc::Rc;
 
 use json_patch::PatchOperation;
 use serde_json::{Map, Value};
+use thin_vec::ThinVec;
 
 pub use self::errors::{ErrorKind, InputError, NodeError, RunError};
 use self::nodeset::NodeSet;
 use self::scope::Live;
 pub use self::scope::OUTPUT_HISTORY;
+pub use self::task::{Fanout, MapItem, Task, split_name};
 pub use self::types::{ForkInfo, Status, StepRecord, Waiting};
 use crate::plan::Plan;
 use crate::record::RunRecord;
@@ -65,6 +71,7 @@ pub struct Run {
     status: Status,
     initial: State,
     initial_next: Vec<usize>,
+    initial_fanout: Fanout,
     initial_taken: Vec<usize>,
     state: State,
     /// What scripts see, and the scope they see it through (built once per run).
@@ -72,7 +79,10 @@ pub struct Run {
     ctx: Ctx,
     /// How many times each node has run (a mock model answers by turn).
     run_counts: Vec<u64>,
+    /// The nodes that run next as themselves.
     next: NodeSet,
+    /// The map instances that run next, with their items.
+    fanout: Fanout,
     pending_joins: BTreeSet<usize>,
     /// For each `join: all` node, the predecessors that ran since its own last run.
     join_seen: Vec<BTreeSet<usize>>,
@@ -106,11 +116,13 @@ impl Run {
             state: initial.clone(),
             initial,
             initial_next: Vec::new(),
+            initial_fanout: Fanout::default(),
             initial_taken: Vec::new(),
             live,
             ctx,
             run_counts: vec![0; n],
             next: NodeSet::default(),
+            fanout: Fanout::default(),
             pending_joins: BTreeSet::new(),
             join_seen: vec![BTreeSet::new(); n],
             answers: BTreeMap::new(),
@@ -169,8 +181,22 @@ impl Run {
         if step == 0 { Some(&self.initial) } else { self.steps.get(usize::try_from(step - 1).ok()?).map(|s| &s.state) }
     }
 
-    /// Ids of the nodes that run next.
+    /// Names of what runs next: node ids, and `<node>[<index>]` for map instances.
     pub fn next_ids(&self) -> Vec<String> {
-        self.next.iter().map(|&i| self.plan.node(i).id.to_string()).collect()
+        self.next_tasks().into_iter().map(|t| t.name(&self.plan)).collect()
+    }
+
+    /// What runs next, in task order: the active nodes and the map instances.
+    fn next_tasks(&self) -> ThinVec<Task> {
+        let mut tasks: ThinVec<Task> = self.next.iter().copied().map(Task::plain).chain(self.fanout.tasks()).collect();
+        if !self.fanout.is_empty() {
+            tasks.sort_unstable();
+        }
+        tasks
+    }
+
+    /// Whether nothing is due to run next.
+    fn nothing_next(&self) -> bool {
+        self.next.is_empty() && self.fanout.is_empty()
     }
 }

@@ -17,6 +17,9 @@ impl NodeSet {
     pub(super) fn iter(&self) -> std::slice::Iter<'_, usize> {
         self.0.iter()
     }
+    pub(super) fn len(&self) -> usize {
+        self.0.len()
+    }
     pub(super) fn is_empty(&self) -> bool {
         self.0.is_empty()
     }

@@ -51,6 +51,7 @@ impl From<Effect> for Outcome {
 }
 
 /// Which edges a node that ran follows.
+#[derive(Clone)]
 pub(super) enum Route {
     /// Every edge whose `when` holds (not `error` edges).
     Normal,

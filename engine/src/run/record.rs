@@ -3,13 +3,16 @@
 use std::rc::Rc;
 use std::sync::Arc;
 
+use thin_vec::ThinVec;
+
 use serde_json::Value;
 
 use super::Run;
 use crate::host::Host;
 use crate::plan::Plan;
-use crate::record::{RUN_FORMAT, RunRecord, StepDoc};
+use crate::record::{RUN_FORMAT, RunRecord, StepDoc, Usage};
 use crate::run::errors::InputError;
+use crate::run::task::{Fanout, Task, split_name};
 use crate::run::types::{Status, StepRecord};
 use crate::state::State;
 
@@ -29,10 +32,23 @@ impl Run {
             waiting: if self.status == Status::Interrupted { self.waiting.clone() } else { Vec::new() },
             error: self.error.clone(),
             outputs: self.live.outputs_by_id(),
+            usage: self.usage(),
             errors: self.live.errors_by_id(),
             forked_from: self.forked_from.clone(),
             steps: with_steps.then(|| self.steps.iter().map(|s| step_doc(plan, s)).collect()),
         }
+    }
+
+    /// Tokens the providers reported over the run, failed steps included (their calls were
+    /// made).
+    pub fn usage(&self) -> Usage {
+        let mut total = Usage::default();
+        for s in &self.steps {
+            for (_, d) in &s.details {
+                total.add_detail(d);
+            }
+        }
+        total
     }
 
     /// Steps `from..` as they appear in the record: an editor showing a live run appends
@@ -62,8 +78,8 @@ impl Run {
         for (k, s) in steps.iter().enumerate() {
             run.replay(step_record(&plan, k, s)?);
         }
-        for (k, id) in record.next.iter().enumerate() {
-            index(&plan, format!("next[{k}]"), id)?;
+        for (k, name) in record.next.iter().enumerate() {
+            task(&plan, format!("next[{k}]"), name)?;
         }
         for (k, w) in record.waiting.iter().enumerate() {
             index(&plan, format!("waiting[{k}].node"), &w.node)?;
@@ -76,6 +92,7 @@ impl Run {
         }
         if record.status == Status::Failed && run.steps.is_empty() {
             run.next.clear();
+            run.fanout = Fanout::default();
         }
         Ok(run)
     }
@@ -90,62 +107,83 @@ fn index(plan: &Plan, path: String, id: &str) -> Result<usize, InputError> {
     plan.index(id).ok_or_else(|| bad(path, format!("the run mentions node `{id}`, which the graph does not have")))
 }
 
-/// Step `s` (the `k`th of the record) as the run keeps it, node ids turned into plan indices.
+/// The task the record names `name` at `path`: a node id, or `<node>[<index>]`.
+pub(super) fn task(plan: &Plan, path: String, name: &str) -> Result<Task, InputError> {
+    let Some((id, instance)) = split_name(name) else {
+        return Err(bad(path, format!("`{name}` is neither a node id nor an instance name such as `node[0]`")));
+    };
+    Ok(Task { node: index(plan, path, id)?, instance })
+}
+
+/// Entries of `map` (named by task) as the run keeps them, in task order.
+fn by_task<T: Clone>(
+    plan: &Plan,
+    path: impl Fn(&str) -> String,
+    map: &std::collections::BTreeMap<String, T>,
+) -> Result<ThinVec<(Task, T)>, InputError> {
+    let mut out =
+        map.iter().map(|(name, v)| Ok((task(plan, path(name), name)?, v.clone()))).collect::<Result<Vec<_>, _>>()?;
+    out.sort_by_key(|(t, _)| *t);
+    Ok(out.into())
+}
+
+/// Step `s` (the `k`th of the record) as the run keeps it, names turned into tasks.
 fn step_record(plan: &Plan, k: usize, s: &StepDoc) -> Result<StepRecord, InputError> {
     let at = |field: &str| format!("steps[{k}].{field}");
     let ids = |field: &str, list: &[String]| -> Result<Vec<usize>, InputError> {
         list.iter().enumerate().map(|(n, id)| index(plan, format!("{}[{n}]", at(field)), id)).collect()
     };
-    let mut updates = Vec::new();
-    for (id, u) in &s.updates {
-        updates.push((index(plan, at("updates"), id)?, Arc::new(u.clone())));
-    }
-    updates.sort_by_key(|(i, _)| *i);
-    let mut errors = Vec::new();
-    for (id, e) in &s.errors {
-        errors.push((index(plan, at("errors"), id)?, e.clone()));
-    }
-    let mut details = Vec::new();
-    for (id, d) in &s.details {
-        details.push((index(plan, at("details"), id)?, d.clone()));
+    let tasks = |field: &str, list: &[String]| -> Result<ThinVec<Task>, InputError> {
+        list.iter().enumerate().map(|(n, name)| task(plan, format!("{}[{n}]", at(field)), name)).collect()
+    };
+    let keyed = |field: &'static str| move |name: &str| format!("steps[{k}].{field}.{name}");
+    let updates = by_task(plan, keyed("updates"), &s.updates)?.into_iter().map(|(t, u)| (t, Arc::new(u))).collect();
+    let errors = by_task(plan, keyed("errors"), &s.errors)?;
+    let details = by_task(plan, keyed("details"), &s.details)?;
+    let mut map = Vec::new();
+    for (id, items) in &s.map {
+        map.push((index(plan, format!("{}.{id}", at("map")), id)?, Rc::from(items.as_slice())));
     }
     if s.step != k as u64 + 1 {
         return Err(bad(at("step"), format!("expected step {}, found {}", k + 1, s.step)));
     }
     Ok(StepRecord {
         step: s.step,
-        ran: ids("ran", &s.ran)?.into(),
-        skipped: ids("skipped", &s.skipped)?.into(),
-        updates: updates.into(),
-        errors: errors.into(),
+        ran: tasks("ran", &s.ran)?,
+        skipped: tasks("skipped", &s.skipped)?,
+        updates,
+        errors,
         patch: s.patch.0.clone(),
         state: State::from_json(&plan.schema, &s.state),
-        next: ids("next", &s.next)?.into(),
+        next: tasks("next", &s.next)?,
+        map: map.into_iter().collect(),
         waiting: ids("waiting", &s.waiting)?.into(),
         pending_joins: ids("pending_joins", &s.pending_joins)?.into(),
         taken: s.taken.clone().into(),
-        details: details.into(),
+        details,
         duration_ms: s.duration_ms,
         failed: s.failed,
     })
 }
 
-/// Step `s` as the record writes it, plan indices turned into node ids.
+/// Step `s` as the record writes it, tasks turned into names.
 fn step_doc(plan: &Plan, s: &StepRecord) -> StepDoc {
     let id = |i: &usize| plan.node(*i).id.to_string();
+    let name = |t: &Task| t.name(plan);
     StepDoc {
         step: s.step,
-        ran: s.ran.iter().map(id).collect(),
-        skipped: s.skipped.iter().map(id).collect(),
-        updates: s.updates.iter().map(|(i, u)| (id(i), (**u).clone())).collect(),
-        errors: s.errors.iter().map(|(i, e)| (id(i), e.clone())).collect(),
+        ran: s.ran.iter().map(name).collect(),
+        skipped: s.skipped.iter().map(name).collect(),
+        updates: s.updates.iter().map(|(t, u)| (name(t), (**u).clone())).collect(),
+        errors: s.errors.iter().map(|(t, e)| (name(t), e.clone())).collect(),
         patch: json_patch::Patch(s.patch.to_vec()),
         state: s.state.to_json(),
-        next: s.next.iter().map(id).collect(),
+        next: s.next.iter().map(name).collect(),
+        map: s.map.iter().map(|(ix, items)| (id(&ix), items.to_vec())).collect(),
         waiting: s.waiting.iter().map(id).collect(),
         pending_joins: s.pending_joins.iter().map(id).collect(),
         taken: s.taken.to_vec(),
-        details: s.details.iter().map(|(i, d)| (id(i), d.clone())).collect(),
+        details: s.details.iter().map(|(t, d)| (name(t), d.clone())).collect(),
         duration_ms: s.duration_ms,
         failed: s.failed,
     }

@@ -1,28 +1,73 @@
 //! Routing (spec 2.3 and 3.3): which edges a node's result follows, and how the routed
 //! targets become the next active set, `join: all` nodes held back until every
-//! predecessor has run.
+//! predecessor has run. A node that ran as several map instances is routed once, after all
+//! of them.
 
 use std::collections::BTreeSet;
 
 use thin_vec::ThinVec;
 
 use super::Run;
-use crate::document::NodeKind;
+use crate::document::{NodeKind, OnError};
 use crate::plan::{Op, PlanEdge, PlanNode};
 use crate::run::errors::{ErrorKind, RunError};
-use crate::run::outcome::Route;
+use crate::run::map::Targets;
+use crate::run::outcome::{Outcome, Route};
+use crate::run::task::Task;
 use crate::script::from_dynamic;
 use crate::state::excerpt;
 
 impl Run {
+    /// Routes node `ix` once after everything it did in the step (`outcomes`: the node's
+    /// own run and its map instances): its edges by the routes chosen when one of them ran,
+    /// its unconditional edges when it was passed through disabled, and its `error` edges
+    /// when one failed and it has `on_error: route`.
+    pub(super) fn route_node<'o>(
+        &self,
+        ix: usize,
+        outcomes: impl Iterator<Item = &'o Outcome>,
+        targets: &mut Targets,
+        taken: &mut ThinVec<usize>,
+    ) -> Result<(), RunError> {
+        let (mut ran, mut bypassed, mut failed) = (None::<Route>, false, false);
+        for o in outcomes {
+            match o {
+                Outcome::Update { route, .. } => match (&mut ran, route) {
+                    (Some(Route::Labels(all)), Route::Labels(more)) => {
+                        for label in more {
+                            if !all.contains(label) {
+                                all.push(label.clone());
+                            }
+                        }
+                    }
+                    (Some(_), _) => {}
+                    (None, route) => ran = Some(route.clone()),
+                },
+                Outcome::Bypass => bypassed = true,
+                Outcome::Failed { .. } => failed = true,
+                Outcome::Suspended { .. } => {}
+            }
+        }
+        match &ran {
+            Some(route) => self.route(ix, route, false, targets, taken)?,
+            None if bypassed => self.bypass_route(ix, targets, taken)?,
+            None => {}
+        }
+        if failed && self.plan.node(ix).on_error == OnError::Route {
+            self.route(ix, &Route::Normal, true, targets, taken)?;
+        }
+        Ok(())
+    }
+
     /// Follows the edges out of `ix` for a node that ran with `route` (or `failed`, for
-    /// its `error` edges), pushing their targets and their indices in the document.
+    /// its `error` edges), adding their targets (and a map edge's instances) and their
+    /// indices in the document.
     pub(super) fn route(
         &self,
         ix: usize,
         route: &Route,
         failed: bool,
-        targets: &mut Vec<usize>,
+        targets: &mut Targets,
         taken: &mut ThinVec<usize>,
     ) -> Result<(), RunError> {
         let node = self.plan.node(ix);
@@ -32,9 +77,25 @@ impl Run {
             Route::Labels(labels) => self.labelled_edges(node, labels)?,
         };
         for e in chosen {
-            targets.push(e.to);
-            taken.push(e.index);
+            self.follow(node, e, targets, taken)?;
         }
+        Ok(())
+    }
+
+    /// Follows edge `e` out of `node`: its target runs next, or for a map edge, one
+    /// instance of it per item of the edge's list.
+    fn follow(
+        &self,
+        node: &PlanNode,
+        e: &PlanEdge,
+        targets: &mut Targets,
+        taken: &mut ThinVec<usize>,
+    ) -> Result<(), RunError> {
+        match &e.map {
+            None => targets.plain.push(e.to),
+            Some(m) => self.map_into(node, e, m, targets)?,
+        }
+        taken.push(e.index);
         Ok(())
     }
 
@@ -100,21 +161,27 @@ impl Run {
 
     /// A disabled node follows its unconditional edges; one that chooses by label follows
     /// its `default` edges.
-    pub(super) fn bypass_route(&self, ix: usize, targets: &mut Vec<usize>, taken: &mut ThinVec<usize>) {
+    pub(super) fn bypass_route(
+        &self,
+        ix: usize,
+        targets: &mut Targets,
+        taken: &mut ThinVec<usize>,
+    ) -> Result<(), RunError> {
         let node = self.plan.node(ix);
         let by_label = matches!(node.op, Op::Router(_)) || matches!(&node.op, Op::Human { options: Some(_), .. });
         for e in node.out.iter().filter(|e| e.when.is_none() && !e.is_error_edge()) {
             if !by_label || e.label.as_deref() == Some("default") {
-                targets.push(e.to);
-                taken.push(e.index);
+                self.follow(node, e, targets, taken)?;
             }
         }
+        Ok(())
     }
 
     /// Turns routed targets into the next active set, holding back unsatisfied joins.
-    pub(super) fn activate(&mut self, targets: impl IntoIterator<Item = usize>) {
+    pub(super) fn activate(&mut self, targets: Targets) {
         self.next.clear();
-        for t in targets {
+        self.fanout = targets.mapped.into_iter().map(|(t, items)| (t, items.into())).collect();
+        for t in targets.plain {
             let node = self.plan.node(t);
             if node.kind == NodeKind::End {
                 continue;
@@ -147,17 +214,17 @@ impl Run {
         }
     }
 
-    /// Counts the step's nodes as run: their turn advances, their joins restart, and the
-    /// joins they feed see them.
-    pub(super) fn count_ran(&mut self, ran: &[usize], skipped: &[usize]) {
-        for &ix in ran.iter().chain(skipped) {
-            self.run_counts[ix] += 1;
-            if self.plan.node(ix).join_all {
-                self.join_seen[ix].clear();
+    /// Counts the step's tasks as run: their node's turn advances (once per instance),
+    /// their joins restart, and the joins they feed see them.
+    pub(super) fn count_ran(&mut self, ran: &[Task], skipped: &[Task]) {
+        for t in ran.iter().chain(skipped) {
+            self.run_counts[t.node] += 1;
+            if self.plan.node(t.node).join_all {
+                self.join_seen[t.node].clear();
             }
         }
-        for &ix in ran.iter().chain(skipped) {
-            self.mark_ran(ix);
+        for t in ran.iter().chain(skipped) {
+            self.mark_ran(t.node);
         }
     }
 

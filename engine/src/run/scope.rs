@@ -16,6 +16,7 @@ use thin_vec::ThinVec;
 use super::Run;
 use crate::plan::Plan;
 use crate::run::errors::NodeError;
+use crate::run::task::Task;
 use crate::run::types::StepRecord;
 use crate::script::{Ctx, ObjectView, View, ViewSource, to_dynamic};
 use crate::state::{State, StateView};
@@ -34,8 +35,8 @@ pub(super) struct Live {
     outputs: RefCell<Vec<History>>,
     errors: RefCell<Vec<Option<String>>>,
     /// The current step's updates and errors while its edges are evaluated.
-    pending_updates: RefCell<ThinVec<(usize, Arc<Update>)>>,
-    pending_errors: RefCell<ThinVec<(usize, NodeError)>>,
+    pending_updates: RefCell<ThinVec<(Task, Arc<Update>)>>,
+    pending_errors: RefCell<ThinVec<(Task, NodeError)>>,
 }
 
 impl Live {
@@ -60,11 +61,12 @@ impl Live {
         (live, ctx)
     }
 
-    /// Adds a step's updates to the output history and its errors to the last errors.
+    /// Adds a step's updates to the output history (a node's instances in index order) and
+    /// its errors to the last errors.
     pub(super) fn remember(&self, s: &StepRecord) {
         let mut outputs = self.outputs.borrow_mut();
-        for (ix, update) in &s.updates {
-            let h = &mut outputs[*ix];
+        for (task, update) in &s.updates {
+            let h = &mut outputs[task.node];
             h.push_back(update.clone());
             while h.len() > OUTPUT_HISTORY {
                 h.pop_front();
@@ -74,11 +76,11 @@ impl Live {
         self.remember_errors(s);
     }
 
-    /// Records a step's errors as the nodes' last errors.
+    /// Records a step's errors as the nodes' last errors (of a node's instances, the last).
     pub(super) fn remember_errors(&self, s: &StepRecord) {
         let mut errors = self.errors.borrow_mut();
-        for (ix, e) in &s.errors {
-            errors[*ix] = Some(e.message.clone());
+        for (task, e) in &s.errors {
+            errors[task.node] = Some(e.message.clone());
         }
     }
 
@@ -143,7 +145,7 @@ impl ViewSource for LiveOutputs {
         let ix = self.0.plan.index(key)?;
         let outputs = self.0.outputs.borrow();
         let pending = self.0.pending_updates.borrow();
-        let fresh = pending.iter().filter(|(i, _)| *i == ix).map(|(_, u)| u);
+        let fresh = pending.iter().filter(|(t, _)| t.node == ix).map(|(_, u)| u);
         let all: Vec<&Arc<Update>> = outputs[ix].iter().chain(fresh).collect();
         let recent = &all[all.len().saturating_sub(OUTPUT_HISTORY)..];
         Some(Dynamic::from_array(recent.iter().map(|u| to_dynamic(&Value::Object(u.to_map()))).collect()))
@@ -168,7 +170,7 @@ struct LiveErrors(Rc<Live>);
 impl ViewSource for LiveErrors {
     fn get(&self, key: &str) -> Option<Dynamic> {
         let ix = self.0.plan.index(key)?;
-        if let Some((_, e)) = self.0.pending_errors.borrow().iter().find(|(i, _)| *i == ix) {
+        if let Some((_, e)) = self.0.pending_errors.borrow().iter().rev().find(|(t, _)| t.node == ix) {
             return Some(Dynamic::from(e.message.clone()));
         }
         self.0.errors.borrow()[ix].as_ref().map(|m| Dynamic::from(m.clone()))

@@ -8,11 +8,13 @@ use thin_vec::ThinVec;
 
 use super::Run;
 use crate::host::Host;
+use crate::messages::Writer;
 use crate::plan::Plan;
 use crate::run::errors::InputError;
+use crate::run::map::Targets;
 use crate::run::outcome::Route;
 use crate::run::types::Status;
-use crate::state::{State, normalize_update, type_name};
+use crate::state::{State, normalize_written, type_name};
 
 impl Run {
     /// Starts a run: the defaults, then `input` applied through the reducers.
@@ -32,19 +34,20 @@ impl Run {
             }
         }
         let mut initial = State::initial(&plan.schema);
-        check_against_schema(&plan, input.iter_mut(), "input")?;
+        check_against_schema(&plan, input.iter_mut(), "input", Writer::INPUT)?;
         initial.apply(&plan.schema, &input, &mut Vec::new());
 
         let mut run = Run::blank(plan.clone(), host.new_run_id(), Rc::new(input), initial);
         run.mark_ran(plan.start);
         run.refresh_context(0);
-        let (mut targets, mut taken) = (Vec::new(), ThinVec::new());
+        let (mut targets, mut taken) = (Targets::default(), ThinVec::new());
         match run.route(plan.start, &Route::Normal, false, &mut targets, &mut taken) {
             Ok(()) => {
                 run.initial_taken = taken.to_vec();
                 run.activate(targets);
                 run.initial_next = run.next.iter().copied().collect();
-                if run.next.is_empty() {
+                run.initial_fanout = run.fanout.clone();
+                if run.nothing_next() {
                     run.status = Status::Completed;
                 }
             }
@@ -57,16 +60,18 @@ impl Run {
     }
 }
 
-/// Checks every key of an update against the schema, normalising values in place (`2.0`
-/// becomes `2` for an integer field); the error's path names the first bad key.
+/// Checks every key of an update `writer` makes against the schema, normalising values in
+/// place (`2.0` becomes `2` for an integer field, messages get ids); the error's path names
+/// the first bad key.
 pub(super) fn check_against_schema<'a>(
     plan: &Plan,
     update: impl Iterator<Item = (&'a String, &'a mut Value)>,
     prefix: &str,
+    writer: Writer<'_>,
 ) -> Result<(), InputError> {
     for (k, v) in update {
         let spec = plan.schema.spec(k);
-        if let Err(message) = normalize_update(spec, v) {
+        if let Err(message) = normalize_written(spec, v, Some(writer)) {
             return Err(InputError { path: format!("{prefix}.{k}"), message });
         }
     }

@@ -1,8 +1,9 @@
-//! One superstep (spec 3.2–3.4): the active nodes run against the same snapshot of the
-//! state; their updates are type-checked, checked for conflicts, applied in node id order
-//! and routed; then the step is committed as a checkpoint, or, when anything fails, kept
-//! as a failed step that changed nothing.
+//! One superstep (spec 3.2–3.4): the active nodes and map instances run against the same
+//! snapshot of the state; their updates are type-checked, checked for conflicts, applied in
+//! node id (then instance) order and routed; then the step is committed as a checkpoint, or,
+//! when anything fails, kept as a failed step that changed nothing.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -12,14 +13,17 @@ use super::Run;
 use crate::document::{OnError, Reducer};
 use crate::effects::Deadline;
 use crate::host::Host;
+use crate::messages::Writer;
 use crate::run::errors::{ErrorKind, NodeError, RunError};
-use crate::run::outcome::{Outcome, Route};
+use crate::run::map::Targets;
+use crate::run::outcome::Outcome;
 use crate::run::start::check_against_schema;
+use crate::run::task::Task;
 use crate::run::types::{Status, StepRecord};
 use crate::update::Update;
 
-/// Each node that ran in a step, by plan index, with what it did.
-type Results = Vec<(usize, Outcome)>;
+/// Each task that ran in a step, in task order, with what it did.
+type Results = Vec<(Task, Outcome)>;
 
 impl Run {
     /// Steps until the run stops.
@@ -39,21 +43,21 @@ impl Run {
             return;
         }
         let step_no = self.step_count() + 1;
-        let (waiting, runnable): (Vec<usize>, Vec<usize>) = self.next.iter().partition(|&&ix| self.needs_answer(ix));
+        let (waiting, tasks) = self.tasks();
         self.refresh_context(step_no);
         Deadline::new(&self.plan.limits, self.active_ms, t0).arm(self.plan.scripting.guard(), host, None);
-        if !self.show_waiting(&waiting, runnable.is_empty()) {
+        if !self.show_waiting(&waiting, tasks.is_empty()) {
             return;
         }
 
         let deadline = Deadline::new(&self.plan.limits, self.active_ms, t0);
-        let mut results = self.exec_all(&runnable, host, deadline).await;
+        let mut results = self.exec_all(&tasks, host, deadline).await;
         // Routing's `when` expressions run under what is left of the run's time.
         deadline.arm(self.plan.scripting.guard(), host, None);
-        for ix in &runnable {
-            self.answers.remove(ix);
+        for task in tasks.iter().filter(|t| t.instance.is_none()) {
+            self.answers.remove(&task.node);
         }
-        self.check_types(&mut results);
+        self.check_types(&mut results, step_no);
         let mut record = StepRecord::new(step_no, self.state.clone(), &waiting);
         collect(&mut record, &mut results);
 
@@ -77,13 +81,14 @@ impl Run {
             Ok(targets) => targets,
             Err(e) => {
                 self.state = before;
-                let culprit = e.node.as_deref().and_then(|n| self.plan.index(n));
+                let culprit = e.node.as_deref().and_then(|n| self.plan.index(n)).map(Task::plain);
                 record.taken.clear();
                 self.fail_step(record, culprit, NodeError { kind: e.kind, message: e.message }, t0, host);
                 return;
             }
         };
         record.patch = patch;
+        self.pending_patch.clear();
         let suspended_now = self.commit(record, results, targets, &waiting, t0, host);
         self.settle(!waiting.is_empty() || suspended_now);
     }
@@ -100,11 +105,11 @@ impl Run {
             });
             return true;
         }
-        if self.step_count() >= limits.max_steps && !self.next.is_empty() {
+        if self.step_count() >= limits.max_steps && !self.nothing_next() {
             self.stop_at_limit();
             return true;
         }
-        if self.record_bytes > limits.max_record_bytes && !self.next.is_empty() {
+        if self.record_bytes > limits.max_record_bytes && !self.nothing_next() {
             self.status = Status::LimitReached;
             self.error = Some(RunError {
                 node: None,
@@ -143,27 +148,72 @@ impl Run {
         true
     }
 
-    /// Runs the step's nodes at the same time, against the same snapshot.
-    async fn exec_all(&self, runnable: &[usize], host: &dyn Host, deadline: Deadline) -> Results {
-        let outcomes = if let [only] = runnable[..] {
-            vec![self.exec(only, host, deadline).await]
+    /// What this step does: the human nodes (and suspended subgraphs) that wait for an
+    /// answer, and the tasks that run, in task order (the active nodes that do not wait and
+    /// the map instances due).
+    fn tasks(&self) -> (Vec<usize>, Vec<Task>) {
+        let mut waiting = Vec::new();
+        let mut tasks = Vec::with_capacity(self.next.len());
+        for &ix in &self.next {
+            if self.needs_answer(ix) {
+                waiting.push(ix);
+            } else {
+                tasks.push(Task::plain(ix));
+            }
+        }
+        if !self.fanout.is_empty() {
+            tasks.extend(self.fanout.tasks());
+            tasks.sort_unstable();
+        }
+        (waiting, tasks)
+    }
+
+    /// Runs the step's tasks at the same time, against the same snapshot: those computed
+    /// inside the engine one after the other (none waits), then the effects concurrently.
+    /// The results are in task order.
+    async fn exec_all(&self, tasks: &[Task], host: &dyn Host, deadline: Deadline) -> Results {
+        let mut results = Vec::with_capacity(tasks.len());
+        let mut effects = Vec::new();
+        for &task in tasks {
+            match self.exec_now(task, host, deadline) {
+                Some(outcome) => results.push((task, outcome)),
+                None => effects.push(task),
+            }
+        }
+        if effects.is_empty() {
+            return results;
+        }
+        let outcomes = if let [only] = effects[..] {
+            vec![self.exec_effect(only, host, deadline).await]
         } else {
-            let futures = runnable.iter().map(|&ix| self.exec(ix, host, deadline));
+            let futures = effects.iter().map(|&t| self.exec_effect(t, host, deadline));
             futures_util::future::join_all(futures).await
         };
-        runnable.iter().copied().zip(outcomes).collect()
+        let computed = results.len();
+        results.extend(effects.into_iter().zip(outcomes));
+        if computed > 0 {
+            results.sort_by_key(|(task, _)| *task);
+        }
+        results
     }
 
     /// Type-checks every update before anything is applied: a bad one fails its node.
-    fn check_types(&self, results: &mut Results) {
-        for (ix, outcome) in results {
+    /// Messages a node writes without an id get theirs here, named after the task (an
+    /// instance's messages must not take each other's ids).
+    fn check_types(&self, results: &mut Results, step_no: u64) {
+        for (task, outcome) in results {
             let Outcome::Update { update, detail, .. } = outcome else { continue };
-            if let Err(e) = check_against_schema(&self.plan, update.iter_mut(), "") {
+            let name: Cow<'_, str> = match task.instance {
+                None => Cow::Borrowed(&self.plan.node(task.node).id),
+                Some(_) => Cow::Owned(task.name(&self.plan)),
+            };
+            let writer = Writer { node: &name, step: step_no };
+            if let Err(e) = check_against_schema(&self.plan, update.iter_mut(), "", writer) {
                 let error = NodeError {
                     kind: ErrorKind::Type,
                     message: format!(
                         "node `{}` wrote `{}`: {}",
-                        self.plan.node(*ix).id,
+                        task.name(&self.plan),
                         e.path.trim_start_matches('.'),
                         e.message
                     ),
@@ -173,32 +223,33 @@ impl Run {
         }
     }
 
-    /// The first node that failed with `on_error: fail`, with its error.
-    fn fatal(&self, results: &Results) -> Option<(usize, NodeError)> {
-        results.iter().find_map(|(ix, o)| match o {
-            Outcome::Failed { error, .. } if self.plan.node(*ix).on_error == OnError::Fail => {
-                Some((*ix, error.clone()))
+    /// The first task that failed with `on_error: fail`, with its error.
+    fn fatal(&self, results: &Results) -> Option<(Task, NodeError)> {
+        results.iter().find_map(|(task, o)| match o {
+            Outcome::Failed { error, .. } if self.plan.node(task.node).on_error == OnError::Fail => {
+                Some((*task, error.clone()))
             }
             _ => None,
         })
     }
 
-    /// The second writer (in id order) of a `replace` field some other node also wrote.
-    fn find_conflict(&self, updates: &[(usize, Arc<Update>)], step_no: u64) -> Option<(usize, NodeError)> {
+    /// The second writer (in task order) of a `replace` field some other task also wrote:
+    /// two nodes, two instances of one node, or a node and an instance.
+    fn find_conflict(&self, updates: &[(Task, Arc<Update>)], step_no: u64) -> Option<(Task, NodeError)> {
         let plan = &self.plan;
-        let mut writers: BTreeMap<&str, usize> = BTreeMap::new();
-        for (ix, update) in updates {
+        let mut writers: BTreeMap<&str, Task> = BTreeMap::new();
+        for (task, update) in updates {
             for key in update.keys() {
                 if plan.schema.spec(key).reducer != Reducer::Replace {
                     continue;
                 }
-                if let Some(prev) = writers.insert(key, *ix) {
+                if let Some(prev) = writers.insert(key, *task) {
                     let message = format!(
                         "`{}` and `{}` both wrote `{key}` in step {step_no}; a `replace` field takes one write per step (give it a reducer such as `append`, or let one node write it)",
-                        plan.node(prev).id,
-                        plan.node(*ix).id
+                        prev.name(plan),
+                        task.name(plan)
                     );
-                    return Some((*ix, NodeError { kind: ErrorKind::Conflict, message }));
+                    return Some((*task, NodeError { kind: ErrorKind::Conflict, message }));
                 }
             }
         }
@@ -208,7 +259,8 @@ impl Run {
     /// Applies the step's updates in node id order, through the reducers; the patch from
     /// the last checkpoint's state. The caller restores the state when the new one is too big.
     fn apply_updates(&mut self, record: &StepRecord) -> Result<Vec<PatchOperation>, NodeError> {
-        let mut patch = std::mem::take(&mut self.pending_patch);
+        // Kept until the step commits: a failed step records the edit too (its state has it).
+        let mut patch = self.pending_patch.clone();
         for (_, update) in &record.updates {
             self.state.apply(&self.plan.schema, update.iter(), &mut patch);
         }
@@ -223,27 +275,18 @@ impl Run {
         Ok(patch)
     }
 
-    /// Routing, on the state after the step: the targets of every node's followed edges.
-    /// This step's updates and errors are shown to `when` expressions as pending, and
-    /// committed only if routing succeeds.
-    fn route_step(&self, results: &Results, record: &mut StepRecord, step_no: u64) -> Result<Vec<usize>, RunError> {
+    /// Routing, on the state after the step: the targets of every node's followed edges,
+    /// once per node however many instances of it ran. This step's updates and errors are
+    /// shown to `when` expressions as pending, and committed only if routing succeeds.
+    fn route_step(&self, results: &Results, record: &mut StepRecord, step_no: u64) -> Result<Targets, RunError> {
         self.refresh_context(step_no);
         self.live.swap_pending(record);
-        let mut targets = Vec::new();
+        let mut targets = Targets::default();
         let mut route_error = None;
-        for (ix, o) in results {
-            let routed = match o {
-                Outcome::Update { route, .. } => self.route(*ix, route, false, &mut targets, &mut record.taken),
-                Outcome::Bypass => {
-                    self.bypass_route(*ix, &mut targets, &mut record.taken);
-                    Ok(())
-                }
-                Outcome::Failed { .. } if self.plan.node(*ix).on_error == OnError::Route => {
-                    self.route(*ix, &Route::Normal, true, &mut targets, &mut record.taken)
-                }
-                Outcome::Failed { .. } | Outcome::Suspended { .. } => Ok(()),
-            };
-            if let Err(e) = routed {
+        for group in results.chunk_by(|a, b| a.0.node == b.0.node) {
+            let ix = group[0].0.node;
+            let outcomes = group.iter().map(|(_, o)| o);
+            if let Err(e) = self.route_node(ix, outcomes, &mut targets, &mut record.taken) {
                 route_error.get_or_insert(e);
             }
         }
@@ -260,7 +303,7 @@ impl Run {
         &mut self,
         mut record: StepRecord,
         results: Results,
-        targets: Vec<usize>,
+        targets: Targets,
         waiting: &[usize],
         t0: f64,
         host: &dyn Host,
@@ -271,15 +314,16 @@ impl Run {
         self.activate(targets);
         self.next.extend(waiting.iter().copied());
         let mut suspended_now = false;
-        for (ix, o) in results {
+        for (task, o) in results {
             if let Outcome::Suspended { record: child, waiting: w, .. } = o {
-                self.suspended.borrow_mut().insert(ix, *child);
+                self.suspended.borrow_mut().insert(task.node, *child);
                 self.waiting.push(w);
-                self.next.insert(ix);
+                self.next.insert(task.node);
                 suspended_now = true;
             }
         }
-        record.next = self.next.iter().copied().collect();
+        record.next = self.next_tasks();
+        record.map = self.fanout.clone();
         record.pending_joins = self.pending_joins.iter().copied().collect();
         record.taken.sort_unstable();
         record.duration_ms = (host.now_ms() - t0).max(0.0);
@@ -293,7 +337,7 @@ impl Run {
     /// when nothing is active, stopped at the step limit, or interrupted when something
     /// waits for an answer.
     fn settle(&mut self, something_waits: bool) {
-        if self.next.is_empty() {
+        if self.nothing_next() {
             if let Some(&j) = self.pending_joins.iter().next() {
                 self.status = Status::Failed;
                 self.error = Some(self.join_error(j));
@@ -327,54 +371,54 @@ impl Run {
 
     /// Ends the run with a failed step: the state stays as it was before the step, and `next`
     /// keeps the step's nodes so that continuing retries it.
-    fn fail_step(&mut self, mut record: StepRecord, node: Option<usize>, error: NodeError, t0: f64, host: &dyn Host) {
-        if let Some(ix) = node
-            && !record.errors.iter().any(|(i, _)| *i == ix)
+    fn fail_step(&mut self, mut record: StepRecord, task: Option<Task>, error: NodeError, t0: f64, host: &dyn Host) {
+        if let Some(t) = task
+            && !record.errors.iter().any(|(i, _)| *i == t)
         {
-            record.errors.push((ix, error.clone()));
+            record.errors.push((t, error.clone()));
         }
         record.duration_ms = (host.now_ms() - t0).max(0.0);
         self.active_ms += record.duration_ms;
         record.state = self.state.clone();
-        record.patch.clear();
+        // Nothing the step did is applied; a fork's edit made before it is, and shows here.
+        record.patch = self.pending_patch.clone();
         record.failed = true;
-        record.next = self.next.iter().copied().collect();
+        record.next = self.next_tasks();
+        record.map = self.fanout.clone();
         self.live.remember_errors(&record);
         self.record_bytes += record.approx_bytes();
         self.steps.push(record);
         self.status = Status::Failed;
-        self.error = Some(RunError {
-            node: node.map(|i| self.plan.node(i).id.to_string()),
-            kind: error.kind,
-            message: error.message,
-        });
+        self.error =
+            Some(RunError { node: task.map(|t| t.name(&self.plan)), kind: error.kind, message: error.message });
     }
 }
 
 /// Files each node's result in the step record: who ran or was skipped, updates, errors,
 /// details, and subgraphs that now wait.
 fn collect(record: &mut StepRecord, results: &mut Results) {
-    for (ix, outcome) in results {
+    for (task, outcome) in results {
+        let task = *task;
         match outcome {
-            Outcome::Bypass => record.skipped.push(*ix),
+            Outcome::Bypass => record.skipped.push(task),
             Outcome::Update { update, detail, .. } => {
-                record.ran.push(*ix);
-                record.updates.push((*ix, Arc::new(std::mem::take(update))));
+                record.ran.push(task);
+                record.updates.push((task, Arc::new(std::mem::take(update))));
                 if let Some(d) = detail.take() {
-                    record.details.push((*ix, d));
+                    record.details.push((task, d));
                 }
             }
             Outcome::Failed { error, detail } => {
-                record.ran.push(*ix);
-                record.errors.push((*ix, error.clone()));
+                record.ran.push(task);
+                record.errors.push((task, error.clone()));
                 if let Some(d) = detail.take() {
-                    record.details.push((*ix, d));
+                    record.details.push((task, d));
                 }
             }
             Outcome::Suspended { detail, .. } => {
-                record.ran.push(*ix);
-                record.waiting.push(*ix);
-                record.details.push((*ix, std::mem::take(detail)));
+                record.ran.push(task);
+                record.waiting.push(task.node);
+                record.details.push((task, std::mem::take(detail)));
             }
         }
     }

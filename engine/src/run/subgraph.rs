@@ -1,7 +1,8 @@
 //! A `subgraph` node (spec 2.2): the embedded graph runs to completion as one node.
 //!
 //! If it stops for a human, the parent waits too; the child's record is kept so the answer
-//! resumes it where it stopped. A child that fails is retried from its last good step as
+//! resumes it where it stopped. A map instance cannot wait (answers go to nodes, not to
+//! instances), so an instance whose child stops for a human fails. A child that fails is retried from its last good step as
 //! `retry` allows, and the whole run is bounded by the node's timeout.
 
 use futures_util::future::{Either, select};
@@ -14,17 +15,18 @@ use crate::plan::SubgraphOp;
 use crate::record::RunRecord;
 use crate::run::errors::{ErrorKind, NodeError};
 use crate::run::outcome::Outcome;
+use crate::run::task::Task;
 use crate::run::types::{Status, Waiting};
 use crate::script::to_dynamic;
 use crate::update::Update;
 
 impl Run {
-    /// Runs subgraph node `ix` (see the module's docs).
-    pub(super) async fn subgraph(&self, ix: usize, op: &SubgraphOp, call: &EffectCall<'_>) -> Outcome {
+    /// Runs `task` of a subgraph node (see the module's docs).
+    pub(super) async fn subgraph(&self, task: Task, op: &SubgraphOp, call: &EffectCall<'_>) -> Outcome {
         // Taken out now: a child that stops for a human again is put back when the step
-        // commits.
-        let suspended = self.suspended.borrow_mut().remove(&ix);
-        let resumed = suspended.map(|record| (record, self.answers.get(&ix).cloned().unwrap_or(Value::Null)));
+        // commits. Only the node's own run waits, so only it resumes.
+        let suspended = if task.instance.is_none() { self.suspended.borrow_mut().remove(&task.node) } else { None };
+        let resumed = suspended.map(|record| (record, self.answers.get(&task.node).cloned().unwrap_or(Value::Null)));
         let mut child = match start_child(call, op, resumed) {
             Ok(c) => c,
             Err(error) => return Outcome::failed(error),
@@ -39,14 +41,22 @@ impl Run {
                 matches!(select(child_run, call.host.sleep(limit)).await, Either::Left(_))
             };
             let record = child.record(true);
-            let detail =
+            let mut detail =
                 json!({ "subgraph": serde_json::to_value(&record).unwrap_or(Value::Null), "attempts": attempt });
+            // The child's model calls count in the parent's usage.
+            if !record.usage.is_zero() {
+                detail["usage"] = json!(record.usage);
+            }
             let error = if !finished {
                 let what = format!("the subgraph `{}`", call.node.id);
                 call.error(ErrorKind::Timeout, call.deadline.timeout_message(&what, limit, run_limit))
             } else {
                 match child.status() {
                     Status::Completed => return finish_child(call, op, &child, detail),
+                    Status::Interrupted if task.instance.is_some() => {
+                        let error = instance_cannot_wait(call, task, &child);
+                        return Outcome::Failed { error, detail: Some(detail) };
+                    }
                     Status::Interrupted => return suspend(call, &child, record, detail),
                     status => stopped_error(call, &child, status),
                 }
@@ -118,6 +128,18 @@ fn suspend(call: &EffectCall<'_>, child: &Run, record: RunRecord, detail: Value)
         options: w.and_then(|w| w.options),
     };
     Outcome::Suspended { record: Box::new(record), waiting, detail }
+}
+
+/// The error of map instance `task`, whose child stopped for a human.
+fn instance_cannot_wait(call: &EffectCall<'_>, task: Task, child: &Run) -> NodeError {
+    let waits = child.waiting().first().map_or_else(|| "a human node".to_string(), |w| format!("`{}`", w.node));
+    call.error(
+        ErrorKind::Type,
+        format_args!(
+            "instance {} of the map stopped: its subgraph waits for an answer at {waits}, but a map instance cannot wait for a human (answers go to nodes, not instances); ask before the map or after it",
+            task.instance.unwrap_or_default()
+        ),
+    )
 }
 
 /// The error of a child that stopped short with `status`.

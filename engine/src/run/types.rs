@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 use thin_vec::ThinVec;
 
 use crate::run::errors::NodeError;
+use crate::run::task::{Fanout, Task};
 use crate::state::State;
 use crate::update::Update;
 
@@ -79,27 +80,29 @@ pub struct ForkInfo {
 #[derive(Debug, Clone)]
 pub struct StepRecord {
     pub step: u64,
-    /// Nodes that ran (plan indices, in id order).
-    pub ran: ThinVec<usize>,
+    /// What ran (in task order: node id, then instance).
+    pub ran: ThinVec<Task>,
     /// Disabled nodes passed through in this step.
-    pub skipped: ThinVec<usize>,
-    pub updates: ThinVec<(usize, Arc<Update>)>,
-    pub errors: ThinVec<(usize, NodeError)>,
+    pub skipped: ThinVec<Task>,
+    pub updates: ThinVec<(Task, Arc<Update>)>,
+    pub errors: ThinVec<(Task, NodeError)>,
     pub patch: Vec<PatchOperation>,
     /// The state after the step.
     pub state: State,
     /// What runs next (waiting human nodes included).
-    pub next: ThinVec<usize>,
+    pub next: ThinVec<Task>,
+    /// The items of the map instances in `next`.
+    pub map: Fanout,
     /// Human nodes that were reached and wait for an answer.
     pub waiting: ThinVec<usize>,
     /// `join: all` nodes activated but still waiting for predecessors.
     pub pending_joins: ThinVec<usize>,
     /// Indices (in the document's `edges`) of the edges followed after this step.
     pub taken: ThinVec<usize>,
-    /// What a node sent to the outside world, rendered (prompt, request), by node.
-    pub details: ThinVec<(usize, Value)>,
+    /// What a node sent to the outside world, rendered (prompt, request), by task.
+    pub details: ThinVec<(Task, Value)>,
     pub duration_ms: f64,
-    /// The step failed: nothing it did was applied, and `next` holds its own nodes so that
+    /// The step failed: nothing it did was applied, and `next` holds its own tasks so that
     /// continuing the run retries it.
     pub failed: bool,
 }
@@ -121,6 +124,9 @@ impl StepRecord {
         for (_, e) in &self.errors {
             n.0 += e.message.len() as u64;
         }
+        for (_, items) in self.map.iter() {
+            let _ = serde_json::to_writer(&mut n, &**items);
+        }
         let ids = self.ran.len() + self.skipped.len() + self.next.len() + self.waiting.len() + self.taken.len();
         2 * n.0 + 640 + 24 * ids as u64
     }
@@ -136,6 +142,7 @@ impl StepRecord {
             patch: Vec::new(),
             state,
             next: ThinVec::new(),
+            map: Fanout::default(),
             waiting: waiting.iter().copied().collect(),
             pending_joins: ThinVec::new(),
             taken: ThinVec::new(),

@@ -1,5 +1,6 @@
-//! Built-in functions that build strings or lists, replaced by versions that check the
-//! sandbox's size limits *before* allocating. Rhai checks sizes after a function returns,
+//! Built-in functions: `has_tool_calls` for agent loops (spec 2.6), and functions that build
+//! strings or lists, replaced by versions that check the sandbox's size limits *before*
+//! allocating. Rhai checks sizes after a function returns,
 //! which is too late when one call can ask for gigabytes (`s.replace("x", big)` on a long
 //! string, `s.to_chars()` on a 60 MB one). The replacements behave as Rhai's own, except
 //! that they refuse, with a named error, a result over the limits.
@@ -38,8 +39,12 @@ impl Sizes {
     }
 }
 
-/// Registers the checked built-ins on `engine`.
+/// Registers the built-ins on `engine`.
 pub(super) fn register(engine: &mut Engine, sizes: Sizes) {
+    // `has_tool_calls(state.messages)`: whether the last message is an assistant message
+    // with tool calls. A missing field (`()`) has none.
+    engine.register_fn("has_tool_calls", |list: Array| has_tool_calls(&list));
+    engine.register_fn("has_tool_calls", |_: ()| false);
     // Rhai's `pad` with an empty padding string never returns; this one refuses that case,
     // and a result over the string limit, before building anything.
     engine.register_fn("pad", move |s: &mut ImmutableString, len: INT, padding: &str| -> Fallible<()> {
@@ -92,6 +97,14 @@ pub(super) fn register(engine: &mut Engine, sizes: Sizes) {
         sizes.array("split_whitespace", s.split_whitespace().count())?;
         Ok(s.split_whitespace().map(|p| Dynamic::from(ImmutableString::from(p))).collect())
     });
+}
+
+/// Whether the last item of `list` is an assistant message with at least one tool call.
+fn has_tool_calls(list: &Array) -> bool {
+    let Some(last) = list.last().and_then(|d| d.read_lock::<rhai::Map>()) else { return false };
+    let role = last.get("role").and_then(|r| r.read_lock::<ImmutableString>().map(|s| s.to_string()));
+    let calls = last.get("tool_calls").and_then(|c| c.read_lock::<Array>().map(|a| a.len()));
+    role.as_deref() == Some("assistant") && calls.unwrap_or(0) > 0
 }
 
 /// `s` with every `find` replaced by `with`, refused before it is built if it would be too

@@ -121,8 +121,32 @@ impl Ctx {
 
     /// A copy with one more name (`result` in a subgraph's `outputs`).
     pub fn with(&self, name: &'static str, value: Dynamic) -> Ctx {
+        self.with_names([(name, value)])
+    }
+
+    /// Runs `f` with more names in scope (a map instance's item and `index`), then takes
+    /// them out again. For evaluations that finish before anything else evaluates in this
+    /// scope; one that may wait in between (an effect) needs a copy: [`Ctx::with_names`].
+    pub fn scoped<'a, R>(&self, names: impl IntoIterator<Item = (&'a str, Dynamic)>, f: impl FnOnce(&Ctx) -> R) -> R {
+        let base = {
+            let mut scope = self.scope.borrow_mut();
+            let base = scope.len();
+            for (name, value) in names {
+                scope.push_constant_dynamic(name, value);
+            }
+            base
+        };
+        let result = f(self);
+        self.scope.borrow_mut().rewind(base);
+        result
+    }
+
+    /// A copy with more names (a map instance's item and `index`).
+    pub fn with_names<'a>(&self, names: impl IntoIterator<Item = (&'a str, Dynamic)>) -> Ctx {
         let mut scope = self.scope.borrow().clone();
-        scope.push_constant_dynamic(name, value);
+        for (name, value) in names {
+            scope.push_constant_dynamic(name, value);
+        }
         Ctx { scope: RefCell::new(scope) }
     }
 }

@@ -44,7 +44,11 @@ impl Host for BrowserHost {
         Box::pin(async move {
             let response = send(&request).await?;
             let body = text_of(&response).await?;
-            Ok(HttpResponse { status: response.status(), body: redact(&body, self.table.secrets()) })
+            Ok(HttpResponse {
+                status: response.status(),
+                body: redact(&body, self.table.secrets()),
+                headers: retry_after(&response),
+            })
         })
     }
 
@@ -63,7 +67,11 @@ impl Host for BrowserHost {
             // Each piece is cleaned of keys too (a key split across two pieces is caught in
             // the whole body, which is what the record keeps).
             let body = stream::read(&response, &|piece| chunk(&redact(piece, self.table.secrets()))).await?;
-            Ok(HttpResponse { status: response.status(), body: redact(&body, self.table.secrets()) })
+            Ok(HttpResponse {
+                status: response.status(),
+                body: redact(&body, self.table.secrets()),
+                headers: retry_after(&response),
+            })
         })
     }
 
@@ -125,6 +133,17 @@ async fn send(req: &HttpRequest) -> Result<web_sys::Response, HttpFailure> {
         HttpFailure { message: if aborted { "timed out".into() } else { describe(&e) }, timed_out: aborted }
     })?;
     response.dyn_into().map_err(|_| failure("not a response"))
+}
+
+/// `Retry-After`, when the server exposes it to the page (CORS hides other headers).
+fn retry_after(response: &web_sys::Response) -> Vec<(String, String)> {
+    response
+        .headers()
+        .get("retry-after")
+        .ok()
+        .flatten()
+        .map(|v| vec![("retry-after".to_string(), v)])
+        .unwrap_or_default()
 }
 
 /// The whole body of `response`, as text.

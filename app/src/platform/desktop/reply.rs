@@ -9,7 +9,7 @@ use super::ipc::IpcError;
 /// What an `http` or `http_stream` command answered, as the engine takes it.
 pub fn reply_of(answer: Result<cmd::HttpReply, IpcError>) -> Result<HttpResponse, HttpFailure> {
     match answer {
-        Ok(r) => Ok(HttpResponse { status: r.status, body: r.body }),
+        Ok(r) => Ok(HttpResponse { status: r.status, body: r.body, headers: r.headers }),
         // The app rejects with an `HttpFailure`; anything else is its message.
         Err(IpcError::Refused(text)) => Err(serde_json::from_str::<cmd::HttpFailure>(&text)
             .map(|f| HttpFailure { message: f.message, timed_out: f.timed_out })

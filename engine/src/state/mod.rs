@@ -1,12 +1,21 @@
 //! The shared state: declared fields, reducers, type checks, and per-step patches
-//! (spec 2.1 and 3).
+//! (spec 2.1, 2.6 and 3).
 //!
-//! A [`State`] is cheap to clone: values sit behind reference counts and `append` lists are
-//! windows onto shared append-only logs, so taking a checkpoint after every step costs the same
-//! whether the run is at step 3 or step 30,000. Patches are produced by the reducers themselves (an `append` is an
-//! `add …/-`), never by diffing the whole state.
+//! A [`State`] is cheap to clone: values sit behind reference counts and `append` and
+//! `messages` lists are windows onto shared append-only logs, so taking a checkpoint after
+//! every step costs the same whether the run is at step 3 or step 30,000. Patches are produced
+//! by the reducers themselves (an `append` is an `add …/-`), never by diffing the whole state.
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | `check` | type checks of values and updates, normalised in place |
+//! | `list` | the shared-log list behind `append` and `messages` fields |
+//! | `messages` | the `messages` reducer (LangGraph's `add_messages`) and its patches |
 
-use std::cell::{Ref, RefCell};
+mod check;
+mod list;
+mod messages;
+
 use std::io;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -17,6 +26,10 @@ use json_patch::{AddOperation, PatchOperation, RemoveOperation, ReplaceOperation
 use rhai::Dynamic;
 use serde_json::{Map, Number, Value};
 
+pub use self::check::{
+    check_type, check_update, excerpt, normalize_type, normalize_update, normalize_written, type_name,
+};
+use self::list::List;
 use crate::document::{FieldType, Graph, Reducer};
 use crate::script::{ViewSource, to_dynamic};
 
@@ -51,6 +64,12 @@ pub struct FieldSpec {
 }
 
 impl FieldSpec {
+    /// The reducer of a field of type `ty` that names none: `messages` for a transcript,
+    /// else `replace`.
+    pub fn default_reducer(ty: FieldType) -> Reducer {
+        if ty == FieldType::Messages { Reducer::Messages } else { Reducer::Replace }
+    }
+
     /// The rule for keys that are not declared.
     pub fn free() -> FieldSpec {
         FieldSpec {
@@ -85,12 +104,17 @@ impl Schema {
     pub fn from_graph(graph: &Graph) -> Schema {
         let mut fields = IndexMap::new();
         for (name, f) in graph.state.iter().flatten() {
-            let default = f.default.clone().unwrap_or_else(|| f.ty.zero());
+            let mut default = f.default.clone().unwrap_or_else(|| f.ty.zero());
+            if f.ty == FieldType::Messages {
+                // A transcript's default messages get ids like any other (checked by the
+                // validator; a bad default is kept as it is).
+                let _ = crate::messages::normalize_list(&mut default, Some(crate::messages::Writer::DEFAULT));
+            }
             fields.insert(
                 name.clone(),
                 FieldSpec {
                     ty: f.ty,
-                    reducer: f.reducer.unwrap_or_default(),
+                    reducer: f.reducer.unwrap_or(FieldSpec::default_reducer(f.ty)),
                     default,
                     max_items: f.max_items.and_then(|n| usize::try_from(n).ok()),
                     evict: f.evict.as_deref().and_then(Evict::parse).unwrap_or(Evict::Oldest),
@@ -128,145 +152,6 @@ impl std::fmt::Display for FieldError {
 
 impl std::error::Error for FieldError {}
 
-/// The JSON type name of a value, for messages.
-pub fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(n) if n.is_f64() => "number",
-        Value::Number(_) => "integer",
-        Value::String(_) => "string",
-        Value::Array(_) => "list",
-        Value::Object(_) => "object",
-    }
-}
-
-fn integral(n: &Number) -> Option<Value> {
-    if n.is_i64() || n.is_u64() {
-        return Some(Value::Number(n.clone()));
-    }
-    let f = n.as_f64()?;
-    (f.fract() == 0.0 && f.abs() < 9.0e15).then(|| Value::from(f as i64))
-}
-
-/// Checks `value` against `ty`, returning it normalised (`2.0` becomes `2` for integers).
-pub fn check_type(ty: FieldType, value: &Value) -> Result<Value, String> {
-    let mut v = value.clone();
-    normalize_type(ty, &mut v)?;
-    Ok(v)
-}
-
-/// Checks `value` against `ty` in place, normalising integers.
-pub fn normalize_type(ty: FieldType, value: &mut Value) -> Result<(), String> {
-    let ok = match (ty, &*value) {
-        (FieldType::Any, _) => true,
-        (FieldType::String, Value::String(_)) => true,
-        (FieldType::Number, Value::Number(_)) => true,
-        (FieldType::Integer, Value::Number(n)) => {
-            let Some(i) = integral(n) else { return Err(mismatch(ty, value)) };
-            *value = i;
-            true
-        }
-        (FieldType::Boolean, Value::Bool(_)) => true,
-        (FieldType::List, Value::Array(_)) => true,
-        (FieldType::Object, Value::Object(_)) => true,
-        _ => false,
-    };
-    if ok { Ok(()) } else { Err(mismatch(ty, value)) }
-}
-
-fn mismatch(ty: FieldType, value: &Value) -> String {
-    format!("expected {}, got {} ({})", ty.name(), type_name(value), excerpt(value))
-}
-
-/// A short rendering of a value for error messages.
-pub fn excerpt(value: &Value) -> String {
-    let s = value.to_string();
-    if s.chars().count() > 60 { format!("{}…", s.chars().take(60).collect::<String>()) } else { s }
-}
-
-/// The value a node may write to a field, normalised, or why it may not.
-pub fn check_update(spec: &FieldSpec, value: &Value) -> Result<Value, String> {
-    let mut v = value.clone();
-    normalize_update(spec, &mut v)?;
-    Ok(v)
-}
-
-/// Checks, in place, a value a node writes to a field.
-pub fn normalize_update(spec: &FieldSpec, value: &mut Value) -> Result<(), String> {
-    match spec.reducer {
-        Reducer::Replace => normalize_type(spec.ty, value),
-        // A list is concatenated, anything else appended as one item.
-        Reducer::Append => Ok(()),
-        // PLACEHOLDER (issue 12): the messages reducer comes in its own module.
-        Reducer::Messages => Ok(()),
-        Reducer::Add => match value {
-            Value::Number(_) if spec.ty == FieldType::Integer => normalize_type(FieldType::Integer, value),
-            Value::Number(_) => Ok(()),
-            _ => Err(format!("`add` needs a number, got {} ({})", type_name(value), excerpt(value))),
-        },
-        Reducer::Merge => match value {
-            Value::Object(_) => Ok(()),
-            _ => Err(format!("`merge` needs an object, got {} ({})", type_name(value), excerpt(value))),
-        },
-    }
-}
-
-/// An `append` list: a window onto an append-only log shared by every snapshot of the
-/// state. Appending to the newest snapshot pushes onto the log without copying anything, and
-/// dropping the oldest items just moves the window; older snapshots keep seeing their own
-/// window. Only a branch (a fork appending where the log has moved on) or a removal from the
-/// middle copies the window into a fresh log.
-#[derive(Debug, Clone)]
-struct List {
-    /// Items are reference-counted so that copying a window (a branch, or removing an item
-    /// from the middle) copies pointers, not values.
-    log: Rc<RefCell<Vec<Rc<Value>>>>,
-    start: usize,
-    len: usize,
-    /// Serialized size of the items in the window.
-    bytes: usize,
-}
-
-impl List {
-    fn new(items: Vec<Value>) -> List {
-        let bytes = items.iter().map(json_len).sum();
-        List::from_shared(items.into_iter().map(Rc::new).collect(), bytes)
-    }
-
-    fn from_shared(items: Vec<Rc<Value>>, bytes: usize) -> List {
-        List { len: items.len(), log: Rc::new(RefCell::new(items)), start: 0, bytes }
-    }
-
-    fn items(&self) -> Ref<'_, [Rc<Value>]> {
-        Ref::map(self.log.borrow(), |v| &v[self.start..self.start + self.len])
-    }
-
-    fn push(&mut self, item: Value) {
-        let end = self.start + self.len;
-        if self.log.borrow().len() != end {
-            let own: Vec<Rc<Value>> = self.items().to_vec();
-            *self = List::from_shared(own, self.bytes);
-        }
-        self.bytes += json_len(&item);
-        self.log.borrow_mut().push(Rc::new(item));
-        self.len += 1;
-    }
-
-    fn remove(&mut self, index: usize) {
-        let removed = json_len(&self.items()[index]);
-        if index == 0 {
-            self.start += 1;
-            self.len -= 1;
-            self.bytes -= removed;
-            return;
-        }
-        let mut own: Vec<Rc<Value>> = self.items().to_vec();
-        own.remove(index);
-        *self = List::from_shared(own, self.bytes - removed);
-    }
-}
-
 #[derive(Debug, Clone)]
 enum Slot {
     Value { value: Arc<Value>, bytes: usize },
@@ -276,8 +161,8 @@ enum Slot {
 impl Slot {
     fn new(spec: &FieldSpec, value: Value) -> Slot {
         match (spec.reducer, value) {
-            (Reducer::Append, Value::Array(items)) => Slot::List(List::new(items)),
-            (Reducer::Append, Value::Null) => Slot::List(List::new(Vec::new())),
+            (Reducer::Append | Reducer::Messages, Value::Array(items)) => Slot::List(List::new(items)),
+            (Reducer::Append | Reducer::Messages, Value::Null) => Slot::List(List::new(Vec::new())),
             (_, value) => Slot::Value { bytes: json_len(&value), value: Arc::new(value) },
         }
     }
@@ -387,6 +272,15 @@ impl State {
         self.fields.get(key).map(Slot::to_json)
     }
 
+    /// The last item of list field `key` (a transcript's last message), without copying
+    /// the rest.
+    pub fn last_item(&self, key: &str) -> Option<Value> {
+        match self.fields.get(key)? {
+            Slot::List(list) => list.items().last().map(|v| (**v).clone()),
+            Slot::Value { value, .. } => value.as_array().and_then(|a| a.last()).cloned(),
+        }
+    }
+
     pub fn keys(&self) -> impl Iterator<Item = &str> {
         self.fields.keys().map(|k| &**k)
     }
@@ -427,8 +321,7 @@ impl State {
         match spec.reducer {
             Reducer::Replace => self.replace(spec, key, value, patch),
             Reducer::Append => self.append(spec, key, value, patch),
-            // PLACEHOLDER (issue 12): the messages reducer comes in its own module.
-            Reducer::Messages => self.replace(spec, key, value, patch),
+            Reducer::Messages => self.add_messages(spec, key, &value, patch),
             Reducer::Add => {
                 let sum = match self.fields.get(key) {
                     Some(Slot::Value { value: current, .. }) => add_numbers(current, &value),
@@ -483,24 +376,7 @@ impl State {
             Value::Array(items) => items,
             other => vec![other],
         };
-        if !self.fields.contains_key(key) {
-            patch.push(PatchOperation::Add(AddOperation { path: pointer(&[key]), value: Value::Array(vec![]) }));
-        }
-        let fields = Rc::make_mut(&mut self.fields);
-        if !fields.contains_key(key) {
-            fields.insert(Arc::from(key), Slot::List(List::new(Vec::new())));
-        }
-        let Some(slot) = fields.get_mut(key) else { return };
-        if let Slot::Value { value, .. } = slot {
-            // A value stored before its field became an `append` field (an edited graph).
-            let old = match &**value {
-                Value::Array(items) => items.clone(),
-                Value::Null => vec![],
-                other => vec![other.clone()],
-            };
-            *slot = Slot::List(List::new(old));
-        }
-        let Slot::List(list) = slot else { return };
+        let Some(list) = self.list_mut(key, patch) else { return };
         for item in new_items {
             patch.push(PatchOperation::Add(AddOperation { path: pointer(&[key, "-"]), value: item.clone() }));
             list.push(item);
@@ -513,6 +389,36 @@ impl State {
             };
             list.remove(index);
             patch.push(PatchOperation::Remove(RemoveOperation { path: pointer(&[key, &index.to_string()]) }));
+        }
+    }
+
+    /// The list of field `key` (an `append` or `messages` field), created empty (with its
+    /// patch) when the field is absent.
+    fn list_mut(&mut self, key: &str, patch: &mut Vec<PatchOperation>) -> Option<&mut List> {
+        if !self.fields.contains_key(key) {
+            patch.push(PatchOperation::Add(AddOperation { path: pointer(&[key]), value: Value::Array(vec![]) }));
+        }
+        let fields = Rc::make_mut(&mut self.fields);
+        let index = match fields.find(key) {
+            Ok(i) => i,
+            Err(i) => {
+                fields.0.insert(i, (Arc::from(key), Slot::List(List::new(Vec::new()))));
+                i
+            }
+        };
+        let slot = &mut fields.0[index].1;
+        if let Slot::Value { value, .. } = slot {
+            // A value stored before its field became a list field (an edited graph).
+            let old = match &**value {
+                Value::Array(items) => items.clone(),
+                Value::Null => vec![],
+                other => vec![other.clone()],
+            };
+            *slot = Slot::List(List::new(old));
+        }
+        match slot {
+            Slot::List(list) => Some(list),
+            Slot::Value { .. } => None,
         }
     }
 }

@@ -1,0 +1,230 @@
+//! What every model provider answers with (text, tool calls, a structured answer, token
+//! usage), and asking a model server: the key offered only where the host allows it, the
+//! request sent (streamed when the host watches replies arrive), the reply read.
+
+use std::cell::RefCell;
+
+use serde_json::{Map, Value, json};
+
+use super::EffectCall;
+use super::send::{Transport, send};
+use super::sse::{SseEvent, SseParser};
+use crate::host::{Auth, HttpRequest};
+use crate::run::errors::{ErrorKind, NodeError};
+
+/// What is sent to the model: its system text, and the conversation (earlier messages, then
+/// the prompt as a user message), as canonical messages.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Conversation {
+    pub system: Option<String>,
+    pub messages: Vec<Value>,
+}
+
+/// Tokens a provider says a call took.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(super) struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+impl Usage {
+    pub(super) fn to_json(self) -> Value {
+        json!({ "input_tokens": self.input_tokens, "output_tokens": self.output_tokens })
+    }
+}
+
+/// A tool call the model made.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct ToolCall {
+    pub id: String,
+    pub name: String,
+    pub arguments: Value,
+}
+
+/// A model's reply.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(super) struct ChatReply {
+    /// The text (a mock model may answer with any JSON value).
+    pub content: Value,
+    pub tool_calls: Vec<ToolCall>,
+    /// An answer given through a tool that carries the output schema (Anthropic).
+    pub structured: Option<Value>,
+    pub usage: Option<Usage>,
+}
+
+impl ChatReply {
+    pub(super) fn text(content: impl Into<String>) -> ChatReply {
+        ChatReply { content: Value::String(content.into()), ..ChatReply::default() }
+    }
+
+    /// The reply as the step's details show it: the text alone when that is all there is.
+    pub(super) fn detail(&self) -> Value {
+        if self.tool_calls.is_empty() && self.structured.is_none() {
+            return self.content.clone();
+        }
+        let mut d = json!({ "content": self.content });
+        if !self.tool_calls.is_empty() {
+            d["tool_calls"] = Value::Array(self.tool_calls.iter().map(call_json).collect());
+        }
+        if let Some(s) = &self.structured {
+            d["structured"] = s.clone();
+        }
+        d
+    }
+
+    /// The text, a JSON value other than a string written out as JSON.
+    pub(super) fn content_text(&self) -> String {
+        match &self.content {
+            Value::String(s) => s.clone(),
+            Value::Null => String::new(),
+            other => other.to_string(),
+        }
+    }
+
+    /// The assistant message a `messages` field receives (its id is given when it is
+    /// written), with `content` as given.
+    pub(super) fn message(&self, content: String) -> Value {
+        let mut m = Map::new();
+        m.insert("role".into(), "assistant".into());
+        m.insert("content".into(), Value::String(content));
+        if !self.tool_calls.is_empty() {
+            m.insert("tool_calls".into(), Value::Array(self.tool_calls.iter().map(call_json).collect()));
+        }
+        Value::Object(m)
+    }
+}
+
+fn call_json(c: &ToolCall) -> Value {
+    json!({ "id": c.id, "name": c.name, "arguments": c.arguments })
+}
+
+/// A provider's reading of a streamed reply, one event at a time.
+pub(super) trait StreamFold {
+    /// Takes one event; returns the text the reply gained, if any.
+    fn event(&mut self, event: &SseEvent) -> Result<Option<String>, String>;
+    /// The whole reply, once the stream has ended.
+    fn finish(&mut self) -> Result<ChatReply, String>;
+}
+
+/// A request to a model server, and how to read its reply.
+pub(super) struct Ask {
+    pub url: String,
+    pub auth: Auth,
+    pub headers: Vec<(String, String)>,
+    pub body: Value,
+    /// Reads a whole (not streamed) reply.
+    pub read: fn(&str) -> Result<ChatReply, String>,
+    /// A fresh reader of a streamed reply, when the request asks for one.
+    pub fold: Option<fn() -> Box<dyn StreamFold>>,
+}
+
+/// Sends `ask` and reads the reply; what was sent and how it went goes into `detail`.
+pub(super) async fn ask_server(call: &EffectCall<'_>, ask: Ask, detail: &mut Value) -> Result<ChatReply, NodeError> {
+    // The key goes only to an origin the host trusts with it (spec 8).
+    let auth = match call.host.key_allowed(ask.auth, &ask.url) {
+        Ok(()) => Some(ask.auth),
+        Err(why) => {
+            detail["auth"] = json!(format!("no key sent: {why}"));
+            None
+        }
+    };
+    let mut headers = vec![("content-type".to_string(), "application/json".to_string())];
+    headers.extend(ask.headers);
+    let request = HttpRequest {
+        method: "POST".into(),
+        url: ask.url.clone(),
+        headers,
+        body: Some(ask.body.to_string()),
+        timeout_ms: call.budget().0,
+        auth,
+    };
+    detail["url"] = json!(ask.url);
+    let llm_error = |message: String| call.error(ErrorKind::Llm, message);
+    let Some(new_fold) = ask.fold else {
+        let sent = send(call, &request, ErrorKind::Llm, Transport::Whole).await;
+        detail["attempts"] = json!(sent.attempts);
+        let resp = sent.result.map_err(|(kind, message)| call.error(kind, message))?;
+        return (ask.read)(&resp.body).map_err(llm_error);
+    };
+    detail["streamed"] = json!(true);
+    let reading = RefCell::new(Reading::new(new_fold()));
+    let chunk = |piece: &str| {
+        for text in reading.borrow_mut().push(piece) {
+            call.host.llm_delta(&call.name, &text);
+        }
+    };
+    let restart = || *reading.borrow_mut() = Reading::new(new_fold());
+    let sent = send(call, &request, ErrorKind::Llm, Transport::Stream { chunk: &chunk, restart: &restart }).await;
+    detail["attempts"] = json!(sent.attempts);
+    let resp = sent.result.map_err(|(kind, message)| call.error(kind, message))?;
+    let mut reading = reading.into_inner();
+    for text in reading.push_end() {
+        call.host.llm_delta(&call.name, &text);
+    }
+    // A server that ignores `stream` answers with one JSON reply.
+    if reading.events == 0 {
+        return (ask.read)(&resp.body).map_err(llm_error);
+    }
+    reading.result().map_err(llm_error)
+}
+
+/// A streamed reply being read.
+struct Reading {
+    parser: SseParser,
+    fold: Box<dyn StreamFold>,
+    events: usize,
+    error: Option<String>,
+}
+
+impl Reading {
+    fn new(fold: Box<dyn StreamFold>) -> Reading {
+        Reading { parser: SseParser::new(), fold, events: 0, error: None }
+    }
+
+    /// Reads a piece of the body; the text the reply gained.
+    fn push(&mut self, piece: &str) -> Vec<String> {
+        let events = self.parser.push(piece);
+        self.take(events)
+    }
+
+    /// Reads what is left once the body has ended.
+    fn push_end(&mut self) -> Vec<String> {
+        let events = self.parser.finish();
+        self.take(events)
+    }
+
+    fn take(&mut self, events: Vec<SseEvent>) -> Vec<String> {
+        let mut texts = Vec::new();
+        for e in events {
+            self.events += 1;
+            if self.error.is_some() {
+                continue;
+            }
+            match self.fold.event(&e) {
+                Ok(Some(t)) if !t.is_empty() => texts.push(t),
+                Ok(_) => {}
+                Err(message) => self.error = Some(message),
+            }
+        }
+        texts
+    }
+
+    fn result(mut self) -> Result<ChatReply, String> {
+        match self.error.take() {
+            Some(e) => Err(e),
+            None => self.fold.finish(),
+        }
+    }
+}
+
+/// Reads tool call arguments given as JSON text (as OpenAI and streamed Anthropic replies
+/// do): an object, or nothing at all.
+pub(super) fn arguments_from_text(name: &str, text: &str) -> Result<Value, String> {
+    if text.trim().is_empty() {
+        return Ok(Value::Object(Map::new()));
+    }
+    match serde_json::from_str::<Value>(text) {
+        Ok(v @ Value::Object(_)) => Ok(v),
+        _ => Err(format!("the model called `{name}` with arguments that are not a JSON object: {}", super::cut(text))),
+    }
+}

@@ -1,0 +1,163 @@
+//! The `llm` node (spec 2.2, 2.6): the conversation it sends (system text, earlier
+//! messages, then the prompt), the provider it asks, and what it writes: the assistant
+//! message to a `messages` field, else the text or, with `parse: json` or an
+//! `output_schema`, the parsed (and checked) value.
+
+use serde_json::{Value, json};
+
+use super::chat::{ChatReply, Conversation, ask_server};
+use super::{Effect, EffectCall, anthropic, cut, mock, openai};
+use crate::document::{Parse, Provider};
+use crate::messages;
+use crate::plan::LlmOp;
+use crate::run::errors::{ErrorKind, NodeError};
+
+/// An `llm` node: renders its prompts, asks the model, and writes the reply.
+pub(crate) async fn llm(call: &EffectCall<'_>, op: &LlmOp) -> Effect {
+    let mut detail = json!({ "provider": op.model.provider.name() });
+    let (prompt, conv) = match conversation(call, op, &mut detail) {
+        Ok(c) => c,
+        Err(e) => return e.into(),
+    };
+    if !op.tools.is_empty() {
+        detail["tools"] = json!(op.tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>());
+    }
+    let stream = call.host.streams();
+    let reply = match op.model.provider {
+        Provider::Mock => mock::reply(call, op, prompt.as_deref(), &conv, &mut detail).inspect(|r| {
+            // A watcher sees a mock's text arrive too, in one piece.
+            if stream && !r.content_text().is_empty() {
+                call.host.llm_delta(&call.node.id, &r.content_text());
+            }
+        }),
+        Provider::Openai => {
+            detail["model"] = json!(op.model.model.as_deref().unwrap_or(openai::DEFAULT_MODEL));
+            ask_server(call, openai::ask(op, &call.node.id, &conv, stream), &mut detail).await
+        }
+        Provider::Anthropic => {
+            detail["model"] = json!(op.model.model.as_deref().unwrap_or(anthropic::DEFAULT_MODEL));
+            ask_server(call, anthropic::ask(op, &conv, stream), &mut detail).await
+        }
+    };
+    let reply = match reply {
+        Ok(r) => r,
+        Err(error) => return Effect::failed(error, Some(detail)),
+    };
+    if let Some(u) = reply.usage {
+        detail["usage"] = u.to_json();
+    }
+    detail["response"] = reply.detail();
+    match written(op, &reply) {
+        Ok(value) => Effect::writes(&op.writes, value, detail),
+        Err(message) => Effect::failed(call.error(ErrorKind::Llm, message), Some(detail)),
+    }
+}
+
+/// The rendered prompt, and the conversation sent: the system text, the earlier messages
+/// (`messages`, checked), then the prompt as a user message. What was sent goes into
+/// `detail` (the earlier messages by count: they are in the state already).
+fn conversation(
+    call: &EffectCall<'_>,
+    op: &LlmOp,
+    detail: &mut Value,
+) -> Result<(Option<String>, Conversation), NodeError> {
+    let prompt = op.prompt.as_ref().map(|t| call.render("prompt", t)).transpose()?;
+    let system = op.system.as_ref().map(|t| call.render("system", t)).transpose()?;
+    let mut earlier = match &op.messages {
+        None => Vec::new(),
+        Some(e) => earlier_messages(call, e)?,
+    };
+    if let Some(p) = &prompt {
+        detail["prompt"] = json!(p);
+    }
+    if let Some(s) = &system {
+        detail["system"] = json!(s);
+    }
+    if op.messages.is_some() {
+        detail["messages"] = json!(earlier.len());
+    }
+    if let Some(p) = &prompt
+        && (!p.is_empty() || earlier.is_empty())
+    {
+        earlier.push(json!({ "role": "user", "content": p }));
+    }
+    Ok((prompt, Conversation { system, messages: earlier }))
+}
+
+/// The messages `messages` gives, checked (a missing field is no messages).
+fn earlier_messages(call: &EffectCall<'_>, e: &crate::script::Expr) -> Result<Vec<Value>, NodeError> {
+    let mut v =
+        call.scripting.eval_json(e, call.ctx).map_err(|err| NodeError::expression(&call.node.id, "messages", err))?;
+    if v.is_null() {
+        return Ok(Vec::new());
+    }
+    messages::normalize_list(&mut v, None)
+        .map_err(|err| call.error(ErrorKind::Type, format_args!("field `messages`: {err}")))?;
+    match v {
+        Value::Array(list) => Ok(list),
+        _ => Ok(Vec::new()),
+    }
+}
+
+/// What the node writes: the assistant message to a `messages` field; else the text, or the
+/// parsed value. With `output_schema` the answer must match it (a reply that only calls
+/// tools is not an answer yet, and is not checked).
+fn written(op: &LlmOp, reply: &ChatReply) -> Result<Value, String> {
+    let answer = match &op.output_schema {
+        Some(schema) if reply.structured.is_some() || reply.tool_calls.is_empty() => {
+            let value = match &reply.structured {
+                Some(s) => s.clone(),
+                None => parse_reply(Parse::Json, reply.content.clone())?,
+            };
+            schema.check(&value).map_err(|m| format!("the reply does not match output_schema {m}"))?;
+            Some(value)
+        }
+        _ => None,
+    };
+    if op.writes_messages {
+        let content = match &answer {
+            Some(v) => v.to_string(),
+            None => reply.content_text(),
+        };
+        return Ok(reply.message(content));
+    }
+    match answer {
+        Some(v) => Ok(v),
+        None => parse_reply(op.parse, reply.content.clone()),
+    }
+}
+
+/// A model's reply as the node's `parse` asks: text as it is, or JSON.
+fn parse_reply(parse: Parse, reply: Value) -> Result<Value, String> {
+    Ok(match (parse, reply) {
+        (Parse::Text, Value::String(s)) => Value::String(s),
+        (Parse::Text, other) => Value::String(other.to_string()),
+        (Parse::Json, Value::String(s)) => {
+            parse_json_reply(&s).map_err(|e| format!("the model's reply is not JSON ({e}): {}", cut(&s)))?
+        }
+        (Parse::Json, other) => other,
+    })
+}
+
+/// Models often wrap JSON in a Markdown code fence; accept that.
+fn parse_json_reply(text: &str) -> Result<Value, serde_json::Error> {
+    let t = text.trim();
+    let inner = t
+        .strip_prefix("```json")
+        .or_else(|| t.strip_prefix("```"))
+        .and_then(|rest| rest.strip_suffix("```"))
+        .unwrap_or(t);
+    serde_json::from_str(inner.trim())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_replies_may_be_fenced() {
+        assert_eq!(parse_json_reply("```json\n{\"a\": 1}\n```").unwrap(), json!({"a": 1}));
+        assert_eq!(parse_json_reply(" [1, 2] ").unwrap(), json!([1, 2]));
+        assert!(parse_json_reply("Sure! Here it is").is_err());
+    }
+}

@@ -1,0 +1,138 @@
+//! The `tools` node (spec 2.6): every tool call of the last assistant message of its
+//! `messages` field runs at the same time; one `tool` message per call comes back, in call
+//! order, with the result as JSON text. A call to an unknown tool, with arguments that do not
+//! match the tool's `parameters`, or whose tool fails, is answered `error: <reason>` so that
+//! the model can correct itself, or fails the node when it sets `on_error: fail`. When the
+//! last message is not an assistant message with tool calls, the node writes nothing.
+
+use futures_util::future::join_all;
+use serde_json::{Value, json};
+
+use super::http::render_request;
+use super::send::{Transport, send};
+use super::{Effect, EffectCall};
+use crate::plan::{PlanTool, ToolRunOp, ToolsOp};
+use crate::run::errors::{ErrorKind, NodeError};
+use crate::script::{from_dynamic, to_dynamic};
+use crate::update::Update;
+
+/// One call of the assistant message.
+struct Call<'a> {
+    id: &'a str,
+    name: &'a str,
+    arguments: &'a Value,
+}
+
+/// Why a call failed, and the kind of node error it is under `on_error: fail`.
+struct Failure {
+    kind: ErrorKind,
+    reason: String,
+}
+
+/// A `tools` node, given the last message of its field (if any).
+pub(crate) async fn tools(call: &EffectCall<'_>, op: &ToolsOp, last: Option<Value>) -> Effect {
+    let calls = last.as_ref().map(calls_of).unwrap_or_default();
+    if calls.is_empty() {
+        let detail = json!({ "calls": [], "note": format!("the last message of `{}` has no tool calls", op.field) });
+        return Effect { result: Ok(Update::new()), detail: Some(detail) };
+    }
+    let results = join_all(calls.iter().map(|c| run_call(call, op, c))).await;
+    let mut detail_calls = Vec::with_capacity(calls.len());
+    let mut replies = Vec::with_capacity(calls.len());
+    let mut first_failure = None;
+    for (k, (c, (result, ms))) in calls.iter().zip(results).enumerate() {
+        let mut d = json!({ "id": c.id, "name": c.name, "arguments": c.arguments, "duration_ms": ms });
+        let content = match result {
+            Ok(value) => {
+                let text = value.to_string();
+                d["result"] = value;
+                text
+            }
+            Err(f) => {
+                d["error"] = json!(f.reason);
+                let text = format!("error: {}", f.reason);
+                first_failure.get_or_insert((k, f));
+                text
+            }
+        };
+        detail_calls.push(d);
+        replies.push(json!({ "role": "tool", "tool_call_id": c.id, "name": c.name, "content": content }));
+    }
+    let detail = json!({ "calls": detail_calls });
+    if op.fail
+        && let Some((k, f)) = first_failure
+    {
+        let c = &calls[k];
+        let message = format!("tool call {} (`{}`, id {}): {}", k + 1, c.name, c.id, f.reason);
+        return Effect::failed(call.error(f.kind, message), Some(detail));
+    }
+    Effect::writes(&op.field, Value::Array(replies), detail)
+}
+
+/// The tool calls of `last` when it is an assistant message that has some.
+fn calls_of(last: &Value) -> Vec<Call<'_>> {
+    if last.get("role").and_then(Value::as_str) != Some("assistant") {
+        return Vec::new();
+    }
+    last.get("tool_calls")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|c| Call {
+            id: c.get("id").and_then(Value::as_str).unwrap_or_default(),
+            name: c.get("name").and_then(Value::as_str).unwrap_or_default(),
+            arguments: c.get("arguments").unwrap_or(&Value::Null),
+        })
+        .collect()
+}
+
+/// Runs one call: its result, or why it failed, and how long it took.
+async fn run_call(call: &EffectCall<'_>, op: &ToolsOp, c: &Call<'_>) -> (Result<Value, Failure>, f64) {
+    let t0 = call.host.now_ms();
+    let result = match op.tools.iter().find(|t| t.spec.name == c.name) {
+        None => Err(Failure { kind: ErrorKind::Type, reason: format!("unknown tool `{}`", c.name) }),
+        Some(tool) => match check_arguments(tool, c.arguments) {
+            Err(f) => Err(f),
+            Ok(()) => run_tool(call, tool, c.arguments).await,
+        },
+    };
+    (result, (call.host.now_ms() - t0).max(0.0))
+}
+
+/// The arguments against the tool's `parameters`.
+fn check_arguments(tool: &PlanTool, arguments: &Value) -> Result<(), Failure> {
+    let bad = |reason: String| Failure { kind: ErrorKind::Type, reason };
+    if !arguments.is_object() {
+        return Err(bad(format!("the arguments of `{}` must be an object", tool.spec.name)));
+    }
+    match &tool.parameters {
+        Some(schema) => schema
+            .check(arguments)
+            .map_err(|m| bad(format!("the arguments do not match the parameters of `{}` {m}", tool.spec.name))),
+        None => Ok(()),
+    }
+}
+
+/// Runs a tool: its script's value, or its request's reply (JSON when it is JSON, else text).
+async fn run_tool(call: &EffectCall<'_>, tool: &PlanTool, arguments: &Value) -> Result<Value, Failure> {
+    let ctx = call.ctx.with("args", to_dynamic(arguments));
+    let name = &tool.spec.name;
+    match &tool.run {
+        ToolRunOp::Script(expr) => {
+            let failed = |e: String, timeout: bool| Failure {
+                kind: if timeout { ErrorKind::Timeout } else { ErrorKind::Expression },
+                reason: format!("the script of `{name}` failed: {e}"),
+            };
+            let value = call.scripting.eval(expr, &ctx).map_err(|e| failed(e.to_string(), e.is_timeout()))?;
+            from_dynamic(&value).map_err(|e| failed(e.to_string(), false))
+        }
+        ToolRunOp::Http(request) => {
+            let prefix = format!("tools.{name}.run.http.");
+            let request = render_request(call, &ctx, request, &prefix)
+                .map_err(|e: NodeError| Failure { kind: e.kind, reason: e.message })?;
+            let sent = send(call, &request, ErrorKind::Http, Transport::Whole).await;
+            let resp = sent.result.map_err(|(kind, reason)| Failure { kind, reason })?;
+            Ok(serde_json::from_str(&resp.body).unwrap_or(Value::String(resp.body)))
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! Tools (spec 2.6): the graph's `tools` (a name, a description, a JSON Schema for the
+//! arguments, and a `script` or `http` run) and the `tools` node, which runs the tool calls of
+//! a `messages` field's last assistant message.
+
+use std::rc::Rc;
+
+use serde_json::json;
+
+use crate::document::{FieldType, Graph, NodeField, NodeKind, OnError, ToolDef};
+use crate::json_schema::JsonSchema;
+use crate::plan::check::{Checker, NodeAt};
+use crate::plan::effectful::RequestFields;
+use crate::plan::graph::valid_id;
+use crate::plan::types::{Op, PlanTool, ToolRunOp, ToolSpec, ToolsOp};
+use crate::script::Scripting;
+
+/// Names a tool's script and request templates see besides the usual scope.
+pub(crate) const TOOL_SCOPE: [&str; 1] = ["args"];
+
+impl Checker {
+    /// The graph's tools, each checked and compiled; those with errors are left out (the
+    /// errors keep the graph from running).
+    pub(super) fn check_tools(&mut self, graph: &Graph, s: &Scripting) -> Rc<Vec<PlanTool>> {
+        let mut out = Vec::new();
+        for (name, def) in graph.tools.iter().flatten() {
+            if let Some(tool) = self.tool(s, name, def) {
+                out.push(tool);
+            }
+        }
+        Rc::new(out)
+    }
+
+    /// One tool: its name (as model APIs accept it), parameters and run.
+    fn tool(&mut self, s: &Scripting, name: &str, def: &ToolDef) -> Option<PlanTool> {
+        let base = format!("tools.{name}");
+        let mut ok = true;
+        if !valid_id(name) {
+            let message = format!("`{name}` is not a valid tool name: use 1 to 64 letters, digits, `_` or `-`");
+            self.error(base.clone(), message, None, None);
+            ok = false;
+        }
+        let parameters = match &def.parameters {
+            None => None,
+            Some(p) => match JsonSchema::compile(p) {
+                Ok(schema) => Some(schema),
+                Err(e) => {
+                    let path = format!("{base}.parameters{}", e.path.trim_start_matches('$'));
+                    self.error(path, format!("not a valid JSON Schema: {}", e.message), None, None);
+                    ok = false;
+                    None
+                }
+            },
+        };
+        let run = self.tool_run(s, &base, def);
+        let spec = ToolSpec {
+            name: name.to_string(),
+            description: def.description.clone().unwrap_or_default(),
+            parameters: def.parameters.clone().unwrap_or_else(|| json!({"type": "object", "properties": {}})),
+        };
+        let run = run?;
+        ok.then_some(PlanTool { spec, parameters, run })
+    }
+
+    /// A tool's `run`: exactly one of `script` and `http`.
+    fn tool_run(&mut self, s: &Scripting, base: &str, def: &ToolDef) -> Option<ToolRunOp> {
+        let path = format!("{base}.run");
+        match (&def.run.script, &def.run.http) {
+            (Some(src), None) => {
+                self.expr(s, src, format!("{path}.script"), None, None, &TOOL_SCOPE).map(ToolRunOp::Script)
+            }
+            (None, Some(h)) => {
+                let fields = RequestFields {
+                    method: h.method.as_deref(),
+                    url: &h.url,
+                    headers: h.headers.as_ref(),
+                    body: h.body.as_ref(),
+                };
+                self.request_op(s, &fields, &format!("{path}.http"), None, &TOOL_SCOPE).map(ToolRunOp::Http)
+            }
+            (None, None) => {
+                self.error(path, "give the tool a `script` or an `http` request to run".into(), None, None);
+                None
+            }
+            (Some(_), Some(_)) => {
+                self.error(path, "give the tool one of `script` and `http`, not both".into(), None, None);
+                None
+            }
+        }
+    }
+
+    /// `tools`: the `messages` field whose last assistant message's tool calls it runs.
+    pub(super) fn tools_op(&mut self, at: &NodeAt<'_>) -> Option<Op> {
+        let (n, id) = (at.n, at.id());
+        let path = at.path(NodeField::Messages);
+        let Some(field) = &n.messages else {
+            let message = "a `tools` node needs `messages`: the field of type messages whose tool calls it runs";
+            self.error(path, message.into(), id, None);
+            return None;
+        };
+        let declared = at.graph.state.as_ref().and_then(|s| s.get(field));
+        match declared {
+            Some(f) if f.ty == FieldType::Messages => {}
+            Some(f) => {
+                let message = format!("`{field}` is a field of type {}, not messages", f.ty.name());
+                self.error(path, message, id, None);
+                return None;
+            }
+            None => {
+                let message = format!("`{field}` is not a declared state field of type messages");
+                self.error(path, message, id, None);
+                return None;
+            }
+        }
+        let written = at.graph.nodes.iter().any(|m| m.kind == NodeKind::Llm && m.writes.as_deref() == Some(field));
+        if !written {
+            let message = format!(
+                "no `llm` node writes `{field}`, so no tool calls reach this node (give a model `writes: {field}`)"
+            );
+            self.warn(path, message, id, None);
+        }
+        if at.tools.is_empty() && at.graph.tools.as_ref().is_none_or(|t| t.is_empty()) {
+            self.warn(
+                at.path(NodeField::Kind),
+                "the graph defines no `tools`: every call will be unknown".into(),
+                id,
+                None,
+            );
+        }
+        Some(Op::Tools(ToolsOp {
+            field: field.clone(),
+            fail: n.on_error == Some(OnError::Fail),
+            tools: at.tools.clone(),
+        }))
+    }
+}
