@@ -719,7 +719,10 @@ fn tool_agent_calls_weather_then_packing_list_and_answers_from_their_results() {
     let call = &cold["state"]["messages"][3]["tool_calls"][0];
     assert_eq!(call["name"], "packing_list");
     assert_eq!(call["arguments"], json!({"temp_c": -3, "sky": "snow"}));
-    assert_eq!(ran(&cold), [vec!["intake"], vec!["agent"], vec!["tools"], vec!["agent"], vec!["tools"], vec!["agent"], vec!["answer"]]);
+    assert_eq!(
+        ran(&cold),
+        [vec!["intake"], vec!["agent"], vec!["tools"], vec!["agent"], vec!["tools"], vec!["agent"], vec!["answer"]]
+    );
 
     let hot = run(dir.path(), AGENT, &json!({"question": "Heading to Cairo next week"}), 0).record;
     assert_eq!(text(&hot["state"]["answer"]), "For Cairo (31 °C, sun) pack: sun hat and sunscreen.");
@@ -749,8 +752,14 @@ fn map_reduce_summarizes_every_section_at_once_then_joins_them_in_order() {
     let r = run(dir.path(), MAP_REDUCE, &json!({"document": doc}), 0).record;
     assert_eq!(r["status"], "completed");
     assert_eq!(ran(&r), [vec!["split"], vec!["summarize[0]", "summarize[1]", "summarize[2]"], vec!["combine"]]);
-    assert_eq!(strs(&r["state"]["summaries"]), ["Goals: Ship it by May", "Risks: Servers may be slow", "Team: Three people."]);
-    assert_eq!(text(&r["state"]["report"]), "- Goals: Ship it by May\n- Risks: Servers may be slow\n- Team: Three people.\n");
+    assert_eq!(
+        strs(&r["state"]["summaries"]),
+        ["Goals: Ship it by May", "Risks: Servers may be slow", "Team: Three people."]
+    );
+    assert_eq!(
+        text(&r["state"]["report"]),
+        "- Goals: Ship it by May\n- Risks: Servers may be slow\n- Team: Three people.\n"
+    );
     // Each instance saw its own section in its prompt.
     let prompt = text(&r["steps"][1]["details"]["summarize[1]"]["prompt"]);
     assert!(prompt.contains("\"Risks\"") && prompt.contains("We cache."), "{prompt}");

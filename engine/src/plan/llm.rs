@@ -173,7 +173,8 @@ impl Checker {
     /// what a rule's `when` sees.
     fn mock_reply(&mut self, at: &NodeAt<'_>, v: &Value, path: &str) -> Option<MockReply> {
         let id = at.id();
-        let template = |c: &mut Checker, v: &Value, path: String| c.json_template(at.scripting, v, path, id, &MOCK_SCOPE);
+        let template =
+            |c: &mut Checker, v: &Value, path: String| c.json_template(at.scripting, v, path, id, &MOCK_SCOPE);
         let Value::Object(o) = v else { return template(self, v, path.to_string()).map(MockReply::Value) };
         let is_message = !o.is_empty() && o.keys().all(|k| MESSAGE_REPLY_KEYS.contains(&k.as_str()));
         if !is_message {
