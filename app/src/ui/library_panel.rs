@@ -8,12 +8,14 @@ use crate::platform::use_platform;
 use crate::state::{use_alerts, use_doc, use_view};
 
 /// The seed templates, shipped with the editor.
-pub const TEMPLATES: [(&str, &str); 5] = [
+pub const TEMPLATES: [(&str, &str); 7] = [
     ("000-task-loop", include_str!("../../../templates/000-task-loop.json")),
     ("001-step-engine", include_str!("../../../templates/001-step-engine.json")),
     ("002-agent-graph", include_str!("../../../templates/002-agent-graph.json")),
     ("003-approval", include_str!("../../../templates/003-approval.json")),
     ("004-linear-orchestrator", include_str!("../../../templates/004-linear-orchestrator.json")),
+    ("005-tool-agent", include_str!("../../../templates/005-tool-agent.json")),
+    ("006-map-reduce", include_str!("../../../templates/006-map-reduce.json")),
 ];
 
 #[component]
