@@ -8,6 +8,10 @@ import { join, resolve } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
 import { expect, node, test } from './fixtures';
+import {
+  fastest, historyRegion, importJson, inputRequired, runButton, runRegion, runStatus, startRun, stateRegion,
+  stepsRegion, timeline,
+} from './run-panel';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const template = (file: string) => readFileSync(join(ROOT, 'templates', file), 'utf8');
@@ -15,44 +19,9 @@ const template = (file: string) => readFileSync(join(ROOT, 'templates', file), '
 // ---------------------------------------------------------------------------------------
 // The run panel.
 
-const runRegion = (page: Page) => page.getByRole('region', { name: 'Run', exact: true });
-const stateRegion = (page: Page) => page.getByRole('region', { name: 'State', exact: true });
-const inputBox = (page: Page) => runRegion(page).getByRole('textbox', { name: 'Input', exact: true });
-const timeline = (page: Page) => page.getByRole('slider', { name: 'Timeline' });
-const runStatus = (page: Page) => page.locator('[data-run-status]');
-const inputRequired = (page: Page) => page.getByRole('region', { name: 'Input required' });
-const historyRegion = (page: Page) => page.getByRole('region', { name: 'Run history' });
-const stepsRegion = (page: Page) => page.getByRole('region', { name: 'Steps', exact: true });
-const runButton = (page: Page, name: string) => runRegion(page).getByRole('button', { name, exact: true });
-
 async function openTemplate(page: Page, name: string, firstNode: string): Promise<void> {
   await page.getByRole('button', { name: `Open template ${name}`, exact: true }).click();
   await expect(node(page, firstNode)).toBeVisible();
-}
-
-/** Imports a graph document through Import → Paste JSON → Import pasted JSON. */
-async function importJson(page: Page, doc: object, firstNode: string): Promise<void> {
-  await page.getByRole('button', { name: 'Import', exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: 'Import' });
-  await dialog.getByRole('textbox', { name: 'Paste JSON' }).fill(JSON.stringify(doc, null, 2));
-  await dialog.getByRole('button', { name: 'Import pasted JSON' }).click();
-  await expect(dialog).toHaveCount(0);
-  await expect(node(page, firstNode)).toBeVisible();
-}
-
-/** Picks the fastest entry of the Speed select (the one with the shortest pause). */
-async function fastest(page: Page): Promise<void> {
-  const speed = runRegion(page).getByRole('combobox', { name: 'Speed' });
-  const values = await speed.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
-  const best = values.reduce((a, b) => (Number(b) < Number(a) ? b : a));
-  await speed.selectOption(best);
-  await expect(speed).toHaveValue(best);
-}
-
-/** Fills Input with `input` and presses Run. */
-async function startRun(page: Page, input: object): Promise<void> {
-  await inputBox(page).fill(JSON.stringify(input));
-  await runButton(page, 'Run').click();
 }
 
 /** Every node's data-status, by id. */
