@@ -5,24 +5,14 @@
 //
 // Two kinds of tests. The "saved run" tests open a run record written in the shape the
 // engine records (ids `node[i]` for map instances, `details[node].usage`, messages with ids)
-// from the run history, so they check the editor alone and run today. The "live run" tests
-// run the graphs in tests/e2e/graphs with the engine in the browser: they need the engine's
-// messages reducer, map edges and streaming providers (issue 12), and are marked with
-// AWAITS_ENGINE until those are merged into main.
+// from the run history, so they check the editor's views alone. The "live run" tests run the
+// graphs in tests/e2e/graphs with the engine in the browser.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Locator, Page } from '@playwright/test';
 import { ANSWER, CALL, EDITED, type Json, graph, mapRun, openSavedRun, showStep, transcriptRun } from './agent-runs';
 import { expect, node, test } from './fixtures';
 import { fastest, importJson, runRegion, runStatus, startRun, stateRegion, stepsRegion } from './run-panel';
-
-/**
- * True until the engine runs `messages` fields, map edges and streamed replies in main (issue
- * 12's engine half): the live-run tests below are then skipped as "fixme". Set it to false
- * once they are merged.
- */
-const AWAITS_ENGINE = false;
-const WAITING_WHY = 'waits for the engine of issue 12 (messages reducer, map edges, streaming) to be merged into main';
 
 // ---------------------------------------------------------------------------------------
 // The transcript.
@@ -85,7 +75,6 @@ test('saved run: a messages field is a transcript; data-changed marks what each 
 });
 
 test('live run: a graph writing messages shows its transcript step by step', async ({ editor: page }) => {
-  test.fixme(AWAITS_ENGINE, WAITING_WHY);
   await importJson(page, graph('transcript.json'), 'ask');
   await fastest(page);
   await startRun(page, {});
@@ -179,7 +168,6 @@ test('saved run: a step of 1,000 instances stays responsive, shows 50, and Show 
 });
 
 test('live run: a map edge runs one instance per section; the step lists them and the node counts them', async ({ editor: page }) => {
-  test.fixme(AWAITS_ENGINE, WAITING_WHY);
   await importJson(page, graph('map-reduce.json'), 'split');
   await fastest(page);
   await startRun(page, { sections: ['intro', 'method', 'results'] });
@@ -203,10 +191,53 @@ test('live run: a map edge runs one instance per section; the step lists them an
 });
 
 // ---------------------------------------------------------------------------------------
+// The gallery's agent templates, run as a person would.
+
+async function openTemplate(page: Page, name: string, firstNode: string): Promise<void> {
+  await page.getByRole('button', { name: `Open template ${name}`, exact: true }).click();
+  await expect(node(page, firstNode)).toBeVisible();
+}
+
+test('template: the tool-calling agent calls a tool, reads its result and answers, in its transcript', async ({ editor: page }) => {
+  await openTemplate(page, 'Tool-calling agent', 'agent');
+  await fastest(page);
+  await startRun(page, { question: 'What should I pack for Oslo?' });
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
+  // Step 2: the model asks for a tool; step 3: the tools node answers that call.
+  await showStep(page, 2);
+  const call = transcript(page).locator('[data-message-id="agent:2:1"]');
+  await expect(call).toHaveAttribute('data-changed', 'true');
+  await expect(call.getByRole('list', { name: 'Tool calls' })).toContainText('weather');
+  await showStep(page, 3);
+  await expect.poll(() => shownMessages(page)).toEqual(['user|false|intake:1:1', 'assistant|false|agent:2:1', 'tool|true|tools:3:1']);
+  await expect(transcript(page).locator('[data-message-id="tools:3:1"]')).toContainText(/Result of weather \(call /);
+  // The agent and tools nodes take turns on the canvas.
+  await expect(node(page, 'tools')).toHaveAttribute('data-status', 'active');
+  await expect(node(page, 'agent')).toHaveAttribute('data-status', 'done');
+});
+
+test('template: the map-reduce summary runs one instance per section, listed and counted', async ({ editor: page }) => {
+  await openTemplate(page, 'Map-reduce summary', 'summarize');
+  await fastest(page);
+  const document = '## Intro\nWhy rivers matter.\n\n## Method\nWe walked along three rivers.\n\n## Results\nAll three reach the sea.';
+  await startRun(page, { document });
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
+  await showStep(page, 2);
+  await expect(badge(page, 'summarize')).toHaveText('×3');
+  await expect(stepsRegion(page).getByRole('button', { name: '2 · summarize ×3', exact: true })).toBeVisible();
+  const list = instances(page, 'summarize');
+  await expect(list.locator('.instance-name')).toHaveText(['summarize[0]', 'summarize[1]', 'summarize[2]']);
+  await expect(list.locator('[data-instance="summarize[1]"]')).toContainText('Method: We walked along three rivers.');
+  await showStep(page, 3);
+  await expect(node(page, 'combine')).toHaveAttribute('data-status', 'active');
+  await expect(badge(page, 'summarize')).toHaveCount(0);
+});
+
+// ---------------------------------------------------------------------------------------
 // A reply streaming in.
 
 /** The reply the fake model streams, in the pieces it sends them. */
-const PIECES = ['Rivers ', 'carry ', 'water ', 'to ', 'the ', 'sea, ', 'mostly. ', '🌊 ', 'Fin.'];
+const PIECES = ['Rivers ', 'carry ', '🌊 ', 'water ', 'to ', 'the ', 'sea, ', 'mostly. ', 'Fin.'];
 
 /**
  * A local OpenAI-compatible server: a request with `stream: true` gets server-sent events, one
@@ -260,7 +291,6 @@ async function fakeModel(gapMs: number): Promise<{ url: string; requests: Json[]
 }
 
 test('live run: an llm reply streams into the run panel while its step runs, and the state holds the whole reply', async ({ editor: page }) => {
-  test.fixme(AWAITS_ENGINE, WAITING_WHY);
   const model = await fakeModel(250);
   try {
     const doc = graph('stream.json');
@@ -277,13 +307,15 @@ test('live run: an llm reply streams into the run panel while its step runs, and
     await expect(runStatus(page)).toHaveAttribute('data-run-status', 'running');
     const partial = await live.locator('.live-text').textContent();
     expect(partial?.length ?? 0).toBeLessThan(PIECES.join('').length);
-    await expect(live).toContainText('🌊 ', { timeout: 10_000 });
-    await expect(live).not.toContainText('\uFFFD');
+    // 🌊's bytes came in two reads and show as one character, not two replacement marks.
+    await expect(live).toContainText('carry 🌊 water');
     // The step lands: the live text goes, the state holds the whole reply.
     await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
     await expect(live).toHaveCount(0);
     await expect(stateRegion(page).locator('[data-key="reply"]')).toContainText(PIECES.join(''));
     expect(model.requests.at(-1)?.stream, 'the editor asks for a stream').toBe(true);
+    // The usage the server reported at the end of the stream is the step's and the run's.
+    await expect(runRegion(page).locator('.run-usage')).toHaveText(`Run total: 12 in · ${PIECES.length} out tokens`);
   } finally {
     await model.close();
   }
