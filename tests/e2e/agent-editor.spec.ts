@@ -271,3 +271,14 @@ test('Add Tools in the palette; its messages field is chosen among the transcrip
   await page.setViewportSize({ width: 1400, height: 1400 });
   await inspector(page).locator('.node-form').screenshot({ path: testInfo.outputPath('tools-node-inspector.png') });
 });
+
+test('the graph form shows the types of the graph on screen after another graph was open', async ({ editor: page }) => {
+  // The state cards are kept between graphs: their selects must follow the new document.
+  await button(page, 'Open template Tool-calling agent').click();
+  await expect(select(page, 'Type of question')).toHaveValue('string');
+  await expect(select(page, 'Type of messages')).toHaveValue('messages');
+  await button(page, 'Open template Map-reduce summary').click();
+  await expect(select(page, 'Type of sections')).toHaveValue('list');
+  await expect(select(page, 'Type of summaries')).toHaveValue('list');
+  await expect(select(page, 'Reducer of summaries')).toHaveValue('append');
+});

@@ -28,7 +28,10 @@ pub fn SelectInput(
         all
     });
     view! {
-        <select aria-label=move || aria_label.get() on:change=move |ev| on_commit.run(event_target_value(&ev))>
+        // `prop:value` as well as `selected`: a select kept while the document under it changes
+        // (another graph opened) must show the new value, not the option it was built with.
+        <select aria-label=move || aria_label.get() prop:value=move || value.get()
+            on:change=move |ev| on_commit.run(event_target_value(&ev))>
             {move || all.get().into_iter().map(|(v, text)| {
                 let selected = v == value.get_untracked();
                 view! { <option value=v selected=selected>{text}</option> }
