@@ -203,9 +203,12 @@ impl Run {
     fn check_types(&self, results: &mut Results, step_no: u64) {
         for (task, outcome) in results {
             let Outcome::Update { update, detail, .. } = outcome else { continue };
+            // An instance's name is only spelled out when it writes messages (their ids carry
+            // it): a thousand instances should not cost a thousand names otherwise.
+            let writes_messages = || update.keys().any(|k| self.plan.schema.spec(k).reducer == Reducer::Messages);
             let name: Cow<'_, str> = match task.instance {
-                None => Cow::Borrowed(&self.plan.node(task.node).id),
-                Some(_) => Cow::Owned(task.name(&self.plan)),
+                Some(_) if writes_messages() => Cow::Owned(task.name(&self.plan)),
+                _ => Cow::Borrowed(&self.plan.node(task.node).id),
             };
             let writer = Writer { node: &name, step: step_no };
             if let Err(e) = check_against_schema(&self.plan, update.iter_mut(), "", writer) {
