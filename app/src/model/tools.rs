@@ -62,7 +62,7 @@ pub fn new_tool() -> ToolDef {
     ToolDef {
         description: None,
         parameters: Some(json!({ "type": "object", "properties": {} })),
-        run: ToolRun { script: Some("\"ok\"".into()), http: None },
+        run: ToolRun { script: Some("\"ok\"".into()), ..ToolRun::default() },
     }
 }
 
@@ -73,7 +73,7 @@ pub fn set_run_kind(def: &mut ToolDef, kind: RunKind) {
         return;
     }
     def.run = match kind {
-        RunKind::Script => ToolRun { script: Some("\"ok\"".into()), http: None },
+        RunKind::Script => ToolRun { script: Some("\"ok\"".into()), ..ToolRun::default() },
         RunKind::Http => ToolRun {
             script: None,
             http: Some(ToolHttp {
@@ -82,6 +82,7 @@ pub fn set_run_kind(def: &mut ToolDef, kind: RunKind) {
                 headers: None,
                 body: None,
             }),
+            use_def: None,
         },
     };
 }

@@ -42,6 +42,8 @@ pub enum NodeField {
     System,
     Writes,
     Options,
+    Fields,
+    RouteBy,
     Parse,
     Model,
     Messages,
@@ -52,14 +54,17 @@ pub enum NodeField {
     Headers,
     Body,
     Graph,
+    Use,
     Inputs,
     Outputs,
+    Outcome,
+    Message,
     Text,
 }
 
 impl NodeField {
     /// Every field, in the order a node's JSON is written in (and serde lists them).
-    pub const ALL: [NodeField; 31] = [
+    pub const ALL: [NodeField; 36] = [
         NodeField::Id,
         NodeField::Kind,
         NodeField::Label,
@@ -78,6 +83,8 @@ impl NodeField {
         NodeField::System,
         NodeField::Writes,
         NodeField::Options,
+        NodeField::Fields,
+        NodeField::RouteBy,
         NodeField::Parse,
         NodeField::Model,
         NodeField::Messages,
@@ -88,8 +95,11 @@ impl NodeField {
         NodeField::Headers,
         NodeField::Body,
         NodeField::Graph,
+        NodeField::Use,
         NodeField::Inputs,
         NodeField::Outputs,
+        NodeField::Outcome,
+        NodeField::Message,
         NodeField::Text,
     ];
 
@@ -114,6 +124,8 @@ impl NodeField {
             NodeField::System => "system",
             NodeField::Writes => "writes",
             NodeField::Options => "options",
+            NodeField::Fields => "fields",
+            NodeField::RouteBy => "route_by",
             NodeField::Parse => "parse",
             NodeField::Model => "model",
             NodeField::Messages => "messages",
@@ -124,8 +136,11 @@ impl NodeField {
             NodeField::Headers => "headers",
             NodeField::Body => "body",
             NodeField::Graph => "graph",
+            NodeField::Use => "use",
             NodeField::Inputs => "inputs",
             NodeField::Outputs => "outputs",
+            NodeField::Outcome => "outcome",
+            NodeField::Message => "message",
             NodeField::Text => "text",
         }
     }
@@ -151,6 +166,8 @@ impl NodeField {
             NodeField::System => "a template: the system message sent to the model",
             NodeField::Writes => "the state field the answer or result is written to",
             NodeField::Options => "the answers a person may give; out-edges labelled with them route by the answer",
+            NodeField::Fields => "`{name: {type, options, required, label, default}}`: a form answered with one object",
+            NodeField::RouteBy => "the form field (one with options) whose answer selects the labelled out-edge",
             NodeField::Parse => "how the reply is read: `text` or `json`",
             NodeField::Model => {
                 "`{provider, model, base_url, temperature, max_tokens, responses}`: the chat model to call"
@@ -165,8 +182,11 @@ impl NodeField {
             NodeField::Headers => "`{name: template}`: request headers",
             NodeField::Body => "the request body: a template, or JSON whose strings are templates",
             NodeField::Graph => "the embedded graph document to run as one node",
+            NodeField::Use => "the name of one of the graph's definitions to run, instead of `graph`",
             NodeField::Inputs => "`{sub_field: expression}`: the embedded run's input",
             NodeField::Outputs => "`{field: expression over result}`: what the embedded run writes back",
+            NodeField::Outcome => "`completed` (default) or `failed`: how a run reaching this end finishes",
+            NodeField::Message => "a template: the error message of a run ending here with `outcome: failed`",
             NodeField::Text => "the note's text",
         }
     }
@@ -209,16 +229,16 @@ impl NodeKind {
         use NodeField as F;
         match self {
             NodeKind::Start => &[F::Required],
-            NodeKind::End => &[],
+            NodeKind::End => &[F::Outcome, F::Message],
             NodeKind::Set => &[F::Set],
             NodeKind::Script => &[F::Script],
             NodeKind::Router => &[F::Route],
-            NodeKind::Human => &[F::Prompt, F::Writes, F::Options],
+            NodeKind::Human => &[F::Prompt, F::Writes, F::Options, F::Fields, F::RouteBy],
             NodeKind::Llm => {
                 &[F::Prompt, F::System, F::Writes, F::Parse, F::Model, F::Messages, F::Tools, F::OutputSchema]
             }
             NodeKind::Http => &[F::Method, F::Url, F::Headers, F::Body, F::Writes, F::Parse],
-            NodeKind::Subgraph => &[F::Graph, F::Inputs, F::Outputs],
+            NodeKind::Subgraph => &[F::Graph, F::Use, F::Inputs, F::Outputs],
             NodeKind::Tools => &[F::Messages],
             NodeKind::Note => &[F::Text],
         }
@@ -269,6 +289,8 @@ impl Node {
             NodeField::System => self.system.is_some(),
             NodeField::Writes => self.writes.is_some(),
             NodeField::Options => self.options.is_some(),
+            NodeField::Fields => self.fields.is_some(),
+            NodeField::RouteBy => self.route_by.is_some(),
             NodeField::Parse => self.parse.is_some(),
             NodeField::Model => self.model.is_some(),
             NodeField::Messages => self.messages.is_some(),
@@ -279,8 +301,11 @@ impl Node {
             NodeField::Headers => self.headers.is_some(),
             NodeField::Body => self.body.is_some(),
             NodeField::Graph => self.graph.is_some(),
+            NodeField::Use => self.use_def.is_some(),
             NodeField::Inputs => self.inputs.is_some(),
             NodeField::Outputs => self.outputs.is_some(),
+            NodeField::Outcome => self.outcome.is_some(),
+            NodeField::Message => self.message.is_some(),
             NodeField::Text => self.text.is_some(),
         }
     }
@@ -305,6 +330,8 @@ impl Node {
             NodeField::System => self.system = None,
             NodeField::Writes => self.writes = None,
             NodeField::Options => self.options = None,
+            NodeField::Fields => self.fields = None,
+            NodeField::RouteBy => self.route_by = None,
             NodeField::Parse => self.parse = None,
             NodeField::Model => self.model = None,
             NodeField::Messages => self.messages = None,
@@ -315,8 +342,11 @@ impl Node {
             NodeField::Headers => self.headers = None,
             NodeField::Body => self.body = None,
             NodeField::Graph => self.graph = None,
+            NodeField::Use => self.use_def = None,
             NodeField::Inputs => self.inputs = None,
             NodeField::Outputs => self.outputs = None,
+            NodeField::Outcome => self.outcome = None,
+            NodeField::Message => self.message = None,
             NodeField::Text => self.text = None,
         }
     }

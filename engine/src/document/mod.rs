@@ -32,6 +32,10 @@ pub struct Graph {
     /// Tools an `llm` node may offer its model, by name (spec 2.6).
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt_map")]
     pub tools: Option<IndexMap<String, ToolDef>>,
+    /// Graphs that `subgraph` nodes and tools `use` by name (spec 2.10); a definition may
+    /// use the ones before it.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt_map")]
+    pub definitions: Option<IndexMap<String, Graph>>,
     #[serde(deserialize_with = "objects::list")]
     pub nodes: Vec<Node>,
     #[serde(default, deserialize_with = "objects::list")]
@@ -51,6 +55,7 @@ impl Graph {
             description: None,
             state: None,
             tools: None,
+            definitions: None,
             nodes: vec![Node::new("start", NodeKind::Start), Node::new("end", NodeKind::End)],
             edges: vec![Edge::new("start", "end")],
             limits: None,
@@ -349,6 +354,10 @@ pub struct ToolRun {
     /// A request whose templates see `args`; the reply is the result.
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt")]
     pub http: Option<ToolHttp>,
+    /// The name of one of the graph's `definitions`, run with the call's arguments as its
+    /// input; its final state is the result.
+    #[serde(default, rename = "use", skip_serializing_if = "Option::is_none")]
+    pub use_def: Option<String>,
 }
 
 /// An `http` tool's request: the fields of an `http` node, templates with `args` in scope.
@@ -406,6 +415,12 @@ pub struct Node {
     pub writes: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<Vec<String>>,
+    /// `human`: a form, `{name: field}`, answered with one object (spec 2.8).
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt_map")]
+    pub fields: Option<IndexMap<String, FormField>>,
+    /// `human`: the form field (one with `options`) whose answer selects the labelled out-edge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub route_by: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parse: Option<Parse>,
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt")]
@@ -429,12 +444,58 @@ pub struct Node {
     pub body: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt_box")]
     pub graph: Option<Box<Graph>>,
+    /// `subgraph`: the name of one of the graph's `definitions`, instead of `graph`.
+    #[serde(default, rename = "use", skip_serializing_if = "Option::is_none")]
+    pub use_def: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inputs: Option<IndexMap<String, String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outputs: Option<IndexMap<String, String>>,
+    /// `end`: how a run that reaches this end finishes (spec 2.9).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcome>,
+    /// `end` with `outcome: failed`: a template, the run's error message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
+}
+
+/// One field of a human node's form (spec 2.8).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FormField {
+    #[serde(rename = "type")]
+    pub ty: FieldType,
+    /// The answers allowed for this field (a combo box in the editor).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<Vec<String>>,
+    /// Whether the answer must hold this field (true when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required: Option<bool>,
+    /// What the form calls the field (its name when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// An expression evaluated when the node waits: the value the form is prefilled with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<String>,
+}
+
+impl FormField {
+    pub fn is_required(&self) -> bool {
+        self.required.unwrap_or(true)
+    }
+}
+
+/// How a run that reaches an `end` node finishes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// The branch ends; the run completes when nothing else is active.
+    #[default]
+    Completed,
+    /// The run ends `failed` after the step, with error kind `ended`.
+    Failed,
 }
 
 impl Node {
@@ -459,6 +520,8 @@ impl Node {
             system: None,
             writes: None,
             options: None,
+            fields: None,
+            route_by: None,
             parse: None,
             model: None,
             messages: None,
@@ -469,8 +532,11 @@ impl Node {
             headers: None,
             body: None,
             graph: None,
+            use_def: None,
             inputs: None,
             outputs: None,
+            outcome: None,
+            message: None,
             text: None,
         }
     }

@@ -29,6 +29,8 @@ pub enum ErrorKind {
     Join,
     /// The run reached a limit such as `max_steps`.
     Limit,
+    /// A step routed into an `end` node with `outcome: failed` (spec 2.9).
+    Ended,
 }
 
 impl ErrorKind {
@@ -44,6 +46,7 @@ impl ErrorKind {
             ErrorKind::StateSize => "state_size",
             ErrorKind::Join => "join",
             ErrorKind::Limit => "limit",
+            ErrorKind::Ended => "ended",
         }
     }
 }

@@ -96,6 +96,8 @@ impl Run {
                     node: node.id.to_string(),
                     prompt: w.map(|w| w.prompt.clone()).unwrap_or_default(),
                     options: w.and_then(|w| w.options.clone()),
+                    fields: w.and_then(|w| w.fields.clone()),
+                    breakpoint: None,
                 });
                 continue;
             }
@@ -110,7 +112,13 @@ impl Run {
                 })?,
                 None => String::new(),
             };
-            out.push(Waiting { node: node.id.to_string(), prompt, options: options.clone() });
+            out.push(Waiting {
+                node: node.id.to_string(),
+                prompt,
+                options: options.clone(),
+                fields: None,
+                breakpoint: None,
+            });
         }
         Ok(out)
     }

@@ -57,7 +57,7 @@ use self::nodeset::NodeSet;
 use self::scope::Live;
 pub use self::scope::OUTPUT_HISTORY;
 pub use self::task::{Fanout, MapItem, Task, split_name};
-pub use self::types::{ForkInfo, Status, StepRecord, Waiting};
+pub use self::types::{Breakpoint, ForkInfo, Status, StepRecord, Waiting, WaitingField};
 use crate::plan::Plan;
 use crate::record::RunRecord;
 use crate::script::Ctx;

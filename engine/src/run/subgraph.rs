@@ -121,11 +121,16 @@ fn finish_child(call: &EffectCall<'_>, op: &SubgraphOp, child: &Run, detail: Val
 
 /// A child that stopped for a human: the parent node waits with the child's prompt.
 fn suspend(call: &EffectCall<'_>, child: &Run, record: RunRecord, detail: Value) -> Outcome {
-    let w = child.waiting().first().cloned();
-    let waiting = Waiting {
-        node: call.node.id.to_string(),
-        prompt: w.as_ref().map(|w| w.prompt.clone()).unwrap_or_default(),
-        options: w.and_then(|w| w.options),
+    // The parent waits with the child's question (a form's fields included), under its own id.
+    let waiting = match child.waiting().first() {
+        Some(w) => Waiting { node: call.node.id.to_string(), breakpoint: None, ..w.clone() },
+        None => Waiting {
+            node: call.node.id.to_string(),
+            prompt: String::new(),
+            options: None,
+            fields: None,
+            breakpoint: None,
+        },
     };
     Outcome::Suspended { record: Box::new(record), waiting, detail }
 }

@@ -8,6 +8,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use thin_vec::ThinVec;
 
+use indexmap::IndexMap;
+
+use crate::document::FieldType;
 use crate::run::errors::NodeError;
 use crate::run::task::{Fanout, Task};
 use crate::state::State;
@@ -55,14 +58,46 @@ impl Status {
     }
 }
 
-/// A human node the run waits for.
+/// What the run waits for: a human node's answer, or a breakpoint to be passed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Waiting {
     pub node: String,
-    /// The node's prompt, rendered against the state it waits in.
+    /// The node's prompt, rendered against the state it waits in (empty at a breakpoint).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub prompt: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<Vec<String>>,
+    /// A form's fields, with their defaults evaluated when the node started waiting (spec 2.8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<IndexMap<String, WaitingField>>,
+    /// Set when the run stopped at a breakpoint rather than for an answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub breakpoint: Option<Breakpoint>,
+}
+
+/// One field of a waiting form: its declaration, with `default` evaluated.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WaitingField {
+    #[serde(rename = "type")]
+    pub ty: FieldType,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<Vec<String>>,
+    pub required: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<Value>,
+}
+
+/// Which side of a node a breakpoint stops the run on (LangGraph's `interrupt_before` and
+/// `interrupt_after`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Breakpoint {
+    /// Before the step that would run the node.
+    Before,
+    /// After the step that ran it.
+    After,
 }
 
 /// Where a forked run came from.
