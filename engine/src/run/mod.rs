@@ -57,7 +57,7 @@ use self::nodeset::NodeSet;
 use self::scope::Live;
 pub use self::scope::OUTPUT_HISTORY;
 pub use self::task::{Fanout, MapItem, Task, split_name};
-pub use self::types::{Breakpoint, ForkInfo, Status, StepRecord, Waiting, WaitingField};
+pub use self::types::{Breakpoint, Breakpoints, ForkInfo, Status, StepRecord, Waiting, WaitingField};
 use crate::plan::Plan;
 use crate::record::RunRecord;
 use crate::script::Ctx;
@@ -87,6 +87,8 @@ pub struct Run {
     /// For each `join: all` node, the predecessors that ran since its own last run.
     join_seen: Vec<BTreeSet<usize>>,
     answers: BTreeMap<usize, Value>,
+    /// Where the run stops for a person to look (not part of the record).
+    breakpoints: Breakpoints,
     /// Subgraph nodes whose embedded run waits for an answer, with that run's record.
     /// A cell because nodes run concurrently against a shared run, and a subgraph takes
     /// its record out when it resumes.
@@ -126,6 +128,7 @@ impl Run {
             pending_joins: BTreeSet::new(),
             join_seen: vec![BTreeSet::new(); n],
             answers: BTreeMap::new(),
+            breakpoints: Breakpoints::default(),
             suspended: RefCell::new(BTreeMap::new()),
             waiting: Vec::new(),
             error: None,
@@ -145,6 +148,16 @@ impl Run {
     /// The id the host gave the run.
     pub fn run_id(&self) -> &str {
         &self.run_id
+    }
+
+    /// Sets where the run stops before or after a node (ids of nodes the plan lacks are
+    /// ignored); they apply from the next step on.
+    pub fn set_breakpoints(&mut self, breakpoints: Breakpoints) {
+        self.breakpoints = breakpoints;
+    }
+
+    pub fn breakpoints(&self) -> &Breakpoints {
+        &self.breakpoints
     }
 
     pub fn status(&self) -> Status {

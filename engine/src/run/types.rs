@@ -89,6 +89,16 @@ pub struct WaitingField {
     pub default: Option<Value>,
 }
 
+/// Nodes to stop at (spec 5, `--break-before` / `--break-after`): a setting of the run, kept
+/// by the editor per graph and given by the CLI per command, never part of the document.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Breakpoints {
+    /// Node ids: the run stops before the step that would run one of them.
+    pub before: std::collections::BTreeSet<String>,
+    /// Node ids: the run stops after the step that ran one of them.
+    pub after: std::collections::BTreeSet<String>,
+}
+
 /// Which side of a node a breakpoint stops the run on (LangGraph's `interrupt_before` and
 /// `interrupt_after`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
