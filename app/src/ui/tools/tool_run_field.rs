@@ -46,7 +46,7 @@ fn script(name: Signal<String>, run: Signal<ToolRun>, on_commit: Callback<ToolRu
             <span>"Script"</span>
             <SourceInput aria_label=aria(name, "Script") multiline=true rows=3u32 check=Check::Expr(ARGS)
                 value=Signal::derive(move || run.with(|r| r.script.clone().unwrap_or_default()))
-                on_commit=move |v: String| on_commit.run(ToolRun { script: Some(v), http: None })/>
+                on_commit=move |v: String| on_commit.run(ToolRun { script: Some(v), ..ToolRun::default() })/>
             <span class="hint">"Rhai with args, state and input in scope; its value is the result."</span>
         </label>
     }
@@ -60,7 +60,7 @@ fn http(name: Signal<String>, run: Signal<ToolRun>, on_commit: Callback<ToolRun>
     let change = move |f: &dyn Fn(&mut ToolHttp)| {
         let mut h = req.get_untracked();
         f(&mut h);
-        on_commit.run(ToolRun { script: None, http: Some(h) });
+        on_commit.run(ToolRun { http: Some(h), ..ToolRun::default() });
     };
     let body_mode = Memo::new(move |_| {
         req.with(|h| match &h.body {
