@@ -27,11 +27,18 @@
 //! | [`keys`] | provider keys bound to origins, the old single key migrated |
 //! | [`origins`] | the origins a graph's requests would reach |
 //! | [`import_cap`] | the size limit for an imported graph |
+//! | [`form_answer`] | a waiting human form filled in: controls, defaults, the answer checked by field |
+//! | [`form_fields`] | a human node's form fields and `route_by` as the inspector edits them |
+//! | [`breakpoints`] | the nodes a graph's runs stop before or after, kept per graph |
+//! | [`outcome`] | ends that fail the run, and the run's error as the run panel shows it |
 
+pub mod breakpoints;
 pub mod clipboard;
 pub mod doc_id;
 pub mod edit;
 pub mod editor;
+pub mod form_answer;
+pub mod form_fields;
 pub mod geometry;
 pub mod import_cap;
 pub mod instances;
@@ -41,6 +48,7 @@ pub mod library;
 pub mod map_edge;
 pub mod mock_replies;
 pub mod origins;
+pub mod outcome;
 pub mod palette;
 pub mod playback;
 pub mod run_view;
