@@ -12,6 +12,7 @@
 //! | [`layout`] | automatic layered layout |
 //! | [`palette`] | what each node kind looks like and starts as |
 //! | [`tools`] | the graph's tools: add, rename and remove them with the nodes offering them |
+//! | [`definitions`] | the document's definitions: listed with their users, added, renamed with every use, removed, used |
 //! | [`mock_replies`] | a mock model's responses as text, tool calls and rules |
 //! | [`map_edge`] | a map edge's item name, checked |
 //! | [`state_fields`] | a state field's type and reducer kept fitting; the transcript fields |
@@ -34,6 +35,7 @@
 
 pub mod breakpoints;
 pub mod clipboard;
+pub mod definitions;
 pub mod doc_id;
 pub mod edit;
 pub mod editor;

@@ -9,6 +9,7 @@ use engine::Run;
 use engine::run::Status;
 use leptos::prelude::*;
 
+use crate::model::editor::ScopeStep;
 use crate::model::origins::Contact;
 use crate::model::playback::{NodeStatus, Playback};
 use crate::model::saved_run::RunSummary;
@@ -48,7 +49,7 @@ pub struct RunCtl {
 
 impl RunCtl {
     /// The run controls for a canvas showing the subgraph path `scope` (for [`RunCtl::in_step`]).
-    pub fn new(scope: Memo<Vec<String>>) -> RunCtl {
+    pub fn new(scope: Memo<Vec<ScopeStep>>) -> RunCtl {
         let view: RwSignal<Option<Playback>> = RwSignal::new(None);
         let statuses =
             Memo::new(move |_| Arc::new(view.with(|v| v.as_ref().map(Playback::statuses).unwrap_or_default())));

@@ -15,6 +15,7 @@
 //! | `inspector`, `node_form`, `edge_form`, `graph_form`, `fields` | the right sidebar's forms |
 //! | `node_edit`, `llm_form`, `node_edges` | the node being edited, shared by the node forms; an `llm` node's fields; its edges, to open from the keyboard |
 //! | `tools` | the graph's tools, and the tool, transcript and mock-reply parts of node forms |
+//! | `definitions` | the document's definitions, and what a subgraph node runs (embedded graph or definition) |
 //! | `dialogs`, `settings` | dialogs (import, share, search, help, settings, file changed) |
 //! | `unsaved_dialog`, `origins_dialog` | asking before unsaved work is left, and before a run reaches new origins |
 //! | `alerts` | messages for the user |
@@ -22,6 +23,7 @@
 mod alerts;
 mod app;
 mod canvas;
+mod definitions;
 mod dialogs;
 mod edge_form;
 mod fields;

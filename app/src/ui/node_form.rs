@@ -12,6 +12,7 @@ use leptos::context::Provider;
 use leptos::prelude::*;
 use serde_json::Value;
 
+use super::definitions::SubgraphFields;
 use super::fields::{
     Check, CheckboxField, ExprField, JsonField, KvField, ListField, NumberField, ScopeNames, SelectField,
     TemplateField, TextField, Validator, options, templates_in_json,
@@ -155,7 +156,7 @@ fn kind_fields(ed: NodeEdit, kind: NodeKind) -> AnyView {
         .into_any(),
         NodeKind::Llm => view! { <LlmFields ed=ed/> }.into_any(),
         NodeKind::Http => http_fields(ed),
-        NodeKind::Subgraph => subgraph_fields(ed),
+        NodeKind::Subgraph => view! { <SubgraphFields ed=ed/> }.into_any(),
         NodeKind::Tools => {
             let fields = Signal::derive(move || ed.doc.editor.with(|e| messages_fields(e.graph())));
             view! {
@@ -262,47 +263,6 @@ fn http_fields(ed: NodeEdit) -> AnyView {
                 value=ed.get(|n| parse_name(n.parse, Parse::Json))
                 on_commit=move |v: String| ed.update(|n| n.parse = parse_value(&v, Parse::Json))/>
         </div>
-    }
-    .into_any()
-}
-
-fn subgraph_fields(ed: NodeEdit) -> AnyView {
-    let graph_valid: Validator = Arc::new(|v: &Value| {
-        engine::parse::graph_from_value(v.clone())
-            .map(|g| {
-                let problems = engine::validate(&g).iter().filter(|d| d.is_error()).count();
-                let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
-                let mut text =
-                    format!("✓ a graph of {} and {}", plural(g.nodes.len(), "node"), plural(g.edges.len(), "edge"));
-                if problems > 0 {
-                    text.push_str(&format!(
-                        " ({problems} error{} listed under Problems)",
-                        if problems == 1 { "" } else { "s" }
-                    ));
-                }
-                text
-            })
-            .map_err(|e| format!("✗ {e}"))
-    });
-    view! {
-        <KvField label="Inputs" entries=ed.get(|n| n.inputs.clone().unwrap_or_default())
-            on_commit=move |m: Map| ed.update(|n| n.inputs = (!m.is_empty()).then_some(m))
-            key_noun="Input" value_noun="Expression" check=Check::Expr(&[]) fresh_key="field"
-            hint="The subgraph's input: its field ← an expression over this graph's state."/>
-        <KvField label="Outputs" entries=ed.get(|n| n.outputs.clone().unwrap_or_default())
-            on_commit=move |m: Map| ed.update(|n| n.outputs = (!m.is_empty()).then_some(m))
-            key_noun="Output" value_noun="Expression" check=Check::Expr(&["result"]) fresh_key="field"
-            key_list=STATE_LIST
-            hint="This graph's field ← an expression over `result`, the subgraph's final state."/>
-        <JsonField label="Graph" rows=10u32 validate=graph_valid
-            value=ed.get(|n| n.graph.as_ref().and_then(|g| serde_json::to_value(g).ok()))
-            shown=ed.get(|n| n.graph.as_ref().map(|g| g.to_pretty_json()).unwrap_or_default())
-            on_commit=move |v: OptJson| {
-                if let Some(g) = v.and_then(|v| engine::parse::graph_from_value(v).ok()) {
-                    ed.update(|n| n.graph = Some(Box::new(g)));
-                }
-            }
-            hint="The embedded graph document; it is checked before it is kept."/>
     }
     .into_any()
 }
