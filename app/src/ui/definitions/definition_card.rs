@@ -45,7 +45,7 @@ pub fn DefinitionCard(name: String) -> impl IntoView {
     let label = move |what: &str| format!("{what} definition {}", name.get_value());
     view! {
         <li class="definition-card" role="group" aria-label=format!("Definition {}", name.get_value())>
-            <div class="tool-line">
+            <div class="definition-line">
                 <SourceInput class="definition-name" aria_label=format!("Name of definition {}", name.get_value())
                     value=Signal::derive(move || name.get_value()) on_commit=rename/>
                 <button type="button" class="small" aria-label=label("Edit")
