@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use engine::Graph;
-use engine::run::{Breakpoint, Breakpoints};
+use engine::run::{Breakpoint, Breakpoints, Waiting};
 use serde::{Deserialize, Serialize};
 
 use super::doc_id::DocId;
@@ -79,6 +79,12 @@ impl BreakpointSet {
     }
 }
 
+/// Whether a run waiting for `waiting` stopped at breakpoints only (no answer is asked for:
+/// the next step goes on).
+pub fn at_breakpoint(waiting: &[Waiting]) -> bool {
+    !waiting.is_empty() && waiting.iter().all(|w| w.breakpoint.is_some())
+}
+
 /// What the run panel says about a run stopped at a breakpoint.
 pub fn stopped_text(node: &str, side: Breakpoint) -> String {
     match side {
@@ -118,6 +124,20 @@ mod tests {
         let run = b.for_run(&g);
         assert_eq!(run.before.iter().collect::<Vec<_>>(), ["work"]);
         assert!(run.after.is_empty());
+    }
+
+    #[test]
+    fn a_run_waiting_only_at_breakpoints_goes_on_without_an_answer() {
+        let at = |node: &str, breakpoint| Waiting {
+            node: node.into(),
+            prompt: String::new(),
+            options: None,
+            fields: None,
+            breakpoint,
+        };
+        assert!(at_breakpoint(&[at("a", Some(Breakpoint::Before)), at("b", Some(Breakpoint::After))]));
+        assert!(!at_breakpoint(&[at("a", Some(Breakpoint::Before)), at("ask", None)]), "a person is asked too");
+        assert!(!at_breakpoint(&[]));
     }
 
     #[test]

@@ -256,7 +256,8 @@ mod tests {
             label: None,
             default: None,
         };
-        ask.fields = Some([("decision".to_string(), field.clone()), ("comment".to_string(), field)].into_iter().collect());
+        ask.fields =
+            Some([("decision".to_string(), field.clone()), ("comment".to_string(), field)].into_iter().collect());
         ask.route_by = Some("decision".into());
         assert_eq!(summary(&ask), "form: decision, comment · routes by decision");
     }
