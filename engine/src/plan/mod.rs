@@ -11,7 +11,9 @@
 //! | `check` | the checker: diagnostics, and compiling expressions and templates |
 //! | `graph` | checks of the whole graph: limits, state, ids, start, edges, labels, reachability |
 //! | `node` | the rules every node shares, and which fields apply to its kind |
-//! | `kinds` | `start`, `set`, `script`, `router` and `human` nodes |
+//! | `kinds` | `start`, `set`, `script` and `router` nodes |
+//! | `human` | `human` nodes: one answer (`writes`, `options`) or a form (`fields`, `route_by`) |
+//! | `end` | `end` nodes: `outcome` and the failed run's `message` |
 //! | `effectful` | `http` and `subgraph` nodes |
 //! | `llm` | `llm` nodes: prompts, messages, tools offered, `output_schema`, mock replies and rules |
 //! | `tools` | the graph's `tools` and the `tools` node |
@@ -20,7 +22,9 @@
 mod check;
 mod compile;
 mod effectful;
+mod end;
 mod graph;
+mod human;
 mod kinds;
 mod llm;
 mod map;
@@ -31,8 +35,8 @@ mod types;
 pub use self::graph::valid_id;
 pub use self::map::{DEFAULT_ITEM_NAME, INDEX_NAME};
 pub use self::types::{
-    Body, Compiled, HttpOp, JsonTemplate, LlmOp, MapEdge, MockItem, MockReply, Op, Plan, PlanEdge, PlanNode, PlanTool,
-    RequestOp, SubgraphOp, ToolRunOp, ToolSpec, ToolsOp,
+    Body, Compiled, FailedEnd, FormFieldOp, FormOp, HttpOp, HumanAnswer, HumanOp, JsonTemplate, LlmOp, MapEdge,
+    MockItem, MockReply, Op, Plan, PlanEdge, PlanNode, PlanTool, RequestOp, SubgraphOp, ToolRunOp, ToolSpec, ToolsOp,
 };
 use crate::diagnostic::Diagnostic;
 use crate::document::Graph;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::diagnostic::Diagnostic;
-use crate::document::{EffectiveLimits, Graph, ModelConfig, NodeKind, OnError, Parse, Retry};
+use crate::document::{EffectiveLimits, FieldType, Graph, ModelConfig, NodeKind, OnError, Parse, Retry};
 use crate::json_schema::JsonSchema;
 use crate::script::{Expr, Scripting, Template};
 use crate::state::Schema;
@@ -100,17 +100,76 @@ impl PlanEdge {
 /// What a node does, compiled: one variant per kind.
 #[derive(Debug)]
 pub enum Op {
-    Start { required: Vec<String> },
-    End,
+    Start {
+        required: Vec<String>,
+    },
+    /// An `end` node; `failed` when reaching it ends the run failed (spec 2.9).
+    End {
+        failed: Option<FailedEnd>,
+    },
     Note,
     Set(Vec<(String, Expr)>),
     Script(Expr),
     Router(Expr),
-    Human { prompt: Option<Template>, writes: String, options: Option<Vec<String>> },
+    Human(HumanOp),
     Llm(Box<LlmOp>),
     Http(HttpOp),
     Subgraph(SubgraphOp),
     Tools(ToolsOp),
+}
+
+/// An `end` node with `outcome: failed`.
+#[derive(Debug)]
+pub struct FailedEnd {
+    /// The run's error message, rendered against the state after the step that reached it.
+    pub message: Option<Template>,
+}
+
+/// A `human` node: its prompt, and what its answer is.
+#[derive(Debug)]
+pub struct HumanOp {
+    pub prompt: Option<Template>,
+    pub answer: HumanAnswer,
+}
+
+impl HumanOp {
+    /// Whether the answer selects the out-edges by label (`options`, or a form's `route_by`).
+    pub fn routes_by_label(&self) -> bool {
+        match &self.answer {
+            HumanAnswer::Value { options, .. } => options.is_some(),
+            HumanAnswer::Form(form) => form.route_by.is_some(),
+        }
+    }
+}
+
+/// What a person answers a `human` node with.
+#[derive(Debug)]
+pub enum HumanAnswer {
+    /// One value, written to `writes`; with `options` it must be one of them.
+    Value { writes: String, options: Option<Vec<String>> },
+    /// A form (spec 2.8): an object of its fields, each written to the state field of its name.
+    Form(FormOp),
+}
+
+/// A human node's form, compiled.
+#[derive(Debug)]
+pub struct FormOp {
+    /// In document order.
+    pub fields: Vec<FormFieldOp>,
+    /// The field whose answer selects the labelled out-edge.
+    pub route_by: Option<String>,
+}
+
+/// One field of a form.
+#[derive(Debug)]
+pub struct FormFieldOp {
+    pub name: String,
+    pub ty: FieldType,
+    pub options: Option<Vec<String>>,
+    pub required: bool,
+    pub label: Option<String>,
+    /// Evaluated when the node waits: the value the form is prefilled with.
+    pub default: Option<Expr>,
 }
 
 /// An `llm` node's call.
