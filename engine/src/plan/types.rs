@@ -205,6 +205,8 @@ pub enum ToolRunOp {
     Script(Expr),
     /// A request whose templates see `args`; the reply is the result.
     Http(RequestOp),
+    /// Definition `name` run with the arguments as its input; its final state is the result.
+    Use { name: String, plan: Rc<Plan> },
 }
 
 /// An `http` body: a template, or JSON whose strings are templates.
@@ -223,7 +225,8 @@ pub enum JsonTemplate {
     Object(Vec<(String, JsonTemplate)>),
 }
 
-/// A `subgraph` node's embedded plan and its input and output expressions.
+/// A `subgraph` node's plan (embedded, or a definition's, shared) and its input and output
+/// expressions.
 #[derive(Debug)]
 pub struct SubgraphOp {
     pub plan: Rc<Plan>,

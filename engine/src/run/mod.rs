@@ -13,7 +13,8 @@
 //! | `start` | [`Run::start`]: defaults, input, the first active set |
 //! | `step` | [`Run::step`]: one superstep, from the active set to the next |
 //! | `exec` | running one node: `set`, `script`, `router`, `human`, pinned and disabled nodes |
-//! | `subgraph` | a `subgraph` node: an embedded run driven to its end |
+//! | `subgraph` | a `subgraph` node: an embedded run (its `graph` or a definition it `use`s) driven to its end |
+//! | `definition` | a tool that `use`s a definition: a run of it per call, its final state the result |
 //! | `route` | edges followed after a step (once per node, after all its instances), joins, the next active set |
 //! | `map` | map edges at run time: the items their lists give, `max_fanout`, the scope each instance sees, its mock turn |
 //! | `interrupt` | human nodes: what waits, rendered prompts, [`Run::answer`] |
@@ -27,6 +28,7 @@
 //! Nodes that reach outside the engine (`llm`, `http`, `tools`) run in the crate's `effects` module,
 //! which gets what it needs through an `EffectCall` rather than from the run.
 
+mod definition;
 pub(crate) mod errors;
 mod exec;
 mod fork;
