@@ -7,8 +7,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::document::{Graph, Node, NodeField};
-use crate::plan::definitions::Definitions;
-use crate::plan::types::{JsonTemplate, PlanTool};
+use crate::plan::types::{Definitions, JsonTemplate, PlanTool};
 use crate::script::{CompileError, Expr, Scripting, Template};
 use crate::state::Schema;
 

@@ -7,10 +7,9 @@ use std::sync::Arc;
 use crate::diagnostic::Diagnostic;
 use crate::document::{Graph, Join};
 use crate::plan::check::{Checker, NodeAt};
-use crate::plan::definitions::Definitions;
 use crate::plan::graph::{Ids, out_edges};
 use crate::plan::map::{INDEX_NAME, item_names};
-use crate::plan::types::{Compiled, MapEdge, Op, Plan, PlanEdge, PlanNode};
+use crate::plan::types::{Compiled, Definitions, MapEdge, Op, Plan, PlanEdge, PlanNode};
 use crate::script::{Expr, Scripting};
 use crate::state::Schema;
 

@@ -12,51 +12,14 @@
 //! brings its own `definitions` is an error, so a name always means the same graph wherever
 //! it is used.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use crate::document::{GRAPH_FORMAT, Graph, NodeKind};
 use crate::plan::check::Checker;
 use crate::plan::compile::compile_at;
 use crate::plan::graph::valid_id;
-use crate::plan::types::Plan;
-
-/// The top-level document's definitions, compiled.
-#[derive(Default)]
-pub(super) struct Definitions {
-    /// Every definition's name, in document order.
-    names: Vec<String>,
-    /// The plans of the definitions compiled so far without error.
-    plans: HashMap<String, Rc<Plan>>,
-}
-
-/// What a `use` finds.
-pub(super) enum Found {
-    Plan(Rc<Plan>),
-    /// A definition that cannot run: its own errors, or its cycle, are reported already.
-    Broken,
-    Unknown,
-}
-
-impl Definitions {
-    /// The definition named `name`.
-    pub(super) fn find(&self, name: &str) -> Found {
-        match self.plans.get(name) {
-            Some(plan) => Found::Plan(plan.clone()),
-            None if self.names.iter().any(|n| n == name) => Found::Broken,
-            None => Found::Unknown,
-        }
-    }
-
-    /// The definitions' names, for a message about an unknown one.
-    fn known(&self) -> String {
-        if self.names.is_empty() {
-            return "the graph has no definitions".into();
-        }
-        let names: Vec<String> = self.names.iter().map(|n| format!("`{n}`")).collect();
-        format!("the definitions are {}", names.join(", "))
-    }
-}
+use crate::plan::types::{Definitions, Found, Plan};
 
 /// How far the depth-first walk over the uses has got with a definition.
 #[derive(Clone, Copy, PartialEq)]
@@ -82,21 +45,21 @@ impl Checker {
     /// reported under `definitions.<name>`.
     pub(super) fn check_definitions(&mut self, graph: &Graph) -> Definitions {
         let Some(defs) = graph.definitions.as_ref() else { return Definitions::default() };
-        let mut out = Definitions { names: defs.keys().cloned().collect(), plans: HashMap::new() };
+        let mut out = Definitions::named(defs.keys().cloned().collect());
         for name in defs.keys().filter(|n| !valid_id(n)) {
             let message = format!("`{name}` is not a valid definition name: use 1 to 64 letters, digits, `_` or `-`");
             self.error(format!("definitions.{name}"), message, None, None);
         }
         let walk = Walk::run(graph);
         for cycle in &walk.cycles {
-            let names: Vec<&str> = cycle.iter().map(|&k| out.names[k].as_str()).collect();
+            let names: Vec<&str> = cycle.iter().map(|&k| defs.get_index(k).map_or("", |(n, _)| n.as_str())).collect();
             let message = format!("definitions form a cycle: {} → {}", names.join(" → "), names[0]);
             self.error(format!("definitions.{}", names[0]), message, None, None);
         }
         for k in walk.order {
             let (name, def) = defs.get_index(k).expect("walked positions are the definitions'");
             if let Some(plan) = self.definition(name, def, &out) {
-                out.plans.insert(name.clone(), Rc::new(plan));
+                out.add(name, Rc::new(plan));
             }
         }
         out

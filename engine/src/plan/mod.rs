@@ -6,7 +6,7 @@
 //!
 //! | module | what it holds |
 //! |---|---|
-//! | `types` | [`Plan`], [`PlanNode`], [`PlanEdge`], [`Op`] and the ops of each kind, [`Compiled`] |
+//! | `types` | [`Plan`], [`PlanNode`], [`PlanEdge`], [`Op`] and the ops of each kind, [`Compiled`], the definitions compiled |
 //! | `compile` | the walk over the document, and building the plan |
 //! | `definitions` | the document's `definitions`: names, cycles of uses, each compiled once and shared |
 //! | `check` | the checker: diagnostics, and compiling expressions and templates |

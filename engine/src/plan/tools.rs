@@ -9,10 +9,9 @@ use serde_json::json;
 use crate::document::{FieldType, Graph, NodeField, NodeKind, OnError, ToolDef};
 use crate::json_schema::JsonSchema;
 use crate::plan::check::{Checker, NodeAt};
-use crate::plan::definitions::Definitions;
 use crate::plan::effectful::RequestFields;
 use crate::plan::graph::valid_id;
-use crate::plan::types::{Op, PlanTool, ToolRunOp, ToolSpec, ToolsOp};
+use crate::plan::types::{Definitions, Op, PlanTool, ToolRunOp, ToolSpec, ToolsOp};
 use crate::script::Scripting;
 
 /// Names a tool's script and request templates see besides the usual scope.
