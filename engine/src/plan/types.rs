@@ -264,6 +264,8 @@ pub enum ToolRunOp {
     Script(Expr),
     /// A request whose templates see `args`; the reply is the result.
     Http(RequestOp),
+    /// Definition `name` run with the arguments as its input; its final state is the result.
+    Use { name: String, plan: Rc<Plan> },
 }
 
 /// An `http` body: a template, or JSON whose strings are templates.
@@ -282,12 +284,60 @@ pub enum JsonTemplate {
     Object(Vec<(String, JsonTemplate)>),
 }
 
-/// A `subgraph` node's embedded plan and its input and output expressions.
+/// A `subgraph` node's plan (embedded, or a definition's, shared) and its input and output
+/// expressions.
 #[derive(Debug)]
 pub struct SubgraphOp {
     pub plan: Rc<Plan>,
     pub inputs: Vec<(String, Expr)>,
     pub outputs: Vec<(String, Expr)>,
+}
+
+/// The top-level document's definitions, compiled.
+#[derive(Debug, Default)]
+pub(super) struct Definitions {
+    /// Every definition's name, in document order.
+    names: Vec<String>,
+    /// The plans of the definitions compiled so far without error.
+    plans: HashMap<String, Rc<Plan>>,
+}
+
+/// What a `use` finds.
+pub(super) enum Found {
+    Plan(Rc<Plan>),
+    /// A definition that cannot run: its own errors, or its cycle, are reported already.
+    Broken,
+    Unknown,
+}
+
+impl Definitions {
+    /// None compiled yet, of those named `names`.
+    pub(super) fn named(names: Vec<String>) -> Definitions {
+        Definitions { names, plans: HashMap::new() }
+    }
+
+    /// Definition `name` compiled without error.
+    pub(super) fn add(&mut self, name: &str, plan: Rc<Plan>) {
+        self.plans.insert(name.to_string(), plan);
+    }
+
+    /// The definition named `name`.
+    pub(super) fn find(&self, name: &str) -> Found {
+        match self.plans.get(name) {
+            Some(plan) => Found::Plan(plan.clone()),
+            None if self.names.iter().any(|n| n == name) => Found::Broken,
+            None => Found::Unknown,
+        }
+    }
+
+    /// The definitions' names, for a message about an unknown one.
+    pub(super) fn known(&self) -> String {
+        if self.names.is_empty() {
+            return "the graph has no definitions".into();
+        }
+        let names: Vec<String> = self.names.iter().map(|n| format!("`{n}`")).collect();
+        format!("the definitions are {}", names.join(", "))
+    }
 }
 
 /// The outcome of compiling: every diagnostic, and a plan when none is an error.

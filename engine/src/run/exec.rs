@@ -43,7 +43,7 @@ impl Run {
             Op::Llm(op) => effects::llm(&call, op).await.into(),
             Op::Http(op) => effects::http(&call, op).await.into(),
             Op::Subgraph(op) => self.subgraph(task, op, &call).await,
-            Op::Tools(op) => effects::tools(&call, op, self.state.last_item(&op.field)).await.into(),
+            Op::Tools(op) => effects::tools(&call, op, self.state.last_item(&op.field), self).await.into(),
             _ => self.compute(task.node, node, &scope),
         }
     }

@@ -13,7 +13,8 @@
 //! | `start` | [`Run::start`]: defaults, input, the first active set |
 //! | `step` | [`Run::step`]: one superstep, from the active set to the next |
 //! | `exec` | running one node: `set`, `script`, `router`, `human`, pinned and disabled nodes |
-//! | `subgraph` | a `subgraph` node: an embedded run driven to its end |
+//! | `subgraph` | a `subgraph` node: an embedded run (its `graph` or a definition it `use`s) driven to its end |
+//! | `definition` | a tool that `use`s a definition: a run of it per call, its final state the result |
 //! | `route` | edges followed after a step (once per node, after all its instances), joins, the next active set |
 //! | `map` | map edges at run time: the items their lists give, `max_fanout`, the scope each instance sees, its mock turn |
 //! | `breakpoint` | stops before or after chosen nodes ([`Run::set_breakpoints`]), and passing them |
@@ -31,6 +32,7 @@
 //! which gets what it needs through an `EffectCall` rather than from the run.
 
 mod breakpoint;
+mod definition;
 mod ended;
 pub(crate) mod errors;
 mod exec;
