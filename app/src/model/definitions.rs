@@ -530,7 +530,6 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "the engine's checks of `use` are in branch defs, not yet merged"]
     fn inside_a_definition_its_uses_of_others_are_checked_against_the_documents() {
         let mut ed = Editor::new(doc());
         ed.open_definition("wrap").unwrap();
