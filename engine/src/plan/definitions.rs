@@ -176,8 +176,10 @@ fn uses_of<'g>(graph: &'g Graph, names: &mut BTreeSet<&'g str>) {
 
 #[cfg(test)]
 mod tests {
+    use std::rc::Rc;
+
     use crate::parse::parse_graph;
-    use crate::plan::validate;
+    use crate::plan::{Op, Plan, compile, validate};
 
     fn diags(defs: &str, nodes: &str) -> Vec<String> {
         let text = format!(
@@ -209,6 +211,26 @@ mod tests {
         assert_eq!(d, vec!["error definitions.a: definitions form a cycle: a → b → c → a"], "{d:?}");
         let d = diags(&format!(r#"{{"self":{}}}"#, def(&["self"])), "");
         assert_eq!(d, vec!["error definitions.self: definitions form a cycle: self → self"], "{d:?}");
+    }
+
+    #[test]
+    fn every_use_shares_the_definitions_one_plan() {
+        let text = format!(
+            r#"{{"format":"switchyard/graph@1","definitions":{{"leaf":{},"mid":{}}},
+            "nodes":[{{"id":"start","kind":"start"}},{{"id":"a","kind":"subgraph","use":"leaf"}},
+              {{"id":"b","kind":"subgraph","use":"mid"}},{{"id":"end","kind":"end"}}],
+            "edges":[{{"from":"start","to":"a"}},{{"from":"a","to":"b"}},{{"from":"b","to":"end"}}]}}"#,
+            def(&[]),
+            def(&["leaf"])
+        );
+        let plan = compile(&parse_graph(&text).unwrap()).plan.expect("valid");
+        let sub = |plan: &Plan, id: &str| match &plan.node(plan.index(id).unwrap()).op {
+            Op::Subgraph(op) => op.plan.clone(),
+            other => panic!("{id} is {other:?}"),
+        };
+        let (a, b) = (sub(&plan, "a"), sub(&plan, "b"));
+        // `mid` runs `leaf` through its own node: the same plan as the graph's `a` runs.
+        assert!(Rc::ptr_eq(&a, &sub(&b, "u0")));
     }
 
     #[test]
