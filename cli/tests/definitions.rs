@@ -159,3 +159,56 @@ fn mermaid_names_the_definition_a_node_uses() {
     assert!(out.stdout.contains(r#"n_title_words[["title_words (uses counter)"]]"#), "{}", out.describe());
     assert!(out.stdout.contains(r#"n_body_words[["body_words (uses counter)"]]"#), "{}", out.describe());
 }
+
+#[test]
+fn a_person_answers_a_definition_used_twice_once_for_each_use() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let approve = json!({
+        "format": "switchyard/graph@1",
+        "state": { "item": { "type": "string" }, "answer": { "type": "string" } },
+        "nodes": [
+            { "id": "start", "kind": "start", "required": ["item"] },
+            { "id": "ask", "kind": "human", "prompt": "Buy {{ state.item }}?", "writes": "answer",
+              "options": ["yes", "no"] },
+            { "id": "end", "kind": "end" }
+        ],
+        "edges": [
+            { "from": "start", "to": "ask" },
+            { "from": "ask", "to": "end", "label": "yes" }, { "from": "ask", "to": "end", "label": "no" }
+        ]
+    });
+    let doc = json!({
+        "format": "switchyard/graph@1",
+        "state": { "first": { "type": "string" }, "second": { "type": "string" } },
+        "definitions": { "approve": approve },
+        "nodes": [
+            { "id": "start", "kind": "start" },
+            { "id": "one", "kind": "subgraph", "use": "approve",
+              "inputs": { "item": "\"a laptop\"" }, "outputs": { "first": "result.answer" } },
+            { "id": "two", "kind": "subgraph", "use": "approve",
+              "inputs": { "item": "\"a desk\"" }, "outputs": { "second": "result.answer" } },
+            { "id": "end", "kind": "end" }
+        ],
+        "edges": [ { "from": "start", "to": "one" }, { "from": "one", "to": "two" }, { "from": "two", "to": "end" } ]
+    });
+    let graph = write(dir.path(), "buy.json", &doc);
+    let run = sy(&["run", &graph]);
+    run.assert_code(3);
+    assert_eq!(run.json()["waiting"][0]["prompt"], "Buy a laptop?", "{}", run.describe());
+    let saved = dir.path().join("run1.json");
+    std::fs::write(&saved, &run.stdout).expect("the record is saved");
+    let saved = saved.to_string_lossy().into_owned();
+
+    let next = sy(&["resume", &saved, "--graph", &graph, "--answer", r#"{"one": "yes"}"#]);
+    next.assert_code(3);
+    assert_eq!(next.json()["waiting"][0]["node"], "two", "{}", next.describe());
+    assert_eq!(next.json()["waiting"][0]["prompt"], "Buy a desk?", "{}", next.describe());
+    let saved2 = dir.path().join("run2.json");
+    std::fs::write(&saved2, &next.stdout).expect("the record is saved");
+
+    let last = sy(&["resume", &saved2.to_string_lossy(), "--graph", &graph, "--answer", r#"{"two": "no"}"#]);
+    last.assert_code(0);
+    let record = last.json();
+    assert_eq!(record["status"], "completed", "{}", last.describe());
+    assert_eq!(record["state"], json!({ "first": "yes", "second": "no" }), "{}", last.describe());
+}

@@ -56,6 +56,7 @@ impl Checker {
             let message = format!("definitions form a cycle: {} → {}", names.join(" → "), names[0]);
             self.error(format!("definitions.{}", names[0]), message, None, None);
         }
+        self.unused_definitions(graph, &walk);
         for k in walk.order {
             let (name, def) = defs.get_index(k).expect("walked positions are the definitions'");
             if let Some(plan) = self.definition(name, def, &out) {
@@ -63,6 +64,19 @@ impl Checker {
             }
         }
         out
+    }
+
+    /// Warns about each definition that neither the graph nor another definition uses.
+    fn unused_definitions(&mut self, graph: &Graph, walk: &Walk) {
+        let Some(defs) = graph.definitions.as_ref() else { return };
+        let mut used = BTreeSet::new();
+        uses_of(graph, &mut used);
+        for (k, name) in defs.keys().enumerate() {
+            if !used.contains(name.as_str()) && !walk.uses.iter().any(|u| u.contains(&k)) {
+                let message = format!("no node or tool uses `{name}`");
+                self.warn(format!("definitions.{name}"), message, None, None);
+            }
+        }
     }
 
     /// One definition compiled as a subgraph of the document, with the definitions compiled
@@ -176,8 +190,14 @@ fn uses_of<'g>(graph: &'g Graph, names: &mut BTreeSet<&'g str>) {
 
 #[cfg(test)]
 mod tests {
+    use std::rc::Rc;
+
     use crate::parse::parse_graph;
-    use crate::plan::validate;
+    use crate::plan::{Op, Plan, compile, validate};
+
+    fn errors(defs: &str, nodes: &str) -> Vec<String> {
+        diags(defs, nodes).into_iter().filter(|d| d.starts_with("error")).collect()
+    }
 
     fn diags(defs: &str, nodes: &str) -> Vec<String> {
         let text = format!(
@@ -185,7 +205,7 @@ mod tests {
             "nodes":[{{"id":"start","kind":"start"}},{nodes}{{"id":"end","kind":"end"}}],
             "edges":[{{"from":"start","to":"end"}}]}}"#
         );
-        validate(&parse_graph(&text).unwrap()).iter().filter(|d| d.is_error()).map(ToString::to_string).collect()
+        validate(&parse_graph(&text).unwrap()).iter().map(ToString::to_string).collect()
     }
 
     fn def(uses: &[&str]) -> String {
@@ -205,21 +225,41 @@ mod tests {
 
     #[test]
     fn a_cycle_is_named_once_from_where_the_walk_meets_it() {
-        let d = diags(&format!(r#"{{"a":{},"b":{},"c":{}}}"#, def(&["b"]), def(&["c"]), def(&["a"])), "");
+        let d = errors(&format!(r#"{{"a":{},"b":{},"c":{}}}"#, def(&["b"]), def(&["c"]), def(&["a"])), "");
         assert_eq!(d, vec!["error definitions.a: definitions form a cycle: a → b → c → a"], "{d:?}");
-        let d = diags(&format!(r#"{{"self":{}}}"#, def(&["self"])), "");
+        let d = errors(&format!(r#"{{"self":{}}}"#, def(&["self"])), "");
         assert_eq!(d, vec!["error definitions.self: definitions form a cycle: self → self"], "{d:?}");
+    }
+
+    #[test]
+    fn every_use_shares_the_definitions_one_plan() {
+        let text = format!(
+            r#"{{"format":"switchyard/graph@1","definitions":{{"leaf":{},"mid":{}}},
+            "nodes":[{{"id":"start","kind":"start"}},{{"id":"a","kind":"subgraph","use":"leaf"}},
+              {{"id":"b","kind":"subgraph","use":"mid"}},{{"id":"end","kind":"end"}}],
+            "edges":[{{"from":"start","to":"a"}},{{"from":"a","to":"b"}},{{"from":"b","to":"end"}}]}}"#,
+            def(&[]),
+            def(&["leaf"])
+        );
+        let plan = compile(&parse_graph(&text).unwrap()).plan.expect("valid");
+        let sub = |plan: &Plan, id: &str| match &plan.node(plan.index(id).unwrap()).op {
+            Op::Subgraph(op) => op.plan.clone(),
+            other => panic!("{id} is {other:?}"),
+        };
+        let (a, b) = (sub(&plan, "a"), sub(&plan, "b"));
+        // `mid` runs `leaf` through its own node: the same plan as the graph's `a` runs.
+        assert!(Rc::ptr_eq(&a, &sub(&b, "u0")));
     }
 
     #[test]
     fn definitions_may_use_one_another_in_any_order() {
         let d = diags(&format!(r#"{{"top":{},"leaf":{}}}"#, def(&["leaf"]), def(&[])), "");
-        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(d, vec!["warning definitions.top: no node or tool uses `top`"], "{d:?}");
     }
 
     #[test]
     fn an_unknown_name_lists_the_known_ones() {
-        let d = diags(&format!(r#"{{"a":{},"b":{}}}"#, def(&["zz"]), def(&[])), "");
+        let d = errors(&format!(r#"{{"a":{},"b":{}}}"#, def(&["zz"]), def(&[])), "");
         assert_eq!(d.len(), 1, "{d:?}");
         assert!(
             d[0].starts_with("error definitions.a.nodes[1].use: in definition `a`: no definition is named `zz` (the definitions are `a`, `b`)"),
@@ -230,7 +270,7 @@ mod tests {
     #[test]
     fn nested_definitions_are_refused() {
         let inner = def(&[]).replacen('{', &format!(r#"{{"definitions":{{"x":{}}},"#, def(&[])), 1);
-        let d = diags(&format!(r#"{{"a":{inner}}}"#), "");
+        let d = errors(&format!(r#"{{"a":{inner}}}"#), "");
         assert_eq!(d.len(), 1, "{d:?}");
         assert!(d[0].starts_with("error definitions.a.definitions: in definition `a`: only the top-level document holds definitions; move `x` there"), "{d:?}");
     }

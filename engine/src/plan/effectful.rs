@@ -96,7 +96,21 @@ impl Checker {
         }
         let outputs = self.exprs(at, NodeField::Outputs, &["result"], &mut ok);
         let plan = inner?;
+        self.inputs_cover_required(at, &plan);
         ok.then(|| Op::Subgraph(SubgraphOp { plan, inputs, outputs }))
+    }
+
+    /// Warns about each key the graph a `subgraph` node runs requires (its start's
+    /// `required`) that the node's `inputs` do not give: that run would fail at once.
+    fn inputs_cover_required(&mut self, at: &NodeAt<'_>, plan: &Plan) {
+        let given = |key: &String| at.n.inputs.as_ref().is_some_and(|i| i.contains_key(key));
+        let missing: Vec<String> =
+            plan.required_inputs().iter().filter(|k| !given(k)).map(|k| format!("`{k}`")).collect();
+        if !missing.is_empty() {
+            let what = at.n.use_def.as_ref().map_or_else(|| "the embedded graph".to_string(), |d| format!("`{d}`"));
+            let message = format!("{what} requires {} in its input, which `inputs` does not give", missing.join(", "));
+            self.warn(at.path(NodeField::Inputs), message, at.id(), None);
+        }
     }
 
     /// The plan a `subgraph` node runs: from exactly one of `graph` and `use`. `None` when
