@@ -8,6 +8,11 @@ pub const NODE_W: f64 = 220.0;
 pub const NODE_H: f64 = 72.0;
 pub const MIN_ZOOM: f64 = 0.1;
 pub const MAX_ZOOM: f64 = 3.0;
+/// Fit view never zooms out further than this: below it a node's text is too small to read,
+/// so a graph that does not fit is shown in part (see [`View::fit`]).
+pub const READABLE_ZOOM: f64 = 0.6;
+/// Fit view never zooms in further than this on a small graph.
+pub const FIT_MAX_ZOOM: f64 = 1.25;
 /// Snap-to-grid step.
 pub const GRID: f64 = 20.0;
 
@@ -73,6 +78,11 @@ pub fn bounds(graph: &Graph) -> Option<Rect> {
     (0..graph.nodes.len()).map(|i| node_rect(graph, i)).reduce(|a, b| a.union(&b))
 }
 
+/// The box of the graph's first start node, where a partial view of the graph is anchored.
+pub fn start_rect(graph: &Graph) -> Option<Rect> {
+    graph.nodes.iter().position(|n| n.kind == engine::document::NodeKind::Start).map(|i| node_rect(graph, i))
+}
+
 pub fn snap(v: f64) -> f64 {
     (v / GRID).round() * GRID
 }
@@ -117,12 +127,17 @@ impl View {
         View { x: screen.x - anchor.x * zoom, y: screen.y - anchor.y * zoom, zoom }
     }
 
-    /// The view that shows `rect` whole and centred in a `w` × `h` screen area.
-    pub fn fit(rect: &Rect, w: f64, h: f64, padding: f64) -> View {
-        let zoom =
-            ((w - 2.0 * padding) / rect.w.max(1.0)).min((h - 2.0 * padding) / rect.h.max(1.0)).clamp(MIN_ZOOM, 1.25);
-        let c = rect.center();
-        View { x: w / 2.0 - c.x * zoom, y: h / 2.0 - c.y * zoom, zoom }
+    /// The view that shows `rect` in a `w` × `h` screen area: whole and centred when that
+    /// needs no zoom below [`READABLE_ZOOM`]; otherwise at that zoom, centred on each axis
+    /// that fits, and on an axis that does not, as close to `anchor` (the start node) as the
+    /// graph allows, with the graph's near edge no further in than `padding`.
+    pub fn fit(rect: &Rect, anchor: Option<&Rect>, w: f64, h: f64, padding: f64) -> View {
+        let whole = ((w - 2.0 * padding) / rect.w.max(1.0)).min((h - 2.0 * padding) / rect.h.max(1.0));
+        let zoom = whole.clamp(READABLE_ZOOM, FIT_MAX_ZOOM);
+        let focus = anchor.unwrap_or(rect);
+        let x = fit_axis(rect.x, rect.w, focus.x + focus.w / 2.0, w, padding, zoom);
+        let y = fit_axis(rect.y, rect.h, focus.y + focus.h / 2.0, h, padding, zoom);
+        View { x, y, zoom }
     }
 
     /// The part of the canvas visible in a `w` × `h` screen area.
@@ -134,6 +149,18 @@ impl View {
     pub fn to_viewport(self) -> Viewport {
         Viewport { x: self.x, y: self.y, zoom: self.zoom }
     }
+}
+
+/// The screen offset along one axis for content spanning `start..start + len` (canvas units)
+/// in a screen `size` long at `zoom`: centred when it fits, else centred on `focus` but
+/// clamped so that no empty space shows beyond either end of the content (past `padding`).
+fn fit_axis(start: f64, len: f64, focus: f64, size: f64, padding: f64, zoom: f64) -> f64 {
+    if len * zoom <= size - 2.0 * padding {
+        return size / 2.0 - (start + len / 2.0) * zoom;
+    }
+    let near = padding - start * zoom;
+    let far = size - padding - (start + len) * zoom;
+    (size / 2.0 - focus * zoom).clamp(far, near)
 }
 
 #[cfg(test)]
@@ -152,13 +179,58 @@ mod tests {
         assert_eq!(v.zoom_at(100.0, p).zoom, MAX_ZOOM);
     }
 
+    fn inside(outer: &Rect, inner: &Rect) -> bool {
+        outer.x <= inner.x + 1e-9
+            && outer.y <= inner.y + 1e-9
+            && outer.x + outer.w >= inner.x + inner.w - 1e-9
+            && outer.y + outer.h >= inner.y + inner.h - 1e-9
+    }
+
     #[test]
-    fn fit_shows_everything() {
-        let r = Rect { x: -500.0, y: 100.0, w: 2000.0, h: 600.0 };
-        let v = View::fit(&r, 1000.0, 600.0, 40.0);
-        let seen = v.visible(1000.0, 600.0);
-        assert!(seen.x <= r.x && seen.y <= r.y);
-        assert!(seen.x + seen.w >= r.x + r.w && seen.y + seen.h >= r.y + r.h);
+    fn fit_shows_a_graph_that_fits_whole_and_centred() {
+        let r = Rect { x: -500.0, y: 100.0, w: 1000.0, h: 400.0 };
+        let v = View::fit(&r, None, 1000.0, 600.0, 40.0);
+        assert!(v.zoom >= READABLE_ZOOM && v.zoom < 1.0);
+        assert!(inside(&v.visible(1000.0, 600.0), &r));
+        let c = v.to_screen(r.center());
+        assert!((c.x - 500.0).abs() < 1e-9 && (c.y - 300.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn fit_does_not_blow_up_a_small_graph() {
+        let r = Rect { x: 0.0, y: 0.0, w: 200.0, h: 70.0 };
+        assert_eq!(View::fit(&r, None, 1600.0, 900.0, 48.0).zoom, FIT_MAX_ZOOM);
+    }
+
+    #[test]
+    fn fit_keeps_a_wide_graph_readable_and_shows_its_start() {
+        // 14 nodes in a row, 300 apart, in a canvas 800 wide (a run panel took the rest):
+        // fitting all of it would need a zoom of about 0.18.
+        let start = Rect { x: 0.0, y: 0.0, w: NODE_W, h: NODE_H };
+        let r = Rect { x: 0.0, y: 0.0, w: 13.0 * 300.0 + NODE_W, h: NODE_H };
+        let v = View::fit(&r, Some(&start), 800.0, 400.0, 40.0);
+        assert_eq!(v.zoom, READABLE_ZOOM);
+        let seen = v.visible(800.0, 400.0);
+        assert!(inside(&seen, &start), "the start node is in view: {seen:?}");
+        // The graph's left edge sits at the padding, not further right (no empty space before it).
+        assert!((v.to_screen(Point::new(r.x, 0.0)).x - 40.0).abs() < 1e-9);
+        // The axis that fits is still centred.
+        assert!((v.to_screen(r.center()).y - 200.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn fit_centres_on_a_start_in_the_middle_of_a_graph_too_big_to_fit() {
+        let start = Rect { x: 2000.0, y: 1000.0, w: NODE_W, h: NODE_H };
+        let r = Rect { x: 0.0, y: 0.0, w: 4000.0, h: 2000.0 };
+        let v = View::fit(&r, Some(&start), 1000.0, 600.0, 40.0);
+        let c = v.to_screen(start.center());
+        assert!((c.x - 500.0).abs() < 1e-9 && (c.y - 300.0).abs() < 1e-9);
+        // Near the far corner, the view stops at the graph's end instead of showing empty canvas.
+        let late = Rect { x: 3900.0, y: 1950.0, w: 100.0, h: 50.0 };
+        let v = View::fit(&r, Some(&late), 1000.0, 600.0, 40.0);
+        let end = v.to_screen(Point::new(r.x + r.w, r.y + r.h));
+        assert!((end.x - 960.0).abs() < 1e-9 && (end.y - 560.0).abs() < 1e-9);
+        assert!(inside(&v.visible(1000.0, 600.0), &late));
     }
 
     #[test]

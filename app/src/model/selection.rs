@@ -67,6 +67,22 @@ impl Selection {
     }
 }
 
+/// The nodes an edge from `from` may be drawn to, picked from a list (the keyboard's way to
+/// connect): none from an end or a note, and never into a start, a note or `from` itself.
+pub fn connect_targets(graph: &Graph, from: &str) -> Vec<String> {
+    use engine::document::NodeKind;
+    let Some(source) = graph.node(from) else { return Vec::new() };
+    if matches!(source.kind, NodeKind::End | NodeKind::Note) {
+        return Vec::new();
+    }
+    graph
+        .nodes
+        .iter()
+        .filter(|n| n.id != from && !matches!(n.kind, NodeKind::Start | NodeKind::Note))
+        .map(|n| n.id.clone())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,5 +107,21 @@ mod tests {
         // `start` sits at the origin of the default grid, `end` to its right.
         s.marquee(&g, &Rect::from_corners(Point::new(-10.0, -10.0), Point::new(50.0, 50.0)), false);
         assert_eq!(s.nodes, BTreeSet::from(["start".to_string()]));
+    }
+
+    #[test]
+    fn connect_targets_leave_out_what_cannot_be_connected() {
+        let g = engine::parse_graph(
+            r#"{"format": "switchyard/graph@1", "nodes": [
+                {"id": "start", "kind": "start"}, {"id": "a", "kind": "set", "set": {}},
+                {"id": "memo", "kind": "note"}, {"id": "end", "kind": "end"}],
+               "edges": [{"from": "start", "to": "a"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(connect_targets(&g, "start"), ["a", "end"]);
+        assert_eq!(connect_targets(&g, "a"), ["end"]);
+        assert!(connect_targets(&g, "end").is_empty());
+        assert!(connect_targets(&g, "memo").is_empty());
+        assert!(connect_targets(&g, "missing").is_empty());
     }
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use super::doc::DocState;
-use crate::model::geometry::{Point, Rect, View};
+use crate::model::geometry::{Point, Rect, View, bounds, start_rect};
 
 /// Graphs with more nodes than this are drawn in less detail below [`FAR_ZOOM`].
 pub const FAR_NODES: usize = 300;
@@ -79,11 +79,16 @@ impl ViewState {
         });
     }
 
-    /// Zooms to show every node of the graph on `doc`'s canvas.
+    /// Zooms to show every node of the graph on `doc`'s canvas, or as much of it around its
+    /// start as stays readable (see [`View::fit`]).
     pub fn fit_view(&self, doc: &DocState) {
         let (w, h) = self.canvas_size.get_untracked();
-        if let Some(b) = doc.editor.with_untracked(|e| crate::model::geometry::bounds(e.graph())) {
-            self.view.set(View::fit(&b, w, h, 48.0));
+        let fitted = doc.editor.with_untracked(|e| {
+            let g = e.graph();
+            bounds(g).map(|b| View::fit(&b, start_rect(g).as_ref(), w, h, 48.0))
+        });
+        if let Some(v) = fitted {
+            self.view.set(v);
         }
     }
 

@@ -40,14 +40,22 @@ pub fn LibraryPanel() -> impl IntoView {
             let name = g.display_name().to_string();
             let description = g.description.clone().unwrap_or_default();
             let nodes = g.nodes.len();
+            let about = format!("template-about-{key}");
+            // The button's name is its visible text ("Open template" is there for screen
+            // readers only); the rest of the card describes it, and a click anywhere on the
+            // card lands on the button (its ::after covers the card).
             view! {
-                <li class="template">
-                    <button class="template-card" data-template=key on:click=move |_| create_graph(doc, view, alerts, platform, Some(g.clone()))
-                        aria-label=format!("Open template {name}")>
+                <li class="template template-card">
+                    <button class="template-open" data-template=key aria-describedby=about.clone()
+                        on:click=move |_| create_graph(doc, view, alerts, platform, Some(g.clone()))>
+                        <span class="visually-hidden">"Open template "</span>
                         <span class="template-name">{name.clone()}</span>
-                        <span class="template-meta">{format!("{nodes} nodes")}</span>
-                        <span class="template-desc">{crate::model::palette::shorten(&description, 110)}</span>
                     </button>
+                    <span id=about>
+                        <span class="template-meta">{format!("{nodes} nodes")}</span>
+                        <span class="visually-hidden">". "</span>
+                        <span class="template-desc">{crate::model::palette::shorten(&description, 110)}</span>
+                    </span>
                 </li>
             }
         })

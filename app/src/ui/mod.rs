@@ -7,7 +7,7 @@
 //! | module | what it holds |
 //! |---|---|
 //! | `app` | the whole editor's layout |
-//! | `toolbar` | the header: file, edit, view and help commands |
+//! | `toolbar`, `icons` | the header: file, edit, view and help commands; its line icons |
 //! | `palette_bar`, `library_panel` | the left sidebar: node kinds, saved graphs, templates |
 //! | `canvas` | the canvas and what is drawn on it (nodes, edges, minimap, subgraph path) |
 //! | `run_panel`, `state_view` | the run controls, steps, history, and the state at a step |
@@ -33,6 +33,7 @@ mod fields;
 mod form_answer;
 mod graph_form;
 mod human;
+mod icons;
 mod input_required;
 mod inspector;
 mod instance_list;

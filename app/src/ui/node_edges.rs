@@ -1,11 +1,13 @@
 //! [`NodeEdges`]: the edges into and out of the node being edited, each a button that
 //! opens it in the inspector: the keyboard's way to an edge's form (its label, condition,
-//! map), as clicking its curve is the mouse's.
+//! map), as clicking its curve is the mouse's; and [`ConnectTo`], the keyboard's way to draw
+//! a new edge from it.
 
 use leptos::prelude::*;
 
 use super::fields::focus_first;
-use crate::state::use_doc;
+use crate::model::selection::connect_targets;
+use crate::state::{use_alerts, use_doc};
 
 /// One button per edge touching node `id`, named `Edge <from> → <to>` and then its label and
 /// whether it maps or has a condition (`Edge plan → write · map`).
@@ -42,7 +44,7 @@ pub fn NodeEdges(#[prop(into)] id: Signal<String>) -> impl IntoView {
         });
         focus_first(".edge-form select".into());
     };
-    move || {
+    let list = move || {
         let list = edges.get();
         (!list.is_empty()).then(|| {
             view! {
@@ -59,6 +61,53 @@ pub fn NodeEdges(#[prop(into)] id: Signal<String>) -> impl IntoView {
                             </button>
                         }
                     }).collect_view()}
+                </div>
+            }
+        })
+    };
+    view! {
+        {list}
+        <ConnectTo id=id/>
+    }
+}
+
+/// A list of the nodes this one may lead to and a `Connect` button: drawing an edge without
+/// a pointer. The new edge is selected, so its form opens.
+#[component]
+fn ConnectTo(#[prop(into)] id: Signal<String>) -> impl IntoView {
+    let doc = use_doc();
+    let alerts = use_alerts();
+    let targets = Memo::new(move |_| {
+        let id = id.get();
+        doc.editor.with(|e| connect_targets(e.graph(), &id))
+    });
+    let chosen = RwSignal::new(String::new());
+    let connect = move |_| {
+        let from = id.get_untracked();
+        let to = chosen.get_untracked();
+        let to = if to.is_empty() { targets.with_untracked(|t| t.first().cloned()).unwrap_or_default() } else { to };
+        if to.is_empty() {
+            return;
+        }
+        if let Err(why) = doc.edit(|e| e.connect(&from, &to)) {
+            alerts.error(format!("Cannot connect {from} → {to}: {why}"));
+        } else {
+            chosen.set(String::new());
+            focus_first(".edge-form select".into());
+        }
+    };
+    move || {
+        let list = targets.get();
+        (!list.is_empty()).then(|| {
+            view! {
+                <div class="connect-to" role="group" aria-label="Connect">
+                    <select aria-label="Connect to" on:change=move |ev| chosen.set(event_target_value(&ev))>
+                        {list.into_iter().map(|t| {
+                            let (value, shown) = (t.clone(), t.clone());
+                            view! { <option value=value selected=move || chosen.get() == t>{shown}</option> }
+                        }).collect_view()}
+                    </select>
+                    <button type="button" on:click=connect>"Connect"</button>
                 </div>
             }
         })

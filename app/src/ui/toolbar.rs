@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 
+use super::icons::{Icon, icon};
 use crate::actions::{document, exchange, files, settings};
 use crate::model::layout::Direction;
 use crate::platform::use_platform;
@@ -24,31 +25,46 @@ pub fn Toolbar() -> impl IntoView {
     let share = move |_| exchange::open_share(doc, ui);
     let toggle_theme = move |_| settings::toggle_theme(ui, platform);
     let snap = move || doc.editor.with(|e| e.snap_to_grid);
+    let has_files = platform.get().has_files();
     view! {
-        <header class="toolbar">
-            <div class="brand"><span class="logo" aria-hidden="true">"⇶"</span>" Switchyard"</div>
+        <header class="toolbar" class:has-files=has_files>
+            <h1 class="brand"><span class="logo" aria-hidden="true">"⇶"</span><span class="brand-name">"Switchyard"</span></h1>
             <div class="graph-name" title="The open graph">{name}</div>
             <div class="tool-group" role="group" aria-label="File">
-                <button on:click=new_graph title="New graph">"New"</button>
-                <button on:click=move |_| ui.dialog.set(Some(Dialog::Import)) title="Import a graph document">"Import"</button>
-                {platform.get().has_files().then(|| view! {
-                    <button on:click=move |_| files::open_file(doc, view, alerts, platform) title="Open a graph file anywhere">"Open…"</button>
-                    <button on:click=move |_| files::save_as(doc, alerts, platform) title="Save the graph to a file anywhere">"Save As…"</button>
+                <button on:click=new_graph title="New graph" aria-label="New">{icon(Icon::New)}<span class="label">"New"</span></button>
+                <button class="collapse-1360" on:click=move |_| ui.dialog.set(Some(Dialog::Import)) title="Import a graph document" aria-label="Import">
+                    {icon(Icon::Import)}<span class="label">"Import"</span>
+                </button>
+                {has_files.then(|| view! {
+                    <button class="collapse-1360" on:click=move |_| files::open_file(doc, view, alerts, platform) title="Open a graph file anywhere" aria-label="Open…">
+                        {icon(Icon::Open)}<span class="label">"Open…"</span>
+                    </button>
+                    <button class="collapse-1360" on:click=move |_| files::save_as(doc, alerts, platform) title="Save the graph to a file anywhere" aria-label="Save As…">
+                        {icon(Icon::SaveAs)}<span class="label">"Save As…"</span>
+                    </button>
                 })}
-                <button on:click=export title="Download the graph document">"Export"</button>
-                <button on:click=mermaid title="Copy a Mermaid flowchart">"Mermaid"</button>
-                <button on:click=share title="Make a link that opens this graph">"Share"</button>
+                <button class="collapse-1360" on:click=export title="Download the graph document" aria-label="Export">{icon(Icon::Export)}<span class="label">"Export"</span></button>
+                <button class="collapse-1500" on:click=mermaid title="Copy a Mermaid flowchart" aria-label="Mermaid">{icon(Icon::Mermaid)}<span class="label">"Mermaid"</span></button>
+                <button class="collapse-1500" on:click=share title="Make a link that opens this graph" aria-label="Share">{icon(Icon::Share)}<span class="label">"Share"</span></button>
             </div>
             <div class="tool-group" role="group" aria-label="Edit">
-                <button on:click=move |_| { doc.edit(|e| e.undo()); } disabled=move || !can_undo() title="Undo (Ctrl+Z)">"Undo"</button>
-                <button on:click=move |_| { doc.edit(|e| e.redo()); } disabled=move || !can_redo() title="Redo (Ctrl+Shift+Z)">"Redo"</button>
+                <button class="collapse-1500" on:click=move |_| { doc.edit(|e| e.undo()); } disabled=move || !can_undo() title="Undo (Ctrl+Z)" aria-label="Undo">
+                    {icon(Icon::Undo)}<span class="label">"Undo"</span>
+                </button>
+                <button class="collapse-1500" on:click=move |_| { doc.edit(|e| e.redo()); } disabled=move || !can_redo() title="Redo (Ctrl+Shift+Z)" aria-label="Redo">
+                    {icon(Icon::Redo)}<span class="label">"Redo"</span>
+                </button>
             </div>
             <div class="tool-group" role="group" aria-label="View">
-                <button on:click=move |_| view.zoom_by(1.25) title="Zoom in (+)">"Zoom in"</button>
-                <button on:click=move |_| view.zoom_by(0.8) title="Zoom out (-)">"Zoom out"</button>
-                <button on:click=move |_| view.fit_view(&doc) title="Show every node (F)">"Fit view"</button>
-                <button on:click=move |_| { doc.edit(|e| e.auto_layout(layout_dir.get_untracked())); view.fit_view(&doc); } title="Arrange nodes in layers">"Auto layout"</button>
-                <select aria-label="Layout direction" on:change=move |ev| {
+                <button class="icon-only" on:click=move |_| view.zoom_by(1.25) title="Zoom in (+)" aria-label="Zoom in">{icon(Icon::ZoomIn)}</button>
+                <button class="icon-only" on:click=move |_| view.zoom_by(0.8) title="Zoom out (-)" aria-label="Zoom out">{icon(Icon::ZoomOut)}</button>
+                <button class="collapse-1360" on:click=move |_| view.fit_view(&doc) title="Show the graph, as large as it stays readable (F)" aria-label="Fit view">
+                    {icon(Icon::FitView)}<span class="label">"Fit view"</span>
+                </button>
+                <button class="collapse-1360" on:click=move |_| { doc.edit(|e| e.auto_layout(layout_dir.get_untracked())); view.fit_view(&doc); } title="Arrange nodes in layers" aria-label="Auto layout">
+                    {icon(Icon::AutoLayout)}<span class="label">"Auto layout"</span>
+                </button>
+                <select aria-label="Layout direction" title="Layout direction" on:change=move |ev| {
                     layout_dir.set(if event_target_value(&ev) == "td" { Direction::TopDown } else { Direction::LeftToRight });
                 }>
                     <option value="lr">"Left to right"</option>

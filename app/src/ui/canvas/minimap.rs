@@ -52,7 +52,7 @@ pub fn Minimap() -> impl IntoView {
     };
     let frame_parts = move || frame().split(' ').map(str::to_string).collect::<Vec<_>>();
     view! {
-        <div class="minimap" aria-label="Minimap" on:pointerdown=|ev| ev.stop_propagation()>
+        <div class="minimap" role="group" aria-label="Minimap" on:pointerdown=|ev| ev.stop_propagation()>
             <svg width=W height=H on:click=on_click>
                 {boxes}
                 <rect class="mini-view"

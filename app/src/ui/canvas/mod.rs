@@ -106,8 +106,9 @@ pub fn Canvas() -> impl IntoView {
         }
     };
     Effect::new(move |_| {
-        if canvas.get().is_some() {
+        if let Some(el) = canvas.get() {
             measure();
+            observe_size(&el, measure);
         }
     });
     let _ = window_event_listener(ev::resize, move |_| measure());
@@ -325,4 +326,16 @@ pub fn from_control(ev: &web_sys::Event) -> bool {
     ev.target()
         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
         .is_some_and(|el| el.closest("[data-handle], button, input, textarea, select").ok().flatten().is_some())
+}
+
+/// Calls `measure` whenever `el` changes size, not only when the window does: opening or
+/// resizing the run panel shrinks the canvas, and fit view must fit what is left.
+fn observe_size(el: &web_sys::HtmlDivElement, measure: impl Fn() + 'static) {
+    use wasm_bindgen::closure::Closure;
+    let callback = Closure::<dyn Fn()>::new(measure);
+    if let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) {
+        observer.observe(el);
+    }
+    // Lives as long as the page: the canvas is never unmounted.
+    callback.forget();
 }
