@@ -10,11 +10,11 @@
 //! |---|---|
 //! | [`document`] | the graph document's types, one to one with the JSON, and [`NodeField`]: every node field with which kinds take it, declared once |
 //! | [`parse`] | reading documents strictly, with errors that give path, line and column |
-//! | [`plan`] | validation (every problem, with its path) and compilation into a [`Plan`]: `plan/{types, compile, check, graph, node, kinds, effectful, llm, tools, map, definitions}` |
+//! | [`plan`] | validation (every problem, with its path) and compilation into a [`Plan`]: `plan/{types, compile, check, graph, node, kinds, human, end, effectful, llm, tools, map, definitions}` |
 //! | [`script`] | the Rhai sandbox: expressions, scripts, `{{ }}` templates |
 //! | [`state`] | state fields, reducers, type checks, JSON patches: `state/{check, list, messages}` |
 //! | [`messages`] | chat messages (spec 2.6): their shape, updates to a `messages` field, ids, `has_tool_calls` |
-//! | [`run`] | the executor: `run/{types, errors, start, step, exec, subgraph, definition, route, interrupt, fork, record, scope, outcome, nodeset, task, map, verify}` |
+//! | [`run`] | the executor: `run/{types, errors, start, step, exec, subgraph, definition, route, interrupt, form, breakpoint, ended, fork, record, scope, outcome, nodeset, task, map, verify}` |
 //! | `effects` | `llm`, `http` and `tools` nodes: requests rendered, sent through the [`Host`] (streamed when it watches), timed out and retried; model providers (mock, OpenAI-compatible, Anthropic); the executor calls in with what they need, not the whole run: `effects/{send, http, llm, chat, mock, openai, anthropic, sse, tools}` |
 //! | [`record`] | the run record, `switchyard/run@1` |
 //! | [`update`] | what a node writes in a step |

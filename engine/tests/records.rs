@@ -172,3 +172,47 @@ fn tampered_map_instances_are_refused_naming_the_field() {
         assert_eq!(mapped_resume(&r).err().as_deref(), Some(path), "{path}");
     }
 }
+
+/// The record of a run of [`MAPPED`] stopped at a breakpoint before `work`'s instances.
+fn stopped_before_work() -> Value {
+    let plan = Rc::new(compile(&parse_graph(MAPPED).expect("test setup")).plan.expect("test setup"));
+    let host = OfflineHost::new();
+    let mut run = Run::start(plan, json!({}), &host).expect("test setup");
+    let before = ["work".to_string()].into_iter().collect();
+    run.set_breakpoints(engine::run::Breakpoints { before, after: Default::default() });
+    pollster::block_on(run.run(&host));
+    serde_json::to_value(run.record(true)).expect("test setup")
+}
+
+#[test]
+fn a_record_stopped_at_a_breakpoint_resumes_past_it() {
+    let r = stopped_before_work();
+    assert_eq!(r["status"], "interrupted");
+    assert_eq!(r["waiting"], json!([{"node": "work", "breakpoint": "before"}]));
+    assert_eq!(r["next"], json!(["work[0]", "work[1]"]));
+    // Rebuilt without breakpoints or with the same one, it runs the step it stopped before.
+    let mut run = mapped_resume(&r).expect("accepted");
+    let before = ["work".to_string()].into_iter().collect();
+    run.set_breakpoints(engine::run::Breakpoints { before, after: Default::default() });
+    pollster::block_on(run.run(&OfflineHost::new()));
+    assert_eq!(run.status(), engine::Status::Completed);
+    assert_eq!(run.state_json()["out"], json!([0, 1, 2]));
+}
+
+#[test]
+fn a_tampered_breakpoint_stop_is_refused_naming_the_field() {
+    type Tamper = fn(&mut Value);
+    let cases: [(&str, Tamper); 4] = [
+        // `split` is not due next: there is no stop before it to pass.
+        ("waiting[0].breakpoint", |r| r["waiting"][0]["node"] = json!("split")),
+        // `work` did not run in the last step.
+        ("waiting[0].breakpoint", |r| r["waiting"][0]["breakpoint"] = json!("after")),
+        ("waiting[0].node", |r| r["waiting"][0]["node"] = json!("ghost")),
+        ("status", |r| r["waiting"] = json!([])),
+    ];
+    for (path, tamper) in cases {
+        let mut r = stopped_before_work();
+        tamper(&mut r);
+        assert_eq!(mapped_resume(&r).err().as_deref(), Some(path), "{path}");
+    }
+}

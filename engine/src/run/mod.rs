@@ -171,7 +171,8 @@ impl Run {
         self.error.as_ref()
     }
 
-    /// The human nodes the run waits for, with their rendered prompts.
+    /// What the run waits for: human nodes with their rendered prompts (and forms), then the
+    /// breakpoints it stopped at.
     pub fn waiting(&self) -> &[Waiting] {
         &self.waiting
     }
