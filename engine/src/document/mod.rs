@@ -358,6 +358,14 @@ pub struct ToolRun {
     /// input; its final state is the result.
     #[serde(default, rename = "use", skip_serializing_if = "Option::is_none")]
     pub use_def: Option<String>,
+    /// With `use`: `{field: expression}` (with `args` in scope) giving the definition's input;
+    /// the arguments themselves when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inputs: Option<IndexMap<String, String>>,
+    /// With `use`: `{key: expression over result}` giving the call's result; the definition's
+    /// final state when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outputs: Option<IndexMap<String, String>>,
 }
 
 /// An `http` tool's request: the fields of an `http` node, templates with `args` in scope.
