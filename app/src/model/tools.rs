@@ -91,14 +91,13 @@ pub fn set_run_kind(def: &mut ToolDef, kind: RunKind, definition: Option<&str>) 
     def.run = match kind {
         RunKind::Script => ToolRun { script: Some("\"ok\"".into()), ..ToolRun::default() },
         RunKind::Http => ToolRun {
-            script: None,
             http: Some(ToolHttp {
                 method: Some("GET".into()),
                 url: "https://example.com/api?q={{ args.query }}".into(),
                 headers: None,
                 body: None,
             }),
-            use_def: None,
+            ..ToolRun::default()
         },
         RunKind::Definition => {
             ToolRun { use_def: Some(definition.unwrap_or_default().to_string()), ..ToolRun::default() }

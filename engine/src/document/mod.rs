@@ -6,7 +6,9 @@
 //! node of each kind takes is declared once, in [`NodeField`] and [`NodeKind::node_fields`].
 
 mod fields;
+mod form;
 pub(crate) mod objects;
+mod tools;
 
 use indexmap::IndexMap;
 use serde::de::Error as _;
@@ -17,6 +19,8 @@ use serde_json::{Map, Value};
 pub const GRAPH_FORMAT: &str = "switchyard/graph@1";
 
 pub use self::fields::NodeField;
+pub use self::form::{FormField, Outcome};
+pub use self::tools::{ToolDef, ToolHttp, ToolRun};
 
 /// A whole graph document.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -331,48 +335,6 @@ pub struct ModelConfig {
     pub responses: Option<Vec<Value>>,
 }
 
-/// A graph-level tool (spec 2.6): what the model is told, and how a call runs.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ToolDef {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// A JSON Schema for the call's arguments.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub parameters: Option<Value>,
-    #[serde(deserialize_with = "objects::one")]
-    pub run: ToolRun,
-}
-
-/// How a tool call runs: exactly one of the fields is given (the validator says so).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ToolRun {
-    /// Rhai with `args`, `state` and `input` in scope; its value is the result.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub script: Option<String>,
-    /// A request whose templates see `args`; the reply is the result.
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt")]
-    pub http: Option<ToolHttp>,
-    /// The name of one of the graph's `definitions`, run with the call's arguments as its
-    /// input; its final state is the result.
-    #[serde(default, rename = "use", skip_serializing_if = "Option::is_none")]
-    pub use_def: Option<String>,
-}
-
-/// An `http` tool's request: the fields of an `http` node, templates with `args` in scope.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ToolHttp {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub method: Option<String>,
-    pub url: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub headers: Option<IndexMap<String, String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
-    pub body: Option<Value>,
-}
-
 /// One node. Kind-specific fields are all listed here as optional fields (rather than as an
 /// enum) so that unknown fields are reported with their exact JSON path, and a field that does
 /// not belong to the node's kind gets a clear diagnostic from the validator. Each field has a
@@ -459,43 +421,6 @@ pub struct Node {
     pub message: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
-}
-
-/// One field of a human node's form (spec 2.8).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FormField {
-    #[serde(rename = "type")]
-    pub ty: FieldType,
-    /// The answers allowed for this field (a combo box in the editor).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub options: Option<Vec<String>>,
-    /// Whether the answer must hold this field (true when absent).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub required: Option<bool>,
-    /// What the form calls the field (its name when absent).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub label: Option<String>,
-    /// An expression evaluated when the node waits: the value the form is prefilled with.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub default: Option<String>,
-}
-
-impl FormField {
-    pub fn is_required(&self) -> bool {
-        self.required.unwrap_or(true)
-    }
-}
-
-/// How a run that reaches an `end` node finishes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    /// The branch ends; the run completes when nothing else is active.
-    #[default]
-    Completed,
-    /// The run ends `failed` after the step, with error kind `ended`.
-    Failed,
 }
 
 impl Node {

@@ -11,16 +11,16 @@
 use std::rc::Rc;
 
 use futures_util::future::join_all;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::http::render_request;
 use super::send::{Transport, send};
 use super::{Effect, EffectCall};
 use crate::host::LocalBoxFuture;
-use crate::plan::{Plan, PlanTool, ToolRunOp, ToolsOp};
+use crate::plan::{Plan, PlanTool, ToolRunOp, ToolsOp, UseOp};
 use crate::record::Usage;
 use crate::run::errors::{ErrorKind, NodeError};
-use crate::script::{from_dynamic, to_dynamic};
+use crate::script::{Ctx, Expr, from_dynamic, to_dynamic};
 use crate::update::Update;
 
 /// One call of the assistant message.
@@ -170,11 +170,51 @@ async fn run_tool<'a>(
     arguments: &'a Value,
     defs: &'a dyn RunDefinition,
 ) -> (Result<Value, Failure>, Option<Value>) {
-    if let ToolRunOp::Use { name, plan } = &tool.run {
-        let ran = defs.run_definition(call, name, plan, arguments).await;
-        return (ran.result, Some(ran.record));
+    if let ToolRunOp::Use(op) = &tool.run {
+        let input = match use_input(call, op, arguments) {
+            Ok(i) => i,
+            Err(e) => return (Err(e), None),
+        };
+        let ran = defs.run_definition(call, &op.name, &op.plan, &input).await;
+        let result = ran.result.and_then(|state| use_result(call, op, arguments, state));
+        return (result, Some(ran.record));
     }
     (script_or_http(call, tool, arguments).await, None)
+}
+
+/// A `use` tool's input for its definition: its `inputs` evaluated with `args` in scope, or
+/// the arguments as they are.
+fn use_input(call: &EffectCall<'_>, op: &UseOp, arguments: &Value) -> Result<Value, Failure> {
+    let Some(inputs) = &op.inputs else { return Ok(arguments.clone()) };
+    let ctx = call.ctx.with("args", to_dynamic(arguments));
+    eval_map(call, &ctx, inputs, "inputs", &op.name)
+}
+
+/// A `use` tool's result: its `outputs` evaluated over the definition's final state as
+/// `result`, or that state.
+fn use_result(call: &EffectCall<'_>, op: &UseOp, arguments: &Value, state: Value) -> Result<Value, Failure> {
+    let Some(outputs) = &op.outputs else { return Ok(state) };
+    let ctx = call.ctx.with("args", to_dynamic(arguments)).with("result", to_dynamic(&state));
+    eval_map(call, &ctx, outputs, "outputs", &op.name)
+}
+
+/// `{key: expression}` evaluated into an object; a failing expression names its key.
+fn eval_map(
+    call: &EffectCall<'_>,
+    ctx: &Ctx,
+    exprs: &[(String, Expr)],
+    what: &str,
+    name: &str,
+) -> Result<Value, Failure> {
+    let mut out = Map::with_capacity(exprs.len());
+    for (key, e) in exprs {
+        let v = call.scripting.eval_json(e, ctx).map_err(|err| Failure {
+            kind: if err.is_timeout() { ErrorKind::Timeout } else { ErrorKind::Expression },
+            reason: format!("`{what}.{key}` of the tool running definition `{name}`: {err}"),
+        })?;
+        out.insert(key.clone(), v);
+    }
+    Ok(Value::Object(out))
 }
 
 /// Runs a `script` or `http` tool.
@@ -199,8 +239,8 @@ async fn script_or_http(call: &EffectCall<'_>, tool: &PlanTool, arguments: &Valu
             Ok(serde_json::from_str(&resp.body).unwrap_or(Value::String(resp.body)))
         }
         // Run by `run_tool`, which owns the definitions' runs.
-        ToolRunOp::Use { name, .. } => {
-            Err(Failure { kind: ErrorKind::Type, reason: format!("`{name}` runs a definition") })
+        ToolRunOp::Use(op) => {
+            Err(Failure { kind: ErrorKind::Type, reason: format!("`{}` runs a definition", op.name) })
         }
     }
 }

@@ -39,6 +39,7 @@ pub use self::map::{DEFAULT_ITEM_NAME, INDEX_NAME};
 pub use self::types::{
     Body, Compiled, FailedEnd, FormFieldOp, FormOp, HttpOp, HumanAnswer, HumanOp, JsonTemplate, LlmOp, MapEdge,
     MockItem, MockReply, Op, Plan, PlanEdge, PlanNode, PlanTool, RequestOp, SubgraphOp, ToolRunOp, ToolSpec, ToolsOp,
+    UseOp,
 };
 use crate::diagnostic::Diagnostic;
 use crate::document::Graph;

@@ -4,6 +4,7 @@
 
 use std::rc::Rc;
 
+use indexmap::IndexMap;
 use serde_json::json;
 
 use crate::document::{FieldType, Graph, NodeField, NodeKind, OnError, ToolDef};
@@ -11,8 +12,8 @@ use crate::json_schema::JsonSchema;
 use crate::plan::check::{Checker, NodeAt};
 use crate::plan::effectful::RequestFields;
 use crate::plan::graph::valid_id;
-use crate::plan::types::{Definitions, Op, PlanTool, ToolRunOp, ToolSpec, ToolsOp};
-use crate::script::Scripting;
+use crate::plan::types::{Definitions, Op, PlanTool, ToolRunOp, ToolSpec, ToolsOp, UseOp};
+use crate::script::{Expr, Scripting};
 
 /// Names a tool's script and request templates see besides the usual scope.
 pub(crate) const TOOL_SCOPE: [&str; 1] = ["args"];
@@ -66,6 +67,18 @@ impl Checker {
         let path = format!("{base}.run");
         let run = &def.run;
         let given = [run.script.is_some(), run.http.is_some(), run.use_def.is_some()].iter().filter(|g| **g).count();
+        if run.use_def.is_none() {
+            for (field, given) in [("inputs", run.inputs.is_some()), ("outputs", run.outputs.is_some())] {
+                if given {
+                    self.error(
+                        format!("{path}.{field}"),
+                        format!("`{field}` goes with `use` (a tool running a definition)"),
+                        None,
+                        None,
+                    );
+                }
+            }
+        }
         if given != 1 {
             let message = if given == 0 {
                 "give the tool a `script`, an `http` request or a definition to `use`"
@@ -88,8 +101,32 @@ impl Checker {
             return self.request_op(s, &fields, &format!("{path}.http"), None, &TOOL_SCOPE).map(ToolRunOp::Http);
         }
         let name = run.use_def.as_ref()?;
-        let plan = self.use_definition(defs, name, format!("{path}.use"), None)?;
-        Some(ToolRunOp::Use { name: name.clone(), plan })
+        let plan = self.use_definition(defs, name, format!("{path}.use"), None);
+        let mut ok = true;
+        let inputs = self.use_exprs(s, run.inputs.as_ref(), &format!("{path}.inputs"), &TOOL_SCOPE, &mut ok);
+        let outputs = self.use_exprs(s, run.outputs.as_ref(), &format!("{path}.outputs"), &["args", "result"], &mut ok);
+        let plan = plan?;
+        ok.then(|| ToolRunOp::Use(UseOp { name: name.clone(), plan, inputs, outputs }))
+    }
+
+    /// A `use` tool's `inputs` or `outputs`, compiled with `extra` names in scope.
+    fn use_exprs(
+        &mut self,
+        s: &Scripting,
+        map: Option<&IndexMap<String, String>>,
+        path: &str,
+        extra: &[&str],
+        ok: &mut bool,
+    ) -> Option<Vec<(String, Expr)>> {
+        let map = map?;
+        let mut out = Vec::with_capacity(map.len());
+        for (key, src) in map {
+            match self.expr(s, src, format!("{path}.{key}"), None, None, extra) {
+                Some(e) => out.push((key.clone(), e)),
+                None => *ok = false,
+            }
+        }
+        Some(out)
     }
 
     /// `tools`: the `messages` field whose last assistant message's tool calls it runs.

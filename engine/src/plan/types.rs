@@ -264,8 +264,20 @@ pub enum ToolRunOp {
     Script(Expr),
     /// A request whose templates see `args`; the reply is the result.
     Http(RequestOp),
-    /// Definition `name` run with the arguments as its input; its final state is the result.
-    Use { name: String, plan: Rc<Plan> },
+    /// Definition `name` run on the call's input; its final state (or `outputs` over it) is
+    /// the result.
+    Use(UseOp),
+}
+
+/// A tool that runs a definition.
+#[derive(Debug)]
+pub struct UseOp {
+    pub name: String,
+    pub plan: Rc<Plan>,
+    /// The definition's input, `args` in scope; `None`: the arguments as they are.
+    pub inputs: Option<Vec<(String, Expr)>>,
+    /// The call's result, `result` (the final state) in scope; `None`: the final state.
+    pub outputs: Option<Vec<(String, Expr)>>,
 }
 
 /// An `http` body: a template, or JSON whose strings are templates.

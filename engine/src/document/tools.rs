@@ -1,0 +1,57 @@
+//! Graph-level tools (spec 2.6): what the model is told about each, and how a call runs.
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{objects, present};
+
+/// A graph-level tool (spec 2.6): what the model is told, and how a call runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolDef {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// A JSON Schema for the call's arguments.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parameters: Option<Value>,
+    #[serde(deserialize_with = "objects::one")]
+    pub run: ToolRun,
+}
+
+/// How a tool call runs: exactly one of the fields is given (the validator says so).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolRun {
+    /// Rhai with `args`, `state` and `input` in scope; its value is the result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<String>,
+    /// A request whose templates see `args`; the reply is the result.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt")]
+    pub http: Option<ToolHttp>,
+    /// The name of one of the graph's `definitions`, run with the call's arguments as its
+    /// input; its final state is the result.
+    #[serde(default, rename = "use", skip_serializing_if = "Option::is_none")]
+    pub use_def: Option<String>,
+    /// With `use`: `{field: expression}` (with `args` in scope) giving the definition's input;
+    /// the arguments themselves when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inputs: Option<IndexMap<String, String>>,
+    /// With `use`: `{key: expression over result}` giving the call's result; the definition's
+    /// final state when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outputs: Option<IndexMap<String, String>>,
+}
+
+/// An `http` tool's request: the fields of an `http` node, templates with `args` in scope.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolHttp {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    pub url: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headers: Option<IndexMap<String, String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
+    pub body: Option<Value>,
+}
