@@ -99,8 +99,9 @@ pub fn rename_field(node: &mut Node, old: &str, new: &str) -> Result<(), FieldNa
         return Err(FieldNameError::Taken(new.to_string()));
     }
     let Some(ix) = fields.get_index_of(old) else { return Ok(()) };
-    let (_, field) = fields.shift_remove_index(ix).expect("the index was just found");
-    fields.shift_insert(ix, new.to_string(), field);
+    if let Some((_, field)) = fields.shift_remove_index(ix) {
+        fields.shift_insert(ix, new.to_string(), field);
+    }
     if node.route_by.as_deref() == Some(old) {
         node.route_by = Some(new.to_string());
     }

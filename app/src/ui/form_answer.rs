@@ -20,8 +20,11 @@ pub fn FormAnswer(node: String, fields: IndexMap<String, WaitingField>) -> impl 
     let draft = RwSignal::new(FormDraft::new(&node, &fields));
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let Ok(answer) = draft.try_update(FormDraft::answer).expect("the form lives while shown") else {
-            return focus_first_invalid(&draft.with_untracked(|d| d.node.clone()));
+        let answer = match draft.try_update(FormDraft::answer) {
+            Some(Ok(answer)) => answer,
+            Some(Err(_)) => return focus_first_invalid(&draft.with_untracked(|d| d.node.clone())),
+            // The form went away (the run moved on) while the click was handled.
+            None => return,
         };
         let node = draft.with_untracked(|d| d.node.clone());
         if let Err(e) = run_ctl::try_answer(doc, ctl, alerts, platform, &node, answer) {
