@@ -200,9 +200,11 @@ fn StepList() -> impl IntoView {
                 {r.subgraphs.into_iter().map(|(node, count)| {
                     let node2 = node.clone();
                     view! {
-                        <button class="small nested" on:click=move |_| { run_ctl::show_step(ctl, k); run_ctl::open_nested(doc, ctl, alerts, &node2); }
-                            aria-label=format!("Open the steps of subgraph {node}")>
-                            {format!("▸ {node}: {count} steps")}
+                        // Named by its text, the first words for screen readers only.
+                        <button class="small nested" on:click=move |_| { run_ctl::show_step(ctl, k); run_ctl::open_nested(doc, ctl, alerts, &node2); }>
+                            <span aria-hidden="true">"▸ "</span>
+                            <span class="visually-hidden">"Open the steps of subgraph "</span>
+                            {format!("{node}: {count} steps")}
                         </button>
                     }
                 }).collect_view()}

@@ -42,7 +42,7 @@ pub fn SubgraphPath() -> impl IntoView {
                 <button class="small" aria-label="Leave the subgraph" title="Up one level" on:click=move |_| {
                     let depth = doc.editor.with_untracked(|e| e.scope().len());
                     leave_to(doc, run, depth.saturating_sub(1));
-                }>"↑ Up"</button>
+                }>"↑ Leave"</button>
             </nav>
         </Show>
     }
