@@ -9,12 +9,14 @@
 //! | [`exchange`] | import (file, pasted text), export (file, Mermaid), share links |
 //! | [`files`] | the window title, files changed on disk, Open… and Save As… |
 //! | [`leave`] | leaving a graph whose work could not be saved: keep a copy, discard, or stay |
+//! | [`breakpoints`] | the open graph's breakpoints: read, toggled and kept per graph, given to the run |
 //! | [`run`] | run, pause, step, back, continue, reset, answer, fork, retry, saved and nested runs |
 //! | `live_host` | the host a live run steps with: streamed model replies shown as they arrive |
 //! | [`navigation`] | subgraphs (enter, leave), selecting and showing nodes and problems |
 //! | [`keyboard`] | shortcuts, copy and paste |
 //! | [`settings`] | the theme and the model settings |
 
+pub mod breakpoints;
 pub mod document;
 pub mod exchange;
 pub mod files;

@@ -1,6 +1,6 @@
-//! Moving around the document: entering and leaving subgraphs (keeping the run on display
-//! in step with the graph shown: a subgraph's canvas shows its nested run), selecting what
-//! the user picked and bringing it into view.
+//! Moving around the document: entering and leaving subgraphs and definitions (keeping the
+//! run on display in step with the graph shown: a subgraph's canvas shows its nested run),
+//! selecting what the user picked and bringing it into view.
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -20,6 +20,15 @@ pub fn enter(doc: DocState, ctl: RunCtl, alerts: Alerts, id: &str) {
     }
     if let Err(why) = doc.edit(|e| e.enter(id)) {
         alerts.error(format!("Cannot open the subgraph: {why}"));
+    }
+}
+
+/// Shows the document's definition `name` on the canvas for editing (the path bar leads back).
+/// A subgraph's run on display is closed: a definition opened this way is no node's run.
+pub fn open_definition(doc: DocState, ctl: RunCtl, alerts: Alerts, name: &str) {
+    leave_to(doc, ctl, 0);
+    if let Err(why) = doc.edit(|e| e.open_definition(name)) {
+        alerts.error(format!("Cannot open the definition: {why}"));
     }
 }
 

@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use engine::record::RunRecord;
-use engine::run::Status;
+use engine::run::{Breakpoint, ErrorKind, InputError, Status};
 use engine::{Plan, Run, compile};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 
 use super::live_host::LiveHost;
 use super::settings::{approve_origins, approved_origins};
+use crate::model::breakpoints::{at_breakpoint, stopped_text};
 use crate::model::instances::node_of;
 use crate::model::origins;
 use crate::model::playback::Playback;
@@ -211,6 +212,7 @@ pub fn reset(ctl: RunCtl) {
 async fn advance(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef, host: &dyn engine::host::Host) {
     let Some(mut run) = ctl.live.try_update_value(Option::take).flatten() else { return };
     ctl.busy.set(true);
+    super::breakpoints::apply(doc, ctl, &mut run);
     run.step(host).await;
     ctl.busy.set(false);
     // The replies streamed during the step are in its record now.
@@ -245,6 +247,9 @@ fn finished(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
     let Some(view) = ctl.view.get_untracked() else { return };
     let record = &view.record;
     match (&record.status, &record.error) {
+        (Status::Failed, Some(e)) if e.kind == ErrorKind::Ended => {
+            alerts.error(format!("The run ended failed at end `{}`: {}", e.node.as_deref().unwrap_or("?"), e.message))
+        }
         (Status::Failed, Some(e)) => alerts.error(format!(
             "The run failed at step {}{}: {}",
             record.step,
@@ -252,6 +257,10 @@ fn finished(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
             e.message
         )),
         (Status::LimitReached, Some(e)) => alerts.error(format!("The run stopped at its step limit: {}", e.message)),
+        (Status::Interrupted, _) if at_breakpoint(&record.waiting) => {
+            let w = &record.waiting[0];
+            alerts.info(stopped_text(&w.node, w.breakpoint.unwrap_or(Breakpoint::Before)));
+        }
         (Status::Interrupted, _) => alerts.info("The run is waiting for input"),
         (Status::Completed, _) => alerts.info(format!("The run completed in {} steps", record.step)),
         _ => {}
@@ -281,6 +290,21 @@ pub fn save(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
 
 /// Answers the node the run waits for, and plays on.
 pub fn answer(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef, node: &str, value: Value) {
+    if let Err(e) = try_answer(doc, ctl, alerts, platform, node, value) {
+        alerts.error(format!("That answer was not accepted: {e}"));
+    }
+}
+
+/// Answers the node the run waits for and plays on; an answer the engine refuses is handed
+/// back (its path names the form field at fault) rather than reported.
+pub fn try_answer(
+    doc: DocState,
+    ctl: RunCtl,
+    alerts: Alerts,
+    platform: PlatformRef,
+    node: &str,
+    value: Value,
+) -> Result<(), InputError> {
     let result = ctl.live.try_update_value(|r| r.as_mut().map(|r| r.answer(node, value))).flatten();
     match result {
         Some(Ok(())) => {
@@ -291,9 +315,13 @@ pub fn answer(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef,
                 }
             });
             play(doc, ctl, alerts, platform);
+            Ok(())
         }
-        Some(Err(e)) => alerts.error(format!("That answer was not accepted: {e}")),
-        None => alerts.error("This run cannot go on here (open it from the run history to continue it)."),
+        Some(Err(e)) => Err(e),
+        None => {
+            alerts.error("This run cannot go on here (open it from the run history to continue it).");
+            Ok(())
+        }
     }
 }
 

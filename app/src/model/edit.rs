@@ -60,6 +60,9 @@ pub enum Edit {
         edge: Edge,
     },
     SetMeta(Meta),
+    /// Replaces the graph's `definitions` (spec 2.10) as a whole: adding, renaming and
+    /// removing one. Edits inside a definition are node and edge edits in its scope.
+    SetDefinitions(Option<IndexMap<String, Graph>>),
     /// Several edits as one step of undo.
     Batch(Vec<Edit>),
 }
@@ -123,6 +126,7 @@ impl Edit {
                 g.limits = meta.limits;
                 Edit::SetMeta(old)
             }
+            Edit::SetDefinitions(defs) => Edit::SetDefinitions(std::mem::replace(&mut g.definitions, defs)),
             Edit::Batch(edits) => {
                 let mut inverse: Vec<Edit> = edits.into_iter().map(|e| e.apply(g)).collect();
                 inverse.reverse();
@@ -169,6 +173,7 @@ mod tests {
                 tools: None,
                 limits: None,
             }),
+            Edit::SetDefinitions(Some(IndexMap::from([("inner".to_string(), Graph::new("inner"))]))),
             Edit::Batch(vec![Edit::RemoveEdge { index: 0 }, Edit::RemoveNode { id: "end".into() }]),
         ];
         for e in edits {

@@ -1,15 +1,18 @@
 //! The editing state of one open graph: the document, the selection, and the undo log.
 //! Every change goes through [`Editor::apply`], so everything a user does can be undone.
 //!
-//! The editor can *enter* a subgraph node: from then on [`Editor::graph`] is the embedded
-//! graph and edits apply there, while [`Editor::document`] is still the whole document (what
-//! is saved, exported and run). Each undo entry remembers the scope it was made in, so undo
-//! and redo reach edits made inside a subgraph from anywhere.
+//! The editor can *enter* a subgraph node, or open one of the document's definitions (spec
+//! 2.10): from then on [`Editor::graph`] is that graph and edits apply there, while
+//! [`Editor::document`] is still the whole document (what is saved, exported and run). A
+//! subgraph node that `use`s a definition is entered into the definition itself, so an edit
+//! made there changes every use. Each undo entry remembers the scope it was made in, so undo
+//! and redo reach edits made inside a subgraph or a definition from anywhere.
 
 use engine::document::{Layout, NodeKind, Position};
 use engine::{Edge, Graph, Node};
 
 use super::clipboard::{self, Fragment};
+use super::definitions;
 use super::edit::{Edit, Meta};
 use super::geometry::{Point, node_rect, position, snap};
 use super::layout::{Direction, auto_layout};
@@ -19,8 +22,28 @@ use super::selection::Selection;
 /// How many steps of undo are kept.
 pub const UNDO_DEPTH: usize = 200;
 
-/// A path of subgraph node ids from the document down to the graph being edited.
-pub type Scope = Vec<String>;
+/// One step from a graph into another.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ScopeStep {
+    /// Into subgraph node `id` of the graph reached so far: its embedded graph, or the
+    /// definition it uses.
+    Node(String),
+    /// Into the document's definition of that name (only the document holds definitions).
+    Definition(String),
+}
+
+impl ScopeStep {
+    /// The subgraph node this step enters, if it enters one.
+    pub fn node(&self) -> Option<&str> {
+        match self {
+            ScopeStep::Node(id) => Some(id),
+            ScopeStep::Definition(_) => None,
+        }
+    }
+}
+
+/// The steps from the document down to the graph being edited.
+pub type Scope = Vec<ScopeStep>;
 
 #[derive(Debug, Clone)]
 pub struct Editor {
@@ -57,29 +80,87 @@ impl Editor {
         &self.root
     }
 
-    /// The subgraph nodes entered, outermost first.
-    pub fn scope(&self) -> &[String] {
+    /// The validator's findings about the graph on the canvas. Inside a subgraph or a
+    /// definition, its `use`s name the document's definitions, so it is checked with them
+    /// (their own findings, about other graphs, left out).
+    pub fn diagnostics(&self) -> Vec<engine::Diagnostic> {
+        if self.scope.is_empty() || self.root.definitions.is_none() {
+            return engine::validate(self.graph());
+        }
+        let mut shown = self.graph().clone();
+        shown.definitions = self.root.definitions.clone();
+        let mut found = engine::validate(&shown);
+        found.retain(|d| d.path != "definitions" && !d.path.starts_with("definitions."));
+        found
+    }
+
+    /// The subgraph nodes and definitions entered, outermost first.
+    pub fn scope(&self) -> &[ScopeStep] {
         &self.scope
     }
 
-    /// Shows the graph embedded in subgraph node `id` of the current graph.
+    /// Shows the graph of subgraph node `id` of the current graph: the one it embeds, or the
+    /// definition it uses.
     pub fn enter(&mut self, id: &str) -> Result<(), String> {
         match self.graph().node(id) {
-            Some(n) if n.kind == NodeKind::Subgraph && n.graph.is_some() => {}
-            Some(n) if n.kind == NodeKind::Subgraph => return Err(format!("`{id}` has no embedded graph yet")),
-            Some(_) => return Err(format!("`{id}` is not a subgraph node")),
+            Some(n) if n.kind != NodeKind::Subgraph => return Err(format!("`{id}` is not a subgraph node")),
+            Some(n) if n.graph.is_some() => {}
+            Some(n) => match &n.use_def {
+                Some(name) if self.definition(name).is_none() => {
+                    return Err(format!("`{id}` uses `{name}`, which is not one of the graph's definitions"));
+                }
+                Some(_) => {}
+                None => return Err(format!("`{id}` has no embedded graph yet")),
+            },
             None => return Err(format!("no node `{id}`")),
         }
-        self.scope.push(id.to_string());
+        self.scope.push(ScopeStep::Node(id.to_string()));
         self.selection.clear();
         Ok(())
     }
 
-    /// Goes back to the graph holding the entered subgraph, selecting its node.
-    pub fn leave(&mut self) -> Option<String> {
-        let id = self.scope.pop()?;
-        self.selection = Selection::only_node(&id);
-        Some(id)
+    /// Shows the document's definition `name` for editing, from wherever the canvas was.
+    pub fn open_definition(&mut self, name: &str) -> Result<(), String> {
+        if self.definition(name).is_none() {
+            return Err(format!("the graph has no definition `{name}`"));
+        }
+        self.scope = vec![ScopeStep::Definition(name.to_string())];
+        self.selection.clear();
+        Ok(())
+    }
+
+    /// The document's definition `name`.
+    pub fn definition(&self, name: &str) -> Option<&Graph> {
+        self.root.definitions.as_ref()?.get(name)
+    }
+
+    /// Goes back to the graph holding the entered subgraph, selecting its node (nothing is
+    /// selected on leaving a definition opened from the inspector). Gives the step left.
+    pub fn leave(&mut self) -> Option<ScopeStep> {
+        let step = self.scope.pop()?;
+        self.selection = match &step {
+            ScopeStep::Node(id) => Selection::only_node(id),
+            ScopeStep::Definition(_) => Selection::default(),
+        };
+        Some(step)
+    }
+
+    /// What each step of the scope is called on the path bar: a node's id (with the
+    /// definition it uses), or a definition's name.
+    pub fn scope_labels(&self) -> Vec<String> {
+        (0..self.scope.len())
+            .map(|d| match &self.scope[d] {
+                ScopeStep::Definition(name) => name.clone(),
+                ScopeStep::Node(id) => {
+                    let holder = graph_at(&self.root, &self.scope[..d]);
+                    match holder.and_then(|g| g.node(id)).filter(|n| n.graph.is_none()).and_then(|n| n.use_def.as_ref())
+                    {
+                        Some(name) => format!("{id} ({name})"),
+                        None => id.clone(),
+                    }
+                }
+            })
+            .collect()
     }
 
     /// Goes back up to `depth` subgraphs deep (0: the document).
@@ -114,10 +195,25 @@ impl Editor {
     /// Applies an edit, recording how to undo it.
     pub fn apply(&mut self, edit: Edit) {
         let inverse = edit.apply(self.graph_mut());
+        self.record(self.scope.clone(), inverse);
+    }
+
+    /// Applies an edit to the document itself, wherever the canvas is (what the graph's
+    /// definitions section does).
+    pub fn apply_to_document(&mut self, edit: Edit) {
+        let inverse = edit.apply(&mut self.root);
+        self.record(Vec::new(), inverse);
+        if graph_at(&self.root, &self.scope).is_none() {
+            self.scope.clear();
+            self.selection.clear();
+        }
+    }
+
+    fn record(&mut self, scope: Scope, inverse: Edit) {
         if inverse.is_empty() {
             return;
         }
-        self.undo.push((self.scope.clone(), inverse));
+        self.undo.push((scope, inverse));
         if self.undo.len() > UNDO_DEPTH {
             self.undo.remove(0);
         }
@@ -142,7 +238,7 @@ impl Editor {
         true
     }
 
-    fn apply_in(&mut self, scope: &[String], edit: Edit) -> Edit {
+    fn apply_in(&mut self, scope: &[ScopeStep], edit: Edit) -> Edit {
         if self.scope != scope {
             self.scope = scope.to_vec();
             self.selection.clear();
@@ -383,6 +479,7 @@ impl Editor {
             (0..self.graph().edges.len()).rev().map(|index| Edit::RemoveEdge { index }).collect();
         edits.extend(self.graph().nodes.iter().map(|n| Edit::RemoveNode { id: n.id.clone() }));
         edits.push(Edit::SetMeta(Meta::of(&graph)));
+        edits.push(Edit::SetDefinitions(graph.definitions.clone()));
         let positions = graph.layout.clone().unwrap_or_default();
         for (index, node) in graph.nodes.into_iter().enumerate() {
             let pos = positions.nodes.get(&node.id).cloned();
@@ -396,6 +493,25 @@ impl Editor {
         self.selection.clear();
     }
 
+    /// Turns subgraph node `id`'s embedded graph into a new definition the node uses (one
+    /// step of undo); gives the definition's name.
+    pub fn make_reusable(&mut self, id: &str) -> Result<String, String> {
+        let name = definitions::reusable_name(&self.root, id);
+        let mut doc = self.root.clone();
+        let graph = graph_at_mut(&mut doc, &self.scope).ok_or("the graph shown is gone")?;
+        let Some(node) = graph.nodes.iter_mut().find(|n| n.id == id && n.kind == NodeKind::Subgraph) else {
+            return Err(format!("no subgraph node `{id}`"));
+        };
+        let Some(mut inner) = node.graph.take() else { return Err(format!("`{id}` has no embedded graph")) };
+        node.use_def = Some(name.clone());
+        // Only the document holds definitions.
+        inner.definitions = None;
+        doc.definitions.get_or_insert_with(Default::default).insert(name.clone(), *inner);
+        let edit = definitions::document_edit(&self.root, doc);
+        self.apply_to_document(edit);
+        Ok(name)
+    }
+
     /// Saves the canvas's pan and zoom in the document (not an undoable edit).
     pub fn set_viewport(&mut self, view: super::geometry::View) {
         // The view of an entered subgraph is not kept: entering one always fits it.
@@ -406,14 +522,55 @@ impl Editor {
     }
 }
 
-/// The graph embedded along `scope`, if every step of it is a subgraph node with a graph.
-fn graph_at<'g>(root: &'g Graph, scope: &[String]) -> Option<&'g Graph> {
-    scope.iter().try_fold(root, |g, id| g.node(id).and_then(|n| n.graph.as_deref()))
+/// Where a scope leads, as a place in the document: a definition (or the document itself)
+/// and the subgraph nodes with embedded graphs from there.
+struct Place {
+    definition: Option<String>,
+    nodes: Vec<String>,
 }
 
-fn graph_at_mut<'g>(root: &'g mut Graph, scope: &[String]) -> Option<&'g mut Graph> {
+/// Follows `scope` from the document: each step a subgraph node with an embedded graph, a
+/// subgraph node using a definition, or a definition. `None` when a step leads nowhere.
+fn place_of(root: &Graph, scope: &[ScopeStep]) -> Option<Place> {
+    let mut place = Place { definition: None, nodes: Vec::new() };
     let mut g = root;
-    for id in scope {
+    for step in scope {
+        let name = match step {
+            ScopeStep::Definition(name) => name,
+            ScopeStep::Node(id) => {
+                let n = g.node(id).filter(|n| n.kind == NodeKind::Subgraph)?;
+                if let Some(inner) = n.graph.as_deref() {
+                    place.nodes.push(id.clone());
+                    g = inner;
+                    continue;
+                }
+                n.use_def.as_ref()?
+            }
+        };
+        // Definitions are the document's: a use anywhere starts again from there.
+        g = root.definitions.as_ref()?.get(name)?;
+        place = Place { definition: Some(name.clone()), nodes: Vec::new() };
+    }
+    Some(place)
+}
+
+/// The graph reached along `scope`.
+fn graph_at<'g>(root: &'g Graph, scope: &[ScopeStep]) -> Option<&'g Graph> {
+    let place = place_of(root, scope)?;
+    let base = match &place.definition {
+        Some(name) => root.definitions.as_ref()?.get(name)?,
+        None => root,
+    };
+    place.nodes.iter().try_fold(base, |g, id| g.node(id).and_then(|n| n.graph.as_deref()))
+}
+
+fn graph_at_mut<'g>(root: &'g mut Graph, scope: &[ScopeStep]) -> Option<&'g mut Graph> {
+    let place = place_of(root, scope)?;
+    let mut g = match &place.definition {
+        Some(name) => root.definitions.as_mut()?.get_mut(name)?,
+        None => root,
+    };
+    for id in &place.nodes {
         g = g.nodes.iter_mut().find(|n| &n.id == id)?.graph.as_deref_mut()?;
     }
     Some(g)
@@ -540,7 +697,7 @@ mod tests {
         let set = ed.add_node(NodeKind::Set, Point::new(400.0, 0.0));
         assert!(ed.enter(&set).is_err(), "a set node has no graph to enter");
         ed.enter(&sub).unwrap();
-        assert_eq!(ed.scope(), std::slice::from_ref(&sub));
+        assert_eq!(ed.scope(), [ScopeStep::Node(sub.clone())]);
         let inner_before = ed.graph().clone();
         let inner_node = ed.add_node(NodeKind::Script, Point::new(100.0, 100.0));
         ed.connect("start", &inner_node).unwrap();
@@ -551,12 +708,12 @@ mod tests {
         assert_eq!(embedded, ed.graph());
         assert_eq!(embedded.edges.len(), inner_before.edges.len() + 1);
 
-        assert_eq!(ed.leave(), Some(sub.clone()));
+        assert_eq!(ed.leave(), Some(ScopeStep::Node(sub.clone())));
         assert!(ed.scope().is_empty());
         assert!(ed.selection.nodes.contains(&sub), "leaving selects the subgraph node");
         // Undo from the top undoes the inner edit and shows where it happened.
         assert!(ed.undo());
-        assert_eq!(ed.scope(), std::slice::from_ref(&sub));
+        assert_eq!(ed.scope(), [ScopeStep::Node(sub.clone())]);
         assert!(ed.graph().node(&inner_node).is_some());
         assert_eq!(ed.graph().edges.len(), inner_before.edges.len());
         assert!(ed.undo());
@@ -584,7 +741,7 @@ mod tests {
         meta.name = Some("Renamed".into());
         ed.set_document_meta(meta);
         assert_eq!(ed.document().name.as_deref(), Some("Renamed"));
-        assert_eq!(ed.scope(), std::slice::from_ref(&sub));
+        assert_eq!(ed.scope(), [ScopeStep::Node(sub.clone())]);
         ed.set_viewport(super::super::geometry::View::default());
         assert_eq!(ed.graph().layout, inner_layout);
         // Importing replaces the whole document, from the top.

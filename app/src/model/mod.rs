@@ -12,6 +12,7 @@
 //! | [`layout`] | automatic layered layout |
 //! | [`palette`] | what each node kind looks like and starts as |
 //! | [`tools`] | the graph's tools: add, rename and remove them with the nodes offering them |
+//! | [`definitions`] | the document's definitions: listed with their users, added, renamed with every use, removed, used |
 //! | [`mock_replies`] | a mock model's responses as text, tool calls and rules |
 //! | [`map_edge`] | a map edge's item name, checked |
 //! | [`state_fields`] | a state field's type and reducer kept fitting; the transcript fields |
@@ -27,11 +28,19 @@
 //! | [`keys`] | provider keys bound to origins, the old single key migrated |
 //! | [`origins`] | the origins a graph's requests would reach |
 //! | [`import_cap`] | the size limit for an imported graph |
+//! | [`form_answer`] | a waiting human form filled in: controls, defaults, the answer checked by field |
+//! | [`form_fields`] | a human node's form fields and `route_by` as the inspector edits them |
+//! | [`breakpoints`] | the nodes a graph's runs stop before or after, kept per graph |
+//! | [`outcome`] | ends that fail the run, and the run's error as the run panel shows it |
 
+pub mod breakpoints;
 pub mod clipboard;
+pub mod definitions;
 pub mod doc_id;
 pub mod edit;
 pub mod editor;
+pub mod form_answer;
+pub mod form_fields;
 pub mod geometry;
 pub mod import_cap;
 pub mod instances;
@@ -41,6 +50,7 @@ pub mod library;
 pub mod map_edge;
 pub mod mock_replies;
 pub mod origins;
+pub mod outcome;
 pub mod palette;
 pub mod playback;
 pub mod run_view;

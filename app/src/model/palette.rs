@@ -167,6 +167,9 @@ pub fn summary(n: &Node) -> String {
             Some([]) | None => "no required input".to_string(),
             Some(keys) => format!("needs {}", keys.join(", ")),
         },
+        NodeKind::End if n.outcome == Some(engine::document::Outcome::Failed) => {
+            format!("fails the run: {}", n.message.as_deref().unwrap_or("(no message)"))
+        }
         NodeKind::End => "end of branch".into(),
         NodeKind::Set => {
             let fields: Vec<String> = n.set.iter().flatten().map(|(k, v)| format!("{k} = {v}")).collect();
@@ -174,6 +177,11 @@ pub fn summary(n: &Node) -> String {
         }
         NodeKind::Script => n.script.clone().unwrap_or_default(),
         NodeKind::Router => format!("route: {}", n.route.as_deref().unwrap_or("?")),
+        NodeKind::Human if n.fields.is_some() => {
+            let names: Vec<&str> = n.fields.iter().flatten().map(|(k, _)| k.as_str()).collect();
+            let route = n.route_by.as_deref().map(|r| format!(" · routes by {r}")).unwrap_or_default();
+            format!("form: {}{route}", names.join(", "))
+        }
         NodeKind::Human => {
             let to = n.writes.as_deref().unwrap_or("?");
             match &n.options {
@@ -196,10 +204,13 @@ pub fn summary(n: &Node) -> String {
             n.url.as_deref().unwrap_or("?"),
             n.writes.as_deref().unwrap_or("?")
         ),
-        NodeKind::Subgraph => {
-            let inner = n.graph.as_ref().map_or(0, |g| g.nodes.len());
-            format!("{} · {inner} nodes", n.graph.as_ref().map_or("graph", |g| g.display_name()))
-        }
+        NodeKind::Subgraph => match (&n.graph, &n.use_def) {
+            (None, Some(name)) => format!("uses definition {name}"),
+            (graph, _) => {
+                let inner = graph.as_ref().map_or(0, |g| g.nodes.len());
+                format!("{} · {inner} nodes", graph.as_ref().map_or("graph", |g| g.display_name()))
+            }
+        },
         NodeKind::Tools => format!("runs the tool calls in {}", n.messages.as_deref().unwrap_or("?")),
         NodeKind::Note => n.text.clone().unwrap_or_default(),
     };
@@ -228,6 +239,27 @@ mod tests {
             assert!(engine::plan::valid_id(&n.id));
             assert!(!summary(&n).is_empty());
         }
+    }
+
+    #[test]
+    fn a_failing_end_and_a_form_say_so_on_the_canvas() {
+        let mut end = Node::new("stop", NodeKind::End);
+        assert_eq!(summary(&end), "end of branch");
+        end.outcome = Some(engine::document::Outcome::Failed);
+        end.message = Some("agent {{ state.agent }} failed".into());
+        assert_eq!(summary(&end), "fails the run: agent {{ state.agent }} failed");
+        let mut ask = Node::new("review", NodeKind::Human);
+        let field = engine::document::FormField {
+            ty: engine::document::FieldType::String,
+            options: None,
+            required: None,
+            label: None,
+            default: None,
+        };
+        ask.fields =
+            Some([("decision".to_string(), field.clone()), ("comment".to_string(), field)].into_iter().collect());
+        ask.route_by = Some("decision".into());
+        assert_eq!(summary(&ask), "form: decision, comment · routes by decision");
     }
 
     #[test]

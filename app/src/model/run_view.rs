@@ -9,6 +9,7 @@ use std::fmt;
 use engine::record::RunRecord;
 use serde_json::Map;
 
+use super::editor::ScopeStep;
 use super::playback::Playback;
 
 impl Playback {
@@ -57,9 +58,10 @@ pub fn nested_run(view: &Playback, node: &str) -> Result<Playback, NoNestedRun> 
 }
 
 /// Whether the run shown, opened through `parents` (subgraph node, enclosing run; outermost
-/// first), is of the graph at `scope` on the canvas: the same subgraphs in.
-pub fn in_step(parents: &[(String, Playback)], scope: &[String]) -> bool {
-    parents.len() == scope.len() && parents.iter().zip(scope).all(|((node, _), id)| node == id)
+/// first), is of the graph at `scope` on the canvas: the same subgraph nodes in (a definition
+/// opened from the inspector is no node's run).
+pub fn in_step(parents: &[(String, Playback)], scope: &[ScopeStep]) -> bool {
+    parents.len() == scope.len() && parents.iter().zip(scope).all(|((node, _), step)| step.node() == Some(node))
 }
 
 #[cfg(test)]
@@ -134,11 +136,13 @@ mod tests {
     #[test]
     fn the_run_shown_is_in_step_with_the_canvas_when_the_paths_match() {
         let p = approval();
+        let node = |id: &str| ScopeStep::Node(id.to_string());
         assert!(in_step(&[], &[]));
         let parents = vec![("sub".to_string(), p.clone())];
-        assert!(in_step(&parents, &["sub".to_string()]));
+        assert!(in_step(&parents, &[node("sub")]));
         assert!(!in_step(&parents, &[]));
-        assert!(!in_step(&[], &["sub".to_string()]));
-        assert!(!in_step(&parents, &["other".to_string()]));
+        assert!(!in_step(&[], &[node("sub")]));
+        assert!(!in_step(&parents, &[node("other")]));
+        assert!(!in_step(&parents, &[ScopeStep::Definition("sub".into())]));
     }
 }

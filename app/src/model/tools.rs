@@ -37,6 +37,8 @@ impl std::error::Error for ToolNameError {}
 pub enum RunKind {
     Script,
     Http,
+    /// One of the document's definitions, run with the call's arguments as its input.
+    Definition,
 }
 
 impl RunKind {
@@ -44,16 +46,30 @@ impl RunKind {
         match self {
             RunKind::Script => "script",
             RunKind::Http => "http",
+            RunKind::Definition => "use",
         }
     }
 
     pub fn from_name(name: &str) -> Option<RunKind> {
-        [RunKind::Script, RunKind::Http].into_iter().find(|k| k.name() == name)
+        [RunKind::Script, RunKind::Http, RunKind::Definition].into_iter().find(|k| k.name() == name)
     }
 
-    /// What `run` holds; an HTTP request wins over a script when (wrongly) both are given.
+    /// What `run` holds; a definition wins over a request, and a request over a script, when
+    /// (wrongly) several are given.
     pub fn of(run: &ToolRun) -> RunKind {
-        if run.http.is_some() { RunKind::Http } else { RunKind::Script }
+        if run.use_def.is_some() {
+            RunKind::Definition
+        } else if run.http.is_some() {
+            RunKind::Http
+        } else {
+            RunKind::Script
+        }
+    }
+
+    /// Whether `run` holds this kind alone.
+    fn only(self, run: &ToolRun) -> bool {
+        let given = [run.script.is_some(), run.http.is_some(), run.use_def.is_some()];
+        RunKind::of(run) == self && given.iter().filter(|g| **g).count() <= 1
     }
 }
 
@@ -66,10 +82,10 @@ pub fn new_tool() -> ToolDef {
     }
 }
 
-/// Switches how the tool runs, starting the other kind from a working example. Nothing
-/// changes when it already runs that way.
-pub fn set_run_kind(def: &mut ToolDef, kind: RunKind) {
-    if RunKind::of(&def.run) == kind && (def.run.script.is_none() || def.run.http.is_none()) {
+/// Switches how the tool runs, starting the other kind from a working example (a definition:
+/// `definition`, the document's first). Nothing changes when it already runs that way.
+pub fn set_run_kind(def: &mut ToolDef, kind: RunKind, definition: Option<&str>) {
+    if kind.only(&def.run) {
         return;
     }
     def.run = match kind {
@@ -84,6 +100,9 @@ pub fn set_run_kind(def: &mut ToolDef, kind: RunKind) {
             }),
             use_def: None,
         },
+        RunKind::Definition => {
+            ToolRun { use_def: Some(definition.unwrap_or_default().to_string()), ..ToolRun::default() }
+        }
     };
 }
 
@@ -299,14 +318,22 @@ mod tests {
         let mut def = new_tool();
         assert_eq!(RunKind::of(&def.run), RunKind::Script);
         def.run.script = Some("args.x".into());
-        set_run_kind(&mut def, RunKind::Script);
+        set_run_kind(&mut def, RunKind::Script, None);
         assert_eq!(def.run.script.as_deref(), Some("args.x"), "the same kind keeps the script");
-        set_run_kind(&mut def, RunKind::Http);
+        set_run_kind(&mut def, RunKind::Http, None);
         assert_eq!(RunKind::of(&def.run), RunKind::Http);
         assert_eq!(def.run.script, None, "a tool runs one way only");
         assert!(def.run.http.as_ref().unwrap().url.starts_with("https://"));
-        set_run_kind(&mut def, RunKind::Script);
+        set_run_kind(&mut def, RunKind::Script, None);
         assert_eq!(def.run.http, None);
+        set_run_kind(&mut def, RunKind::Definition, Some("summarize"));
+        assert_eq!(RunKind::of(&def.run), RunKind::Definition);
+        assert_eq!(def.run, ToolRun { use_def: Some("summarize".into()), ..ToolRun::default() });
+        set_run_kind(&mut def, RunKind::Definition, Some("other"));
+        assert_eq!(def.run.use_def.as_deref(), Some("summarize"), "the same kind keeps its definition");
+        set_run_kind(&mut def, RunKind::Script, None);
+        assert_eq!(def.run.use_def, None);
+        assert_eq!(RunKind::from_name("use"), Some(RunKind::Definition));
         assert_eq!(RunKind::from_name("http"), Some(RunKind::Http));
         assert_eq!(RunKind::from_name("ftp"), None);
     }

@@ -8,7 +8,7 @@ use engine::{Diagnostic, Graph};
 use leptos::prelude::*;
 
 use crate::model::doc_id::DocId;
-use crate::model::editor::Editor;
+use crate::model::editor::{Editor, ScopeStep};
 use crate::model::geometry::{Rect, node_rect};
 use crate::model::layout::Direction;
 use crate::model::library::Library;
@@ -58,7 +58,7 @@ pub struct DocState {
     /// Edge index → its validation messages.
     pub edge_problems: Memo<Arc<HashMap<usize, String>>>,
     /// The subgraph path of the graph on the canvas (empty: the document itself).
-    pub scope: Memo<Vec<String>>,
+    pub scope: Memo<Vec<ScopeStep>>,
 }
 
 impl DocState {
@@ -73,7 +73,7 @@ impl DocState {
                 )
             })
         });
-        let diagnostics = Memo::new(move |_| Arc::new(editor.with(|e| engine::validate(e.graph()))));
+        let diagnostics = Memo::new(move |_| Arc::new(editor.with(Editor::diagnostics)));
         let node_index = Memo::new(move |_| {
             editor.with(|e| {
                 Arc::new(e.graph().nodes.iter().enumerate().map(|(i, n)| (n.id.clone(), i)).collect::<HashMap<_, _>>())

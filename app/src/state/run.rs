@@ -9,6 +9,8 @@ use engine::Run;
 use engine::run::Status;
 use leptos::prelude::*;
 
+use crate::model::breakpoints::{BreakpointSet, at_breakpoint};
+use crate::model::editor::ScopeStep;
 use crate::model::origins::Contact;
 use crate::model::playback::{NodeStatus, Playback};
 use crate::model::saved_run::RunSummary;
@@ -44,11 +46,13 @@ pub struct RunCtl {
     pub streaming: RwSignal<BTreeMap<String, String>>,
     /// How many instances of each mapped node the shown step ran.
     pub instances: Memo<Arc<BTreeMap<String, usize>>>,
+    /// The open graph's breakpoints (kept per graph with the editor's preferences).
+    pub breakpoints: RwSignal<BreakpointSet>,
 }
 
 impl RunCtl {
     /// The run controls for a canvas showing the subgraph path `scope` (for [`RunCtl::in_step`]).
-    pub fn new(scope: Memo<Vec<String>>) -> RunCtl {
+    pub fn new(scope: Memo<Vec<ScopeStep>>) -> RunCtl {
         let view: RwSignal<Option<Playback>> = RwSignal::new(None);
         let statuses =
             Memo::new(move |_| Arc::new(view.with(|v| v.as_ref().map(Playback::statuses).unwrap_or_default())));
@@ -72,12 +76,18 @@ impl RunCtl {
             new_origins: RwSignal::new(None),
             streaming: RwSignal::new(BTreeMap::new()),
             instances,
+            breakpoints: RwSignal::new(BreakpointSet::default()),
         }
     }
 
-    /// Whether stepping forward can produce a new step.
+    /// Whether stepping forward can produce a new step: the run goes on, or it stopped at a
+    /// breakpoint, which the next step passes.
     pub fn can_advance(&self) -> bool {
-        self.live.with_value(|r| r.as_ref().is_some_and(|r| r.status() == Status::Running))
+        self.live.with_value(|r| {
+            r.as_ref().is_some_and(|r| {
+                r.status() == Status::Running || (r.status() == Status::Interrupted && at_breakpoint(r.waiting()))
+            })
+        })
     }
 
     /// A node's status at the shown step (`data-status`): idle unless the run on display is

@@ -1,5 +1,6 @@
 //! The graph's own settings: name, description, limits (spec 2.4), state fields (spec 2.1)
-//! and tools (spec 2.6, in `tools::ToolsSection`). Every change is one edit.
+//! and tools (spec 2.6, in `tools::ToolsSection`); at the top, the document's definitions (spec
+//! 2.10, in `definitions::DefinitionsSection`). Every change is one edit.
 
 use std::sync::Arc;
 
@@ -9,12 +10,14 @@ use indexmap::IndexMap;
 use leptos::prelude::*;
 use serde_json::Value;
 
+use super::definitions::DefinitionsSection;
 use super::fields::{
     JsonInput, NumberField, NumberInput, SelectInput, SourceInput, TextField, Validator, focus_later, fresh_name,
     options,
 };
 use super::tools::ToolsSection;
 use crate::model::edit::Meta;
+use crate::model::editor::ScopeStep;
 use crate::model::state_fields::{self, REDUCERS, TYPES};
 use crate::state::{Alerts, DocState, use_alerts, use_doc};
 
@@ -73,6 +76,14 @@ pub fn GraphForm() -> impl IntoView {
             }
         };
     let count = Memo::new(move |_| me.meta.with(|m| m.state.as_ref().map_or(0, IndexMap::len)));
+    // The document's definitions are managed from the document's form; a definition opened
+    // on the canvas says so in the heading.
+    let at_top = Memo::new(move |_| doc.scope.with(Vec::is_empty));
+    let heading = Memo::new(move |_| match doc.scope.with(|s| s.last().cloned()) {
+        Some(ScopeStep::Definition(name)) => format!("Definition {name}"),
+        Some(ScopeStep::Node(id)) => format!("Subgraph {id}"),
+        None => "Graph".to_string(),
+    });
     let add_field = move |_| {
         me.update(|m| {
             let s = m.state.get_or_insert_with(IndexMap::new);
@@ -94,7 +105,7 @@ pub fn GraphForm() -> impl IntoView {
     view! {
         <section class="form graph-form">
             <header class="form-head">
-                <h2>"Graph"</h2>
+                <h2>{move || heading.get()}</h2>
             </header>
             <TextField label="Name" value=me.get(|m| m.name.clone().unwrap_or_default()) placeholder="Untitled"
                 on_commit=move |v: String| me.update(|m| m.name = (!v.trim().is_empty()).then_some(v))/>
@@ -125,6 +136,7 @@ pub fn GraphForm() -> impl IntoView {
                 </div>
             </fieldset>
             <ToolsSection/>
+            {move || at_top.get().then(|| view! { <DefinitionsSection/> })}
         </section>
     }
 }

@@ -11,21 +11,29 @@
 //! | `palette_bar`, `library_panel` | the left sidebar: node kinds, saved graphs, templates |
 //! | `canvas` | the canvas and what is drawn on it (nodes, edges, minimap, subgraph path) |
 //! | `run_panel`, `state_view` | the run controls, steps, history, and the state at a step |
+//! | `input_required`, `form_answer`, `run_error` | what a run waits for (an answer, a form, a breakpoint passed), and why it failed |
 //! | `transcript`, `instance_list`, `live_reply` | a `messages` field as a transcript, a map step's instances, replies streaming in |
 //! | `inspector`, `node_form`, `edge_form`, `graph_form`, `fields` | the right sidebar's forms |
 //! | `node_edit`, `llm_form`, `node_edges` | the node being edited, shared by the node forms; an `llm` node's fields; its edges, to open from the keyboard |
+//! | `human`, `breakpoint_toggles` | a human node's answer or form and an end's outcome; a node's breakpoints |
 //! | `tools` | the graph's tools, and the tool, transcript and mock-reply parts of node forms |
+//! | `definitions` | the document's definitions, and what a subgraph node runs (embedded graph or definition) |
 //! | `dialogs`, `settings` | dialogs (import, share, search, help, settings, file changed) |
 //! | `unsaved_dialog`, `origins_dialog` | asking before unsaved work is left, and before a run reaches new origins |
 //! | `alerts` | messages for the user |
 
 mod alerts;
 mod app;
+mod breakpoint_toggles;
 mod canvas;
+mod definitions;
 mod dialogs;
 mod edge_form;
 mod fields;
+mod form_answer;
 mod graph_form;
+mod human;
+mod input_required;
 mod inspector;
 mod instance_list;
 mod library_panel;
@@ -36,6 +44,7 @@ mod node_edit;
 mod node_form;
 mod origins_dialog;
 mod palette_bar;
+mod run_error;
 mod run_panel;
 mod settings;
 mod state_view;

@@ -12,10 +12,13 @@ use leptos::context::Provider;
 use leptos::prelude::*;
 use serde_json::Value;
 
+use super::breakpoint_toggles::BreakpointToggles;
+use super::definitions::SubgraphFields;
 use super::fields::{
     Check, CheckboxField, ExprField, JsonField, KvField, ListField, NumberField, ScopeNames, SelectField,
     TemplateField, TextField, Validator, options, templates_in_json,
 };
+use super::human::{EndFields, HumanFields};
 use super::llm_form::LlmFields;
 use super::node_edges::NodeEdges;
 use super::node_edit::{NodeEdit, STATE_LIST, as_u64, non_empty, parse_name, parse_value, trimmed};
@@ -92,6 +95,8 @@ pub fn NodeForm(id: String) -> impl IntoView {
             <TextField label="Description" multiline=true rows=2u32 value=ed.get(|n| n.description.clone().unwrap_or_default())
                 on_commit=move |v: String| ed.update(|n| n.description = non_empty(v))/>
             {move || kind.get().map(|k| kind_fields(ed, k))}
+            <BreakpointToggles id=ed.get(|n| n.id.clone())
+                runs=Signal::derive(move || kind.get().is_some_and(|k| !matches!(k, NodeKind::Start | NodeKind::End | NodeKind::Note)))/>
             {move || kind.get().map(|k| advanced(ed, k))}
             <StrayFields ed=ed/>
             <NodeEdges id=ed.get(|n| n.id.clone())/>
@@ -115,10 +120,7 @@ fn kind_fields(ed: NodeEdit, kind: NodeKind) -> AnyView {
                 hint="Input keys a run must be given."/>
         }
         .into_any(),
-        NodeKind::End => view! {
-            <p class="hint">"An edge into an end node ends that branch. It has nothing to set."</p>
-        }
-        .into_any(),
+        NodeKind::End => view! { <EndFields ed=ed/> }.into_any(),
         NodeKind::Set => view! {
             <KvField label="Set" entries=ed.get(|n| n.set.clone().unwrap_or_default())
                 on_commit=move |m: Map| ed.update(|n| n.set = Some(m))
@@ -139,23 +141,10 @@ fn kind_fields(ed: NodeEdit, kind: NodeKind) -> AnyView {
             <OutLabels ed=ed/>
         }
         .into_any(),
-        NodeKind::Human => view! {
-            <TemplateField label="Prompt" multiline=true optional=true value=ed.get(|n| n.prompt.clone().unwrap_or_default())
-                on_commit=move |v: String| ed.update(|n| n.prompt = non_empty(v))
-                hint="Shown to the person; {{ expression }} holes are filled from the state."/>
-            <TextField label="Writes" list=STATE_LIST value=ed.get(|n| n.writes.clone().unwrap_or_default())
-                on_commit=move |v: String| ed.update(|n| n.writes = trimmed(&v))
-                hint="The state field the answer goes to."/>
-            <ListField label="Options" items=ed.get(|n| n.options.clone().unwrap_or_default())
-                on_commit=move |v: Strings| ed.update(|n| n.options = (!v.is_empty()).then_some(v))
-                item_noun="Option" fresh_item="option"
-                empty_text="No options: the answer is free text."
-                hint="The answer must be one of these; out-edges labelled with an option route by it."/>
-        }
-        .into_any(),
+        NodeKind::Human => view! { <HumanFields ed=ed/> }.into_any(),
         NodeKind::Llm => view! { <LlmFields ed=ed/> }.into_any(),
         NodeKind::Http => http_fields(ed),
-        NodeKind::Subgraph => subgraph_fields(ed),
+        NodeKind::Subgraph => view! { <SubgraphFields ed=ed/> }.into_any(),
         NodeKind::Tools => {
             let fields = Signal::derive(move || ed.doc.editor.with(|e| messages_fields(e.graph())));
             view! {
@@ -262,47 +251,6 @@ fn http_fields(ed: NodeEdit) -> AnyView {
                 value=ed.get(|n| parse_name(n.parse, Parse::Json))
                 on_commit=move |v: String| ed.update(|n| n.parse = parse_value(&v, Parse::Json))/>
         </div>
-    }
-    .into_any()
-}
-
-fn subgraph_fields(ed: NodeEdit) -> AnyView {
-    let graph_valid: Validator = Arc::new(|v: &Value| {
-        engine::parse::graph_from_value(v.clone())
-            .map(|g| {
-                let problems = engine::validate(&g).iter().filter(|d| d.is_error()).count();
-                let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
-                let mut text =
-                    format!("✓ a graph of {} and {}", plural(g.nodes.len(), "node"), plural(g.edges.len(), "edge"));
-                if problems > 0 {
-                    text.push_str(&format!(
-                        " ({problems} error{} listed under Problems)",
-                        if problems == 1 { "" } else { "s" }
-                    ));
-                }
-                text
-            })
-            .map_err(|e| format!("✗ {e}"))
-    });
-    view! {
-        <KvField label="Inputs" entries=ed.get(|n| n.inputs.clone().unwrap_or_default())
-            on_commit=move |m: Map| ed.update(|n| n.inputs = (!m.is_empty()).then_some(m))
-            key_noun="Input" value_noun="Expression" check=Check::Expr(&[]) fresh_key="field"
-            hint="The subgraph's input: its field ← an expression over this graph's state."/>
-        <KvField label="Outputs" entries=ed.get(|n| n.outputs.clone().unwrap_or_default())
-            on_commit=move |m: Map| ed.update(|n| n.outputs = (!m.is_empty()).then_some(m))
-            key_noun="Output" value_noun="Expression" check=Check::Expr(&["result"]) fresh_key="field"
-            key_list=STATE_LIST
-            hint="This graph's field ← an expression over `result`, the subgraph's final state."/>
-        <JsonField label="Graph" rows=10u32 validate=graph_valid
-            value=ed.get(|n| n.graph.as_ref().and_then(|g| serde_json::to_value(g).ok()))
-            shown=ed.get(|n| n.graph.as_ref().map(|g| g.to_pretty_json()).unwrap_or_default())
-            on_commit=move |v: OptJson| {
-                if let Some(g) = v.and_then(|v| engine::parse::graph_from_value(v).ok()) {
-                    ed.update(|n| n.graph = Some(Box::new(g)));
-                }
-            }
-            hint="The embedded graph document; it is checked before it is kept."/>
     }
     .into_any()
 }

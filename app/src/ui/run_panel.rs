@@ -6,11 +6,14 @@ use leptos::prelude::*;
 
 use engine::run::Status;
 
+use super::input_required::InputRequired;
 use super::instance_list::InstanceList;
 use super::live_reply::LiveReply;
+use super::run_error::RunErrorView;
 use super::state_view::StateView;
-use crate::actions::navigation;
 use crate::actions::run as run_ctl;
+use crate::actions::{breakpoints, navigation};
+use crate::model::breakpoints::at_breakpoint;
 use crate::model::instances::{RanGroup, group_ran};
 use crate::model::playback::Playback;
 use crate::platform::use_platform;
@@ -22,6 +25,7 @@ fn status_text(v: &Playback) -> String {
     let what = match r.status {
         Status::Running => "running",
         Status::Completed => "completed",
+        Status::Interrupted if at_breakpoint(&r.waiting) => "stopped at a breakpoint",
         Status::Interrupted => "waiting for input",
         Status::Failed => "failed",
         Status::LimitReached => "stopped at max_steps",
@@ -42,6 +46,7 @@ pub fn RunPanel() -> impl IntoView {
         let suggested = doc.editor.with_untracked(|e| run_ctl::suggested_input(e.document()));
         ctl.input.set(suggested);
         run_ctl::reset(ctl);
+        breakpoints::load(doc, ctl, platform);
         run_ctl::load_history(doc, ctl, platform);
         // Recovery: a run left waiting for input (the tab was closed or reloaded) comes back.
         let unfinished = ctl
@@ -57,7 +62,16 @@ pub fn RunPanel() -> impl IntoView {
     let displayed = move || ctl.view.with(|v| v.as_ref().map_or(0, |v| v.displayed));
     let at_end = move || ctl.view.with(|v| v.as_ref().is_none_or(Playback::at_end));
     let status = move || ctl.view.with(|v| v.as_ref().map(|v| v.record.status));
-    let can_step = move || !at_end() || (ctl.can_advance() && status() == Some(Status::Running));
+    // The run goes on, or stopped at a breakpoint (the next step passes it).
+    let goes_on = move || {
+        ctl.view.with(|v| {
+            v.as_ref().is_some_and(|v| {
+                v.record.status == Status::Running
+                    || (v.record.status == Status::Interrupted && at_breakpoint(&v.record.waiting))
+            })
+        })
+    };
+    let can_step = move || !at_end() || (ctl.can_advance() && goes_on());
     let nested = move || !ctl.parents.with(Vec::is_empty);
 
     view! {
@@ -69,7 +83,8 @@ pub fn RunPanel() -> impl IntoView {
                 </button>
                 <label class="run-input">
                     <span>"Input"</span>
-                    <textarea aria-label="Input" rows="1" spellcheck="false" prop:value=move || ctl.input.get()
+                    <textarea aria-label="Input" spellcheck="false"
+                        rows=move || ctl.input.with(|t| t.lines().count().clamp(1, 8)) prop:value=move || ctl.input.get()
                         on:input=move |ev| ctl.input.set(event_target_value(&ev))></textarea>
                 </label>
                 <button class="primary" on:click=move |_| {
@@ -112,6 +127,7 @@ pub fn RunPanel() -> impl IntoView {
                                 <button on:click=move |_| navigation::back_to_parent_run(doc, ctl)>"Back to the parent run"</button>
                             </div>
                         </Show>
+                        <RunErrorView/>
                         <InputRequired/>
                         <LiveReply/>
                         <StepList/>
@@ -121,55 +137,6 @@ pub fn RunPanel() -> impl IntoView {
                 </div>
             </Show>
         </section>
-    }
-}
-
-/// What the run waits for: the rendered prompt and one button per option (or a text field).
-#[component]
-fn InputRequired() -> impl IntoView {
-    let doc = use_doc();
-    let alerts = use_alerts();
-    let platform = use_platform();
-    let ctl = use_run();
-    let waiting = move || {
-        ctl.view.with(|v| match v {
-            Some(v) if v.at_end() && v.record.status == Status::Interrupted => v.record.waiting.clone(),
-            _ => Vec::new(),
-        })
-    };
-    move || {
-        waiting().into_iter().map(|w| {
-            let node = w.node.clone();
-            let text = RwSignal::new(String::new());
-            let buttons = w.options.clone().map(|opts| {
-                opts.into_iter().map(|o| {
-                    let (node, o2) = (node.clone(), o.clone());
-                    view! { <button class="primary" on:click=move |_| run_ctl::answer(doc, ctl, alerts, platform, &node, serde_json::Value::String(o2.clone()))>{o}</button> }
-                }).collect_view()
-            });
-            let free = w.options.is_none().then(|| {
-                let node = node.clone();
-                let submit = move || {
-                    let raw = text.get_untracked();
-                    // A JSON value if it reads as one, otherwise the text itself.
-                    let value = serde_json::from_str(&raw).unwrap_or(serde_json::Value::String(raw));
-                    run_ctl::answer(doc, ctl, alerts, platform, &node, value);
-                };
-                let submit2 = submit.clone();
-                view! {
-                    <input aria-label="Answer" prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))
-                        on:keydown=move |ev| if ev.key() == "Enter" { submit2() }/>
-                    <button class="primary" on:click=move |_| submit()>"Submit"</button>
-                }
-            });
-            view! {
-                <section class="input-required" role="region" aria-label="Input required" data-node=w.node.clone()>
-                    <h3>{format!("Input required · {}", w.node)}</h3>
-                    <p class="prompt">{w.prompt.clone()}</p>
-                    <div class="answers">{buttons}{free}</div>
-                </section>
-            }
-        }).collect_view()
     }
 }
 

@@ -10,6 +10,7 @@ use web_sys::{DragEvent, PointerEvent, WheelEvent};
 
 mod edge_view;
 mod minimap;
+mod node_menu;
 mod node_view;
 mod subgraph_path;
 

@@ -5,11 +5,22 @@
 use leptos::prelude::*;
 use web_sys::PointerEvent;
 
+use super::node_menu::NodeMenu;
 use super::{CanvasCtx, from_control};
 use crate::actions::navigation;
+use crate::model::outcome::fails_run;
 use crate::model::palette;
 use crate::state::{NodeProblems, use_alerts, use_doc, use_run, use_view};
 use engine::NodeKind;
+use engine::run::Breakpoint;
+
+/// `before` or `after`, for classes, data attributes and accessible text.
+fn side_word(side: Breakpoint) -> &'static str {
+    match side {
+        Breakpoint::Before => "before",
+        Breakpoint::After => "after",
+    }
+}
 
 #[component]
 pub fn NodeView(id: String) -> impl IntoView {
@@ -45,6 +56,15 @@ pub fn NodeView(id: String) -> impl IntoView {
         let id = id.clone();
         Memo::new(move |_| run.node_instances(&id))
     };
+    // Breakpoints are on the document's own nodes (a subgraph's run is not stopped in).
+    let breaks = {
+        let id = id.clone();
+        Memo::new(
+            move |_| if doc.scope.with(Vec::is_empty) { run.breakpoints.with(|b| b.sides_of(&id)) } else { Vec::new() },
+        )
+    };
+    let menu_open = RwSignal::new(false);
+    let fails = move || node.with(|n| n.as_ref().is_some_and(fails_run));
     let kind = move || node.with(|n| n.as_ref().map(|n| n.kind));
     let info = move || palette::info(kind().unwrap_or(NodeKind::Set));
     let title = move || node.with(|n| n.as_ref().map(|n| n.title().to_string()).unwrap_or_default());
@@ -71,12 +91,30 @@ pub fn NodeView(id: String) -> impl IntoView {
 
     let body_id = id.clone();
     let kind_name = move || kind().map_or("set", NodeKind::name);
-    let aria = move || format!("{} node {}", info().title, title());
+    let aria = move || format!("{} node {}{}", info().title, title(), if fails() { ", outcome failed" } else { "" });
 
+    let on_menu = move |ev: web_sys::MouseEvent| {
+        ev.prevent_default();
+        ev.stop_propagation();
+        menu_open.set(true);
+    };
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        if ev.key() == "ContextMenu" || (ev.shift_key() && ev.key() == "F10") {
+            ev.prevent_default();
+            menu_open.set(true);
+        }
+    };
+    let menu_id = id.clone();
     view! {
         <div
             class="node"
             class:selected=selected
+            class:failed-end=fails
+            class:menu-open=move || menu_open.get()
+            data-outcome=move || fails().then_some("failed")
+            data-breakpoints=move || breaks.with(|b| (!b.is_empty()).then(|| b.iter().map(|s| side_word(*s)).collect::<Vec<_>>().join(" ")))
+            on:contextmenu=on_menu
+            on:keydown=on_key
             class:disabled=disabled
             class:has-errors=move || problems.with(|p| p.0 > 0)
             class:note=move || kind() == Some(NodeKind::Note)
@@ -95,6 +133,11 @@ pub fn NodeView(id: String) -> impl IntoView {
             aria-label=aria
         >
             {move || (!view.far.get()).then(|| view! { <NodeBody id=body_id.clone() node=node problems=problems instances=instances/> })}
+            {move || breaks.get().into_iter().map(|side| {
+                let text = format!("Breakpoint {}", side_word(side));
+                view! { <span class=format!("bp-dot {}", side_word(side)) role="img" aria-label=text.clone() title=text></span> }
+            }).collect_view()}
+            {move || menu_open.get().then(|| view! { <NodeMenu id=menu_id.clone() open=menu_open/> })}
         </div>
     }
 }
@@ -136,6 +179,9 @@ fn NodeBody(
             <span class="node-icon" aria-hidden="true">{move || info().icon}</span>
             <span class="node-title">{title}</span>
             <span class="node-kind">{move || info().title}</span>
+            {move || node.with(|n| n.as_ref().is_some_and(fails_run)).then(|| view! {
+                <span class="node-flag failed-flag" title="Outcome failed: a run reaching this end fails">"✖ fails run"</span>
+            })}
             {move || pinned().then(|| view! { <span class="node-flag" title="Pinned: uses a fixed update">"📌"</span> })}
             {move || {
                 let n = instances.get();

@@ -1,5 +1,5 @@
-//! The path bar above the canvas: from the document to the subgraph shown, each part going
-//! back there.
+//! The path bar above the canvas: from the document to the subgraph or definition shown, each
+//! part going back there.
 
 use leptos::prelude::*;
 
@@ -27,9 +27,10 @@ pub fn SubgraphPath() -> impl IntoView {
             <nav class="subgraph-path" aria-label="Subgraph path" on:pointerdown=|ev| ev.stop_propagation()>
                 <button class="small" on:click=move |_| leave_to(doc, run, 0)>{top}</button>
                 {move || {
-                    let scope = scope.get();
-                    let last = scope.len().saturating_sub(1);
-                    scope.into_iter().enumerate().map(|(d, id)| {
+                    scope.track();
+                    let labels = doc.editor.with_untracked(|e| e.scope_labels());
+                    let last = labels.len().saturating_sub(1);
+                    labels.into_iter().enumerate().map(|(d, id)| {
                         let part = if d == last {
                             view! { <span class="here" aria-current="page">{id}</span> }.into_any()
                         } else {
@@ -38,7 +39,7 @@ pub fn SubgraphPath() -> impl IntoView {
                         view! { <span class="sep" aria-hidden="true">"›"</span>{part} }
                     }).collect_view()
                 }}
-                <button class="small" aria-label="Leave the subgraph" on:click=move |_| {
+                <button class="small" aria-label="Leave the subgraph" title="Up one level" on:click=move |_| {
                     let depth = doc.editor.with_untracked(|e| e.scope().len());
                     leave_to(doc, run, depth.saturating_sub(1));
                 }>"↑ Up"</button>

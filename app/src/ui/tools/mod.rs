@@ -7,7 +7,7 @@
 //! |---|---|---|
 //! | `tools_section.rs` | [`ToolsSection`] | the graph's tools, in the graph's form: add, and one card each |
 //! | `tool_card.rs` | `ToolCard` | one tool: name, description, parameters, how it runs, remove |
-//! | `tool_run_field.rs` | `ToolRunField` | how a tool runs: a script, or an HTTP request |
+//! | `tool_run_field.rs` | `ToolRunField` | how a tool runs: a script, an HTTP request, or a definition |
 //! | `tool_picker.rs` | [`ToolPicker`] | an `llm` node's tools: a checkbox per tool of the graph |
 //! | `mock_responses.rs` | [`MockResponses`] | a mock model's responses, in order: add, move, remove |
 //! | `mock_response_row.rs` | `MockResponseRow` | one response: text, tool calls, or a rule |

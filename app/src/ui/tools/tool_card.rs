@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use super::tool_run_field::ToolRunField;
+use crate::model::definitions;
 use crate::model::tools::{self, RunKind};
 use crate::state::{use_alerts, use_doc};
 use crate::ui::fields::{JsonInput, SelectInput, SourceInput, Validator, options};
@@ -94,11 +95,12 @@ pub fn ToolCard(index: usize) -> impl IntoView {
             </label>
             <label class="field">
                 <span>"Run"</span>
-                <SelectInput aria_label=aria("Run") options=options(&[("script", "Script (Rhai)"), ("http", "HTTP request")])
+                <SelectInput aria_label=aria("Run") options=options(&[("script", "Script (Rhai)"), ("http", "HTTP request"), ("use", "Definition")])
                     value=run_kind
                     on_commit=move |v: String| {
                         if let Some(k) = RunKind::from_name(&v) {
-                            update(&|d| tools::set_run_kind(d, k));
+                            let first = doc.editor.with_untracked(|e| definitions::names(e.document()).into_iter().next());
+                            update(&|d| tools::set_run_kind(d, k, first.as_deref()));
                         }
                     }/>
             </label>

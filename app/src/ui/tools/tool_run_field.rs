@@ -1,11 +1,12 @@
-//! `ToolRunField`: how a tool call runs (spec 2.6): a Rhai script, or an HTTP request whose
-//! templates see the call's `args`.
+//! `ToolRunField`: how a tool call runs (spec 2.6): a Rhai script, an HTTP request whose
+//! templates see the call's `args`, or one of the document's definitions (spec 2.10).
 
 use engine::document::{ToolHttp, ToolRun};
 use indexmap::IndexMap;
 use leptos::prelude::*;
 use serde_json::Value;
 
+use crate::model::definitions;
 use crate::model::tools::RunKind;
 use crate::state::use_doc;
 use crate::ui::fields::{Check, JsonInput, KvField, SelectInput, SourceInput, options, templates_in_json};
@@ -18,7 +19,8 @@ const ARGS: &[&str] = &["args"];
 
 const METHODS: [&str; 7] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
-/// The script's text box, or the request's method, URL, headers and body. Accessible names
+/// The script's text box, the request's method, URL, headers and body, or the definition
+/// (`Definition of tool search`). Accessible names
 /// end with the tool's name: `Script of tool search`, `Method of tool search`, `URL of tool
 /// search`, `Body of tool search`, `Body text of tool search`, `Body JSON of tool search`.
 #[component]
@@ -33,6 +35,7 @@ pub fn ToolRunField(
     move || match kind.get() {
         RunKind::Script => script(name, run, on_commit).into_any(),
         RunKind::Http => http(name, run, on_commit).into_any(),
+        RunKind::Definition => definition(name, run, on_commit).into_any(),
     }
 }
 
@@ -46,8 +49,31 @@ fn script(name: Signal<String>, run: Signal<ToolRun>, on_commit: Callback<ToolRu
             <span>"Script"</span>
             <SourceInput aria_label=aria(name, "Script") multiline=true rows=3u32 check=Check::Expr(ARGS)
                 value=Signal::derive(move || run.with(|r| r.script.clone().unwrap_or_default()))
-                on_commit=move |v: String| on_commit.run(ToolRun { script: Some(v), http: None })/>
+                on_commit=move |v: String| on_commit.run(ToolRun { script: Some(v), ..ToolRun::default() })/>
             <span class="hint">"Rhai with args, state and input in scope; its value is the result."</span>
+        </label>
+    }
+}
+
+/// Which of the document's definitions the tool runs.
+fn definition(name: Signal<String>, run: Signal<ToolRun>, on_commit: Callback<ToolRun>) -> impl IntoView {
+    let doc = use_doc();
+    let names = Signal::derive(move || {
+        doc.editor.with(|e| definitions::names(e.document())).into_iter().map(|n| (n.clone(), n)).collect::<Vec<_>>()
+    });
+    view! {
+        <label class="field">
+            <span>"Definition"</span>
+            <SelectInput aria_label=aria(name, "Definition") options=names
+                value=Signal::derive(move || run.with(|r| r.use_def.clone().unwrap_or_default()))
+                on_commit=move |v: String| on_commit.run(ToolRun { use_def: Some(v), ..ToolRun::default() })/>
+            <span class="hint">
+                {move || if names.with(Vec::is_empty) {
+                    "The graph has no definitions yet: add one in the graph's inspector, under Definitions."
+                } else {
+                    "The call's arguments are the definition's input; its final state is the result."
+                }}
+            </span>
         </label>
     }
 }
@@ -60,7 +86,7 @@ fn http(name: Signal<String>, run: Signal<ToolRun>, on_commit: Callback<ToolRun>
     let change = move |f: &dyn Fn(&mut ToolHttp)| {
         let mut h = req.get_untracked();
         f(&mut h);
-        on_commit.run(ToolRun { script: None, http: Some(h) });
+        on_commit.run(ToolRun { http: Some(h), ..ToolRun::default() });
     };
     let body_mode = Memo::new(move |_| {
         req.with(|h| match &h.body {

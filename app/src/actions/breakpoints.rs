@@ -1,0 +1,29 @@
+//! Breakpoints: read for the open graph from the editor's per-graph preferences, toggled
+//! from a node's menu or the Inspector (and saved at once), and handed to the live run
+//! before each step, so a breakpoint set during a run applies from the next step on.
+
+use engine::run::Breakpoint;
+use leptos::prelude::*;
+
+use crate::model::breakpoints::{BreakpointSet, preference_name};
+use crate::platform::PlatformRef;
+use crate::state::{DocState, RunCtl};
+
+/// Reads the open graph's breakpoints.
+pub fn load(doc: DocState, ctl: RunCtl, platform: PlatformRef) {
+    let name = preference_name(&doc.current.get_untracked());
+    ctl.breakpoints.set(BreakpointSet::parse(platform.get().preference(&name).as_deref()));
+}
+
+/// Sets or clears the breakpoint on `side` of node `node`, and remembers it for this graph.
+pub fn set(doc: DocState, ctl: RunCtl, platform: PlatformRef, node: &str, side: Breakpoint, on: bool) {
+    ctl.breakpoints.update(|b| b.set(node, side, on));
+    let name = preference_name(&doc.current.get_untracked());
+    platform.get().set_preference(&name, &ctl.breakpoints.with_untracked(BreakpointSet::to_text));
+}
+
+/// Gives the live run the breakpoints set now, on the nodes of the document.
+pub fn apply(doc: DocState, ctl: RunCtl, run: &mut engine::Run) {
+    let set = ctl.breakpoints.with_untracked(|b| doc.editor.with_untracked(|e| b.for_run(e.document())));
+    run.set_breakpoints(set);
+}
