@@ -501,10 +501,20 @@ fn step_engine_escalates_waits_for_the_operator_and_survives_the_failed_branch()
     assert_eq!(ran(r)[7], ["enrich", "escalate"]);
     assert!(text(&r["steps"][7]["errors"]["enrich"]["message"]).contains("context lookup failed"));
     assert!(text(&r["errors"]["enrich"]).contains("context lookup failed"));
+    // Each step's status: the operator's step awaits input; the lookup's error is not recorded yet.
+    let w = &r["state"]["workflow"];
+    assert_eq!(w["measure"], json!({"status": "complete", "error": "", "last_executed": 6}));
+    assert_eq!(w["ask_operator"]["status"], "awaiting_input");
+    assert_eq!(w["enrich"]["status"], "active");
 
     let done = resume(dir.path(), STEP_ENGINE, &first, &json!({"ask_operator": "Page the plant engineer"}), 0).record;
     assert_eq!(done["status"], "completed");
-    assert_eq!(ran(&done)[8..], [["ask_operator"], ["notify"]]);
+    assert_eq!(ran(&done)[8..], [["ask_operator"], ["notify"], ["close"]]);
+    let w = &done["state"]["workflow"];
+    assert_eq!(w["ask_operator"], json!({"status": "complete", "error": "", "last_executed": 10}));
+    assert_eq!(w["enrich"]["status"], "error");
+    assert_eq!(w["enrich"]["last_executed"], 8, "it ran alongside the decision");
+    assert!(text(&w["enrich"]["error"]).contains("context lookup failed"));
     let s = &done["state"];
     assert_eq!(s["operator_note"], "Page the plant engineer");
     let message = text(&s["message"]);
@@ -526,8 +536,15 @@ fn step_engine_calm_readings_finish_without_a_question() {
     assert_eq!(s["verdict"], "calm");
     assert_eq!(s["message"], "All calm: average 3.5, latest 5");
     assert_eq!(s["window"], json!([3, 4, 2, 5]));
-    assert_eq!(ran(&r).last().expect("steps"), &["enrich", "log_calm"]);
+    assert_eq!(ran(&r)[5..], [vec!["enrich", "log_calm"], vec!["close"]]);
     assert!(text(&r["errors"]["enrich"]).contains("context lookup failed"));
+    let w = &r["state"]["workflow"];
+    let statuses: Vec<(&str, &str)> =
+        w.as_object().expect("workflow").iter().map(|(k, v)| (k.as_str(), text(&v["status"]))).collect();
+    assert_eq!(
+        statuses,
+        [("assess", "complete"), ("enrich", "error"), ("log_calm", "complete"), ("measure", "complete")]
+    );
     assert_eq!(times_ran(&r, "ask_operator"), 0);
 }
 
@@ -551,7 +568,9 @@ fn step_engine_lookup_that_works_runs_its_own_branch() {
     assert_eq!(r["status"], "completed");
     assert_eq!(r["errors"], json!({}));
     assert_eq!(r["state"]["context_note"], "Context for plant-3, owned by on-call team");
-    assert_eq!(ran(&r)[5..], [vec!["enrich", "log_calm"], vec!["attach"]]);
+    assert_eq!(ran(&r)[5..], [vec!["enrich", "log_calm"], vec!["attach", "close"]]);
+    assert_eq!(r["state"]["workflow"]["enrich"]["status"], "complete");
+    assert_eq!(r["state"]["workflow"]["attach"]["status"], "complete");
 }
 
 // ---------------------------------------------------------------------------------------------
