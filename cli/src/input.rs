@@ -1,8 +1,10 @@
 //! Reading files and JSON arguments, turning every failure into one line that says where.
 
+use std::collections::BTreeSet;
 use std::fmt;
 
-use engine::{Graph, Plan, compile, parse_graph};
+use engine::run::Breakpoints;
+use engine::{Graph, NodeKind, Plan, compile, parse_graph};
 use serde_json::Value;
 
 /// Bad input: printed on one line, exit code 2.
@@ -64,4 +66,26 @@ pub fn parse_json_arg(flag: &str, arg: &str) -> Result<Value, BadInput> {
         None => (arg.to_string(), flag.to_string()),
     };
     engine::parse::parse_value(&text).map_err(|e| BadInput(format!("{origin}: {e}")))
+}
+
+/// The breakpoints `--break-before` and `--break-after` give: node ids the graph has and that
+/// run in steps (a breakpoint on start, end or a note would never stop anything).
+pub fn breakpoints(plan: &Plan, before: Vec<String>, after: Vec<String>) -> Result<Breakpoints, BadInput> {
+    let check = |flag: &str, ids: Vec<String>| -> Result<BTreeSet<String>, BadInput> {
+        ids.into_iter()
+            .map(|id| {
+                let Some(ix) = plan.index(&id) else {
+                    return Err(BadInput::new(format!("{flag}: the graph has no node `{id}`")));
+                };
+                match plan.node(ix).kind {
+                    kind @ (NodeKind::Start | NodeKind::End | NodeKind::Note) => Err(BadInput::new(format!(
+                        "{flag}: `{id}` is of kind `{}`, which never runs in a step",
+                        kind.name()
+                    ))),
+                    _ => Ok(id),
+                }
+            })
+            .collect()
+    };
+    Ok(Breakpoints { before: check("--break-before", before)?, after: check("--break-after", after)? })
 }

@@ -38,6 +38,12 @@ enum Command {
         /// Leave the steps out of the record.
         #[arg(long)]
         summary: bool,
+        /// Stop before the step that would run any of these nodes (interrupted, exit 3).
+        #[arg(long, value_name = "ID,...", value_delimiter = ',')]
+        break_before: Vec<String>,
+        /// Stop after a step that ran any of these nodes (interrupted, exit 3).
+        #[arg(long, value_name = "ID,...", value_delimiter = ',')]
+        break_after: Vec<String>,
     },
     /// Continue an interrupted or stopped run, or fork it from an earlier step.
     Resume {
@@ -46,7 +52,8 @@ enum Command {
         /// The graph the run belongs to.
         #[arg(long)]
         graph: String,
-        /// Answers for waiting human nodes: '{"node": value}' (or @FILE).
+        /// Answers for waiting human nodes: '{"node": value}', a form's as an object of its
+        /// fields '{"node": {"field": value}}' (or @FILE).
         #[arg(long, value_name = "JSON|@FILE")]
         answer: Option<String>,
         /// Fork from the checkpoint after step N (0: before step 1).
@@ -58,6 +65,12 @@ enum Command {
         /// Leave the steps out of the record.
         #[arg(long)]
         summary: bool,
+        /// Stop before the step that would run any of these nodes (interrupted, exit 3).
+        #[arg(long, value_name = "ID,...", value_delimiter = ',')]
+        break_before: Vec<String>,
+        /// Stop after a step that ran any of these nodes (interrupted, exit 3).
+        #[arg(long, value_name = "ID,...", value_delimiter = ',')]
+        break_after: Vec<String>,
     },
     /// Check a graph and print one diagnostic a line.
     Validate {
@@ -165,21 +178,24 @@ fn exit_code(status: Status) -> u8 {
 
 fn dispatch(command: Command) -> Result<Printed, BadInput> {
     match command {
-        Command::Run { graph, input, summary } => {
+        Command::Run { graph, input, summary, break_before, break_after } => {
             let doc = load_graph(&graph)?;
             let plan = Rc::new(input::plan_or_bad_input(&graph, &doc)?);
+            let breakpoints = input::breakpoints(&plan, break_before, break_after)?;
             let input = match input {
                 Some(arg) => parse_json_arg("--input", &arg)?,
                 None => serde_json::json!({}),
             };
             let host = native_host();
             let mut run = Run::start(plan, input, &host).map_err(|e| BadInput::new(format!("--input: {e}")))?;
+            run.set_breakpoints(breakpoints);
             pollster::block_on(run.run(&host));
             Ok(Printed::new(format!("{}\n", run.record_json(!summary)), exit_code(run.status())))
         }
-        Command::Resume { run: run_path, graph, answer, from_step, set, summary } => {
+        Command::Resume { run: run_path, graph, answer, from_step, set, summary, break_before, break_after } => {
             let doc = load_graph(&graph)?;
             let plan = Rc::new(input::plan_or_bad_input(&graph, &doc)?);
+            let breakpoints = input::breakpoints(&plan, break_before, break_after)?;
             let text = read_text(&run_path)?;
             let record: RunRecord =
                 engine::parse::parse_object_as(&text).map_err(|e| BadInput::new(format!("{run_path}: {e}")))?;
@@ -215,6 +231,7 @@ fn dispatch(command: Command) -> Result<Printed, BadInput> {
                     run
                 }
             };
+            run.set_breakpoints(breakpoints);
             if let Some(arg) = answer {
                 let serde_json::Value::Object(answers) = parse_json_arg("--answer", &arg)? else {
                     return Err(BadInput::new("--answer: must be a JSON object {\"node\": answer}".into()));
@@ -222,7 +239,8 @@ fn dispatch(command: Command) -> Result<Printed, BadInput> {
                 for (node, value) in answers {
                     run.answer(&node, value).map_err(|e| BadInput::new(format!("--answer: {e}")))?;
                 }
-            } else if run.status() == Status::Interrupted && from_step.is_none() {
+            } else if run.status() == Status::Interrupted && from_step.is_none() && !run.at_breakpoint() {
+                // A breakpoint is passed by resuming; a human node needs its answer.
                 let waiting: Vec<String> = run.waiting_for();
                 return Err(BadInput::new(format!(
                     "the run waits for an answer from {}; give it with --answer '{{\"{}\": …}}'",

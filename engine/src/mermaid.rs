@@ -6,14 +6,18 @@ use crate::document::{Graph, NodeKind};
 use crate::plan::DEFAULT_ITEM_NAME;
 
 /// Draws the graph as a Mermaid flowchart: a shape per kind, edge labels and conditions.
-/// Notes are left out; a disabled node is drawn dashed.
+/// Notes are left out; a disabled node is drawn dashed; a node that `use`s a definition
+/// names it.
 pub fn to_mermaid(graph: &Graph) -> String {
     let mut out = String::from("flowchart TD\n");
     for n in &graph.nodes {
         if n.kind == NodeKind::Note {
             continue;
         }
-        let text = escape(n.title());
+        let text = match &n.use_def {
+            Some(def) if n.kind == NodeKind::Subgraph => escape(&format!("{} (uses {def})", n.title())),
+            _ => escape(n.title()),
+        };
         let id = mermaid_id(&n.id);
         let shape = match n.kind {
             NodeKind::Start | NodeKind::End => format!("([\"{text}\"])"),
@@ -81,6 +85,16 @@ mod tests {
         assert!(m.contains("n_end([\"end\"])"));
         assert!(m.contains("n_route{\"route\"}"));
         assert!(m.contains("n_route -.->|\"yes when state.x > 1\"| n_end"));
+    }
+
+    #[test]
+    fn a_node_using_a_definition_names_it() {
+        let mut g = Graph::new("t");
+        let mut n = crate::document::Node::new("check", NodeKind::Subgraph);
+        n.use_def = Some("review".into());
+        g.nodes.push(n);
+        let m = to_mermaid(&g);
+        assert!(m.contains("n_check[[\"check (uses review)\"]]"), "{m}");
     }
 
     #[test]

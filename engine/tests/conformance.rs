@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use engine::host::{Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture, Origin, check_origin};
+use engine::run::Breakpoints;
 use engine::{OfflineHost, Run, compile, parse_graph};
 use include_dir::{Dir, include_dir};
 use serde_json::{Value, json};
@@ -137,6 +138,8 @@ fn run_case_stages(case: &Value) -> Result<(), String> {
     if !case["expect"]["input_error"].is_null() {
         return Err("expected the input to be rejected".into());
     }
+    let case_breakpoints = breakpoints_of(case, &Breakpoints::default())?;
+    run.set_breakpoints(case_breakpoints.clone());
     pollster::block_on(run.run(&host));
     check_run(&run, &case["expect"]).map_err(|e| format!("first run: {e}"))?;
     host.check(&case["expect"]).map_err(|e| format!("first run: {e}"))?;
@@ -161,20 +164,23 @@ fn run_case_stages(case: &Value) -> Result<(), String> {
             r.resume();
             r
         };
+        // A stage's breakpoints are those it gives, else the case's (a fork keeps its own).
+        if stage.get("break_before").is_some() || stage.get("break_after").is_some() || stage.get("fork").is_none() {
+            next.set_breakpoints(breakpoints_of(stage, &case_breakpoints)?);
+        }
+        let want_refusal = &stage["expect"]["answer_error"];
+        let mut refused = false;
         if let Some(answers) = stage.get("answer").and_then(Value::as_object) {
             for (node, v) in answers {
                 match next.answer(node, v.clone()) {
                     Ok(()) => {}
-                    Err(e) => {
-                        if let Some(c) = stage["expect"]["answer_error"].as_str()
-                            && e.to_string().contains(c)
-                        {
-                            continue;
-                        }
-                        return Err(format!("stage {k}: answer refused: {e}"));
-                    }
+                    Err(e) if answer_error_matches(want_refusal, &e) => refused = true,
+                    Err(e) => return Err(format!("stage {k}: answer refused: {e}")),
                 }
             }
+        }
+        if !want_refusal.is_null() && !refused {
+            return Err(format!("stage {k}: expected an answer to be refused with {want_refusal}"));
         }
         pollster::block_on(next.run(&host));
         check_run(&next, &stage["expect"]).map_err(|e| format!("stage {k}: {e}"))?;
@@ -187,6 +193,33 @@ fn run_case_stages(case: &Value) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The breakpoints `at` (a case or a stage) gives in `break_before` / `break_after`: lists of
+/// node ids; either key left out keeps `inherited`'s.
+fn breakpoints_of(at: &Value, inherited: &Breakpoints) -> Result<Breakpoints, String> {
+    let ids = |key: &str, inherited: &std::collections::BTreeSet<String>| match at.get(key) {
+        None => Ok(inherited.clone()),
+        Some(Value::Array(ids)) => ids
+            .iter()
+            .map(|id| id.as_str().map(str::to_string).ok_or(format!("{key} lists node ids, got {id}")))
+            .collect(),
+        Some(other) => Err(format!("{key} must be a list of node ids, got {other}")),
+    };
+    Ok(Breakpoints { before: ids("break_before", &inherited.before)?, after: ids("break_after", &inherited.after)? })
+}
+
+/// Whether a refused answer is the one the stage expects: `answer_error` is a substring of
+/// the error, or `{path, contains}`.
+fn answer_error_matches(want: &Value, e: &engine::InputError) -> bool {
+    match want {
+        Value::String(c) => e.to_string().contains(c.as_str()),
+        Value::Object(_) => {
+            want["path"].as_str().is_none_or(|p| p == e.path)
+                && want["contains"].as_str().is_none_or(|c| e.message.contains(c))
+        }
+        _ => false,
+    }
 }
 
 /// A record without what differs between equal runs (ids, durations).

@@ -28,8 +28,15 @@ pub fn enter(doc: DocState, ctl: RunCtl, alerts: Alerts, id: &str) {
 pub fn open_definition(doc: DocState, ctl: RunCtl, alerts: Alerts, name: &str) {
     leave_to(doc, ctl, 0);
     if let Err(why) = doc.edit(|e| e.open_definition(name)) {
-        alerts.error(format!("Cannot open the definition: {why}"));
+        return alerts.error(format!("Cannot open the definition: {why}"));
     }
+    // The inspector now shows the definition's own settings: from their top, not from where
+    // the list of definitions was scrolled to.
+    request_animation_frame(|| {
+        if let Some(el) = document().query_selector(".inspector").ok().flatten() {
+            el.set_scroll_top(0);
+        }
+    });
 }
 
 /// Goes back up to `depth` subgraphs deep (0: the document), closing nested runs below it.

@@ -20,7 +20,7 @@
 //! | `openai` | the OpenAI-compatible chat-completions API, streamed or not |
 //! | `anthropic` | Anthropic's Messages API, streamed or not |
 //! | `sse` | server-sent events read incrementally from a streamed reply |
-//! | `tools` | the `tools` node: every tool call of the last assistant message, at once |
+//! | `tools` | the `tools` node: every tool call of the last assistant message, at once; [`RunDefinition`] for tools that `use` a definition |
 
 mod anthropic;
 mod chat;
@@ -36,7 +36,7 @@ use serde_json::Value;
 
 pub(crate) use self::http::http;
 pub(crate) use self::llm::llm;
-pub(crate) use self::tools::tools;
+pub(crate) use self::tools::{DefinitionRun, Failure, RunDefinition, tools};
 use crate::document::EffectiveLimits;
 use crate::host::Host;
 use crate::plan::PlanNode;

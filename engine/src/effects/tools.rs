@@ -4,6 +4,11 @@
 //! match the tool's `parameters`, or whose tool fails, is answered `error: <reason>` so that
 //! the model can correct itself, or fails the node when it sets `on_error: fail`. When the
 //! last message is not an assistant message with tool calls, the node writes nothing.
+//!
+//! A tool that `use`s a definition runs it through [`RunDefinition`], which the executor
+//! gives: runs belong to the `run` module, which calls in here.
+
+use std::rc::Rc;
 
 use futures_util::future::join_all;
 use serde_json::{Value, json};
@@ -11,7 +16,9 @@ use serde_json::{Value, json};
 use super::http::render_request;
 use super::send::{Transport, send};
 use super::{Effect, EffectCall};
-use crate::plan::{PlanTool, ToolRunOp, ToolsOp};
+use crate::host::LocalBoxFuture;
+use crate::plan::{Plan, PlanTool, ToolRunOp, ToolsOp};
+use crate::record::Usage;
 use crate::run::errors::{ErrorKind, NodeError};
 use crate::script::{from_dynamic, to_dynamic};
 use crate::update::Update;
@@ -24,25 +31,63 @@ struct Call<'a> {
 }
 
 /// Why a call failed, and the kind of node error it is under `on_error: fail`.
-struct Failure {
-    kind: ErrorKind,
-    reason: String,
+pub(crate) struct Failure {
+    pub kind: ErrorKind,
+    pub reason: String,
 }
 
-/// A `tools` node, given the last message of its field (if any).
-pub(crate) async fn tools(call: &EffectCall<'_>, op: &ToolsOp, last: Option<Value>) -> Effect {
+/// What a definition run for a tool call gave: its final state, or why it did not complete;
+/// and its run's summary (status, state, error, usage), kept in the call's details.
+pub(crate) struct DefinitionRun {
+    pub result: Result<Value, Failure>,
+    pub record: Value,
+}
+
+/// Runs definition `name` (compiled as `plan`) to its end with `input`, for a tool call of
+/// `call`'s node.
+pub(crate) trait RunDefinition {
+    fn run_definition<'a>(
+        &'a self,
+        call: &'a EffectCall<'a>,
+        name: &'a str,
+        plan: &'a Rc<Plan>,
+        input: &'a Value,
+    ) -> LocalBoxFuture<'a, DefinitionRun>;
+}
+
+/// One call's outcome: its result or failure, its definition run's summary (a `use` tool),
+/// and how long it took.
+struct Ran {
+    result: Result<Value, Failure>,
+    run: Option<Value>,
+    ms: f64,
+}
+
+/// A `tools` node, given the last message of its field (if any); `defs` runs the
+/// definitions tools use.
+pub(crate) async fn tools<'a>(
+    call: &'a EffectCall<'a>,
+    op: &'a ToolsOp,
+    last: Option<Value>,
+    defs: &'a dyn RunDefinition,
+) -> Effect {
     let calls = last.as_ref().map(calls_of).unwrap_or_default();
     if calls.is_empty() {
         let detail = json!({ "calls": [], "note": format!("the last message of `{}` has no tool calls", op.field) });
         return Effect { result: Ok(Update::new()), detail: Some(detail) };
     }
-    let results = join_all(calls.iter().map(|c| run_call(call, op, c))).await;
+    let results = join_all(calls.iter().map(|c| run_call(call, op, c, defs))).await;
     let mut detail_calls = Vec::with_capacity(calls.len());
     let mut replies = Vec::with_capacity(calls.len());
     let mut first_failure = None;
-    for (k, (c, (result, ms))) in calls.iter().zip(results).enumerate() {
-        let mut d = json!({ "id": c.id, "name": c.name, "arguments": c.arguments, "duration_ms": ms });
-        let content = match result {
+    let mut usage = Usage::default();
+    for (k, (c, ran)) in calls.iter().zip(results).enumerate() {
+        let mut d = json!({ "id": c.id, "name": c.name, "arguments": c.arguments, "duration_ms": ran.ms });
+        if let Some(record) = ran.run {
+            usage.add_detail(&record);
+            d["run"] = record;
+        }
+        let content = match ran.result {
             Ok(value) => {
                 let text = value.to_string();
                 d["result"] = value;
@@ -58,7 +103,11 @@ pub(crate) async fn tools(call: &EffectCall<'_>, op: &ToolsOp, last: Option<Valu
         detail_calls.push(d);
         replies.push(json!({ "role": "tool", "tool_call_id": c.id, "name": c.name, "content": content }));
     }
-    let detail = json!({ "calls": detail_calls });
+    let mut detail = json!({ "calls": detail_calls });
+    // Model calls inside the definitions count in the run's usage.
+    if !usage.is_zero() {
+        detail["usage"] = json!(usage);
+    }
     if op.fail
         && let Some((k, f)) = first_failure
     {
@@ -87,16 +136,16 @@ fn calls_of(last: &Value) -> Vec<Call<'_>> {
 }
 
 /// Runs one call: its result, or why it failed, and how long it took.
-async fn run_call(call: &EffectCall<'_>, op: &ToolsOp, c: &Call<'_>) -> (Result<Value, Failure>, f64) {
+async fn run_call<'a>(call: &'a EffectCall<'a>, op: &'a ToolsOp, c: &'a Call<'a>, defs: &'a dyn RunDefinition) -> Ran {
     let t0 = call.host.now_ms();
-    let result = match op.tools.iter().find(|t| t.spec.name == c.name) {
-        None => Err(Failure { kind: ErrorKind::Type, reason: format!("unknown tool `{}`", c.name) }),
+    let (result, run) = match op.tools.iter().find(|t| t.spec.name == c.name) {
+        None => (Err(Failure { kind: ErrorKind::Type, reason: format!("unknown tool `{}`", c.name) }), None),
         Some(tool) => match check_arguments(tool, c.arguments) {
-            Err(f) => Err(f),
-            Ok(()) => run_tool(call, tool, c.arguments).await,
+            Err(f) => (Err(f), None),
+            Ok(()) => run_tool(call, tool, c.arguments, defs).await,
         },
     };
-    (result, (call.host.now_ms() - t0).max(0.0))
+    Ran { result, run, ms: (call.host.now_ms() - t0).max(0.0) }
 }
 
 /// The arguments against the tool's `parameters`.
@@ -113,8 +162,23 @@ fn check_arguments(tool: &PlanTool, arguments: &Value) -> Result<(), Failure> {
     }
 }
 
-/// Runs a tool: its script's value, or its request's reply (JSON when it is JSON, else text).
-async fn run_tool(call: &EffectCall<'_>, tool: &PlanTool, arguments: &Value) -> Result<Value, Failure> {
+/// Runs a tool: its script's value, its request's reply (JSON when it is JSON, else text), or
+/// its definition's final state (with that run's summary).
+async fn run_tool<'a>(
+    call: &'a EffectCall<'a>,
+    tool: &'a PlanTool,
+    arguments: &'a Value,
+    defs: &'a dyn RunDefinition,
+) -> (Result<Value, Failure>, Option<Value>) {
+    if let ToolRunOp::Use { name, plan } = &tool.run {
+        let ran = defs.run_definition(call, name, plan, arguments).await;
+        return (ran.result, Some(ran.record));
+    }
+    (script_or_http(call, tool, arguments).await, None)
+}
+
+/// Runs a `script` or `http` tool.
+async fn script_or_http(call: &EffectCall<'_>, tool: &PlanTool, arguments: &Value) -> Result<Value, Failure> {
     let ctx = call.ctx.with("args", to_dynamic(arguments));
     let name = &tool.spec.name;
     match &tool.run {
@@ -133,6 +197,10 @@ async fn run_tool(call: &EffectCall<'_>, tool: &PlanTool, arguments: &Value) -> 
             let sent = send(call, &request, ErrorKind::Http, Transport::Whole).await;
             let resp = sent.result.map_err(|(kind, reason)| Failure { kind, reason })?;
             Ok(serde_json::from_str(&resp.body).unwrap_or(Value::String(resp.body)))
+        }
+        // Run by `run_tool`, which owns the definitions' runs.
+        ToolRunOp::Use { name, .. } => {
+            Err(Failure { kind: ErrorKind::Type, reason: format!("`{name}` runs a definition") })
         }
     }
 }

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::document::{Graph, Node, NodeField};
-use crate::plan::types::{JsonTemplate, PlanTool};
+use crate::plan::types::{Definitions, JsonTemplate, PlanTool};
 use crate::script::{CompileError, Expr, Scripting, Template};
 use crate::state::Schema;
 
@@ -33,6 +33,8 @@ pub(super) struct NodeAt<'a> {
     pub(super) depth: usize,
     /// The graph's tools, compiled (those without errors).
     pub(super) tools: &'a Rc<Vec<PlanTool>>,
+    /// The top-level document's definitions, which a `use` names.
+    pub(super) defs: &'a Definitions,
 }
 
 impl NodeAt<'_> {

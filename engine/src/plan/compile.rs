@@ -9,13 +9,28 @@ use crate::document::{Graph, Join};
 use crate::plan::check::{Checker, NodeAt};
 use crate::plan::graph::{Ids, out_edges};
 use crate::plan::map::{INDEX_NAME, item_names};
-use crate::plan::types::{Compiled, MapEdge, Op, Plan, PlanEdge, PlanNode};
+use crate::plan::types::{Compiled, Definitions, MapEdge, Op, Plan, PlanEdge, PlanNode};
 use crate::script::{Expr, Scripting};
 use crate::state::Schema;
 
-/// Compiles `graph`, found `depth` subgraphs deep.
-pub(super) fn compile_at(graph: &Graph, depth: usize) -> Compiled {
+/// Compiles the top-level document: its definitions first, then the graph, which may use
+/// them.
+pub(super) fn compile_document(graph: &Graph) -> Compiled {
     let mut c = Checker::new();
+    let defs = c.check_definitions(graph);
+    compile_with(c, graph, 0, &defs)
+}
+
+/// Compiles `graph`, found `depth` subgraphs deep (a definition is one deep), whose `use`s
+/// name the document's `defs`.
+pub(super) fn compile_at(graph: &Graph, depth: usize, defs: &Definitions) -> Compiled {
+    let mut c = Checker::new();
+    c.nested_definitions(graph);
+    compile_with(c, graph, depth, defs)
+}
+
+/// Compiles `graph` with checker `c`, which may hold diagnostics already.
+fn compile_with(mut c: Checker, graph: &Graph, depth: usize, defs: &Definitions) -> Compiled {
     let limits = graph.effective_limits();
     let scripting = Scripting::new(&limits);
     c.check_limits(graph);
@@ -25,12 +40,13 @@ pub(super) fn compile_at(graph: &Graph, depth: usize) -> Compiled {
     let starts = c.check_start(graph);
     c.check_edges(graph, &ids);
     let out = out_edges(graph, &ids);
-    let tools = c.check_tools(graph, &scripting);
+    let tools = c.check_tools(graph, &scripting, defs);
     let item_names = item_names(graph, &ids);
 
     let mut ops: Vec<Option<Op>> = Vec::with_capacity(graph.nodes.len());
     for (i, n) in graph.nodes.iter().enumerate() {
-        let at = NodeAt { graph, schema: &schema, scripting: &scripting, i, n, out: &out[i], depth, tools: &tools };
+        let at =
+            NodeAt { graph, schema: &schema, scripting: &scripting, i, n, out: &out[i], depth, tools: &tools, defs };
         // A map target's expressions see its items' names and `index` too.
         c.in_scope = item_names[i].iter().map(|n| n.to_string()).collect();
         if !c.in_scope.is_empty() {

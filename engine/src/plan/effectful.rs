@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use indexmap::IndexMap;
 
-use crate::document::{GRAPH_FORMAT, NodeField, Parse};
+use crate::document::{GRAPH_FORMAT, Graph, NodeField, Parse};
 use crate::plan::check::{Checker, NodeAt};
 use crate::plan::compile::compile_at;
 use crate::plan::types::{Body, HttpOp, Op, Plan, RequestOp, SubgraphOp};
@@ -83,10 +83,11 @@ impl Checker {
         ok.then_some(RequestOp { method, url, headers, body })
     }
 
-    /// `subgraph`: the embedded graph, compiled (its diagnostics reported under this
-    /// node's path), and the input and output expressions.
+    /// `subgraph`: the graph it runs (embedded and compiled here, its diagnostics reported
+    /// under this node's path, or a definition's shared plan), and the input and output
+    /// expressions.
     pub(super) fn subgraph_op(&mut self, at: &NodeAt<'_>) -> Option<Op> {
-        let inner = self.inner_plan(at)?;
+        let inner = self.subgraph_plan(at)?;
         let mut ok = true;
         let inputs = self.exprs(at, NodeField::Inputs, &[], &mut ok);
         if let Some(outputs) = &at.n.outputs {
@@ -95,20 +96,35 @@ impl Checker {
         }
         let outputs = self.exprs(at, NodeField::Outputs, &["result"], &mut ok);
         let plan = inner?;
-        ok.then(|| Op::Subgraph(SubgraphOp { plan: Rc::new(plan), inputs, outputs }))
+        ok.then(|| Op::Subgraph(SubgraphOp { plan, inputs, outputs }))
+    }
+
+    /// The plan a `subgraph` node runs: from exactly one of `graph` and `use`. `None` when
+    /// neither or both are given (an error is reported); `Some(None)` when the graph has
+    /// errors or the definition cannot run.
+    fn subgraph_plan(&mut self, at: &NodeAt<'_>) -> Option<Option<Rc<Plan>>> {
+        let id = at.id();
+        match (&at.n.graph, &at.n.use_def) {
+            (Some(inner), None) => self.inner_plan(at, inner),
+            (None, Some(name)) => Some(self.use_definition(at.defs, name, at.path(NodeField::Use), id)),
+            (None, None) => {
+                let message = "a `subgraph` node needs `graph` (an embedded graph document) or `use` (the name of one of the graph's definitions)";
+                self.error(at.path(NodeField::Graph), message.into(), id, None);
+                None
+            }
+            (Some(_), Some(_)) => {
+                let message = "give a `subgraph` node one of `graph` and `use`, not both";
+                self.error(at.path(NodeField::Use), message.into(), id, None);
+                None
+            }
+        }
     }
 
     /// The embedded graph compiled one level deeper, its diagnostics passed on. `None`
-    /// when there is no graph to compile (an error is reported); `Some(None)` when it has
-    /// errors.
-    fn inner_plan(&mut self, at: &NodeAt<'_>) -> Option<Option<Plan>> {
+    /// when it nests too deep (an error is reported); `Some(None)` when it has errors.
+    fn inner_plan(&mut self, at: &NodeAt<'_>, inner: &Graph) -> Option<Option<Rc<Plan>>> {
         let (n, id) = (at.n, at.id());
         let path = at.path(NodeField::Graph);
-        let Some(inner) = &n.graph else {
-            let message = "a `subgraph` node needs `graph`: an embedded graph document";
-            self.error(path, message.into(), id, None);
-            return None;
-        };
         if at.depth >= MAX_SUBGRAPH_DEPTH {
             self.error(path, format!("subgraphs nest more than {MAX_SUBGRAPH_DEPTH} deep"), id, None);
             return None;
@@ -116,13 +132,13 @@ impl Checker {
         if inner.format != GRAPH_FORMAT {
             self.error(at.key_path(NodeField::Graph, "format"), format!("expected \"{GRAPH_FORMAT}\""), id, None);
         }
-        let compiled = compile_at(inner, at.depth + 1);
+        let compiled = compile_at(inner, at.depth + 1, at.defs);
         for d in compiled.diagnostics {
             let path = if d.path.is_empty() { path.clone() } else { at.key_path(NodeField::Graph, &d.path) };
             let message = format!("in subgraph `{}`: {}", n.id, d.message);
             self.push(d.severity, path, message, id, None);
         }
-        Some(compiled.plan)
+        Some(compiled.plan.map(Rc::new))
     }
 
     /// The expressions of a `{field: expression}` map (`inputs`, `outputs`), with `extra`

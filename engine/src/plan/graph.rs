@@ -189,7 +189,9 @@ impl Checker {
     /// Label rules for the edges leaving node `n`.
     pub(super) fn labels(&mut self, graph: &Graph, n: &Node, out: &[usize]) {
         let id = Some(n.id.as_str());
-        let selects = n.kind == NodeKind::Router || (n.kind == NodeKind::Human && n.options.is_some());
+        let options = human_route_options(n);
+        let selects = n.kind == NodeKind::Router
+            || (n.kind == NodeKind::Human && (options.is_some() || (n.route_by.is_some() && n.fields.is_some())));
         let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
         for &j in out {
             let e = &graph.edges[j];
@@ -215,14 +217,20 @@ impl Checker {
                                 Some(j),
                             );
                         }
-                        if let (NodeKind::Human, Some(opts)) = (n.kind, &n.options)
+                        if let Some(opts) = options
                             && !opts.iter().any(|o| o == l)
                             && l != "default"
                             && l != "error"
                         {
                             self.warn(
                                 format!("edges[{j}].label"),
-                                format!("`{l}` is not one of `{}`'s options, so this edge is never taken", n.id),
+                                match &n.route_by {
+                                    Some(by) => format!(
+                                        "`{l}` is not one of the options of `{}`'s field `{by}` (route_by), so this edge is never taken",
+                                        n.id
+                                    ),
+                                    None => format!("`{l}` is not one of `{}`'s options, so this edge is never taken", n.id),
+                                },
                                 id,
                                 Some(j),
                             );
@@ -264,5 +272,17 @@ impl Checker {
                 self.warn(format!("nodes[{i}]"), format!("`{}` is unreachable from start", n.id), Some(&n.id), None);
             }
         }
+    }
+}
+
+/// The options a human node's answer routes by: its `options`, or those of the form field
+/// its `route_by` names.
+fn human_route_options(n: &Node) -> Option<&[String]> {
+    if n.kind != NodeKind::Human {
+        return None;
+    }
+    match (&n.route_by, &n.fields) {
+        (Some(by), Some(fields)) => fields.get(by).and_then(|f| f.options.as_deref()),
+        _ => n.options.as_deref(),
     }
 }

@@ -1,7 +1,5 @@
-//! The kinds computed inside the engine (spec 2.2): `start`, `set`, `script`, `router` and
-//! `human`, each checked and compiled into its [`Op`].
-
-use std::collections::BTreeSet;
+//! The kinds computed inside the engine (spec 2.2): `start`, `set`, `script` and `router`,
+//! each checked and compiled into its [`Op`]. (`human` nodes have their own module.)
 
 use crate::document::NodeField;
 use crate::plan::check::{Checker, NodeAt};
@@ -67,34 +65,5 @@ impl Checker {
             return None;
         };
         self.expr(at.scripting, src, path, at.id(), None, &[]).map(Op::Router)
-    }
-
-    /// `human`: the field the answer goes to, the options it may take, the prompt.
-    pub(super) fn human_op(&mut self, at: &NodeAt<'_>) -> Option<Op> {
-        let (n, id) = (at.n, at.id());
-        let Some(writes) = &n.writes else {
-            let message = "a `human` node needs `writes`: the field the answer goes to";
-            self.error(at.path(NodeField::Writes), message.into(), id, None);
-            return None;
-        };
-        let writes_path = at.path(NodeField::Writes);
-        self.undeclared_writes(at.graph, at.schema, [writes.as_str()].into_iter(), &writes_path, id);
-        if let Some(opts) = &n.options {
-            if opts.is_empty() {
-                let message = "give at least one option, or leave `options` out for a free answer";
-                self.error(at.path(NodeField::Options), message.into(), id, None);
-            }
-            let mut seen = BTreeSet::new();
-            for o in opts {
-                if !seen.insert(o) {
-                    self.error(at.path(NodeField::Options), format!("option `{o}` is listed twice"), id, None);
-                }
-            }
-        }
-        let prompt = match &n.prompt {
-            Some(p) => Some(self.template(at.scripting, p, at.path(NodeField::Prompt), id)?),
-            None => None,
-        };
-        Some(Op::Human { prompt, writes: writes.clone(), options: n.options.clone() })
     }
 }

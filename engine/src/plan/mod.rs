@@ -6,21 +6,27 @@
 //!
 //! | module | what it holds |
 //! |---|---|
-//! | `types` | [`Plan`], [`PlanNode`], [`PlanEdge`], [`Op`] and the ops of each kind, [`Compiled`] |
+//! | `types` | [`Plan`], [`PlanNode`], [`PlanEdge`], [`Op`] and the ops of each kind, [`Compiled`], the definitions compiled |
 //! | `compile` | the walk over the document, and building the plan |
+//! | `definitions` | the document's `definitions`: names, cycles of uses, each compiled once and shared |
 //! | `check` | the checker: diagnostics, and compiling expressions and templates |
 //! | `graph` | checks of the whole graph: limits, state, ids, start, edges, labels, reachability |
 //! | `node` | the rules every node shares, and which fields apply to its kind |
-//! | `kinds` | `start`, `set`, `script`, `router` and `human` nodes |
-//! | `effectful` | `http` and `subgraph` nodes |
+//! | `kinds` | `start`, `set`, `script` and `router` nodes |
+//! | `human` | `human` nodes: one answer (`writes`, `options`) or a form (`fields`, `route_by`) |
+//! | `end` | `end` nodes: `outcome` and the failed run's `message` |
+//! | `effectful` | `http` and `subgraph` nodes (an embedded `graph` or a `use`) |
 //! | `llm` | `llm` nodes: prompts, messages, tools offered, `output_schema`, mock replies and rules |
-//! | `tools` | the graph's `tools` and the `tools` node |
+//! | `tools` | the graph's `tools` (a `script`, an `http` request or a `use`) and the `tools` node |
 //! | `map` | map edges: their list, their item's name, their targets, the names each target sees |
 
 mod check;
 mod compile;
+mod definitions;
 mod effectful;
+mod end;
 mod graph;
+mod human;
 mod kinds;
 mod llm;
 mod map;
@@ -31,8 +37,8 @@ mod types;
 pub use self::graph::valid_id;
 pub use self::map::{DEFAULT_ITEM_NAME, INDEX_NAME};
 pub use self::types::{
-    Body, Compiled, HttpOp, JsonTemplate, LlmOp, MapEdge, MockItem, MockReply, Op, Plan, PlanEdge, PlanNode, PlanTool,
-    RequestOp, SubgraphOp, ToolRunOp, ToolSpec, ToolsOp,
+    Body, Compiled, FailedEnd, FormFieldOp, FormOp, HttpOp, HumanAnswer, HumanOp, JsonTemplate, LlmOp, MapEdge,
+    MockItem, MockReply, Op, Plan, PlanEdge, PlanNode, PlanTool, RequestOp, SubgraphOp, ToolRunOp, ToolSpec, ToolsOp,
 };
 use crate::diagnostic::Diagnostic;
 use crate::document::Graph;
@@ -45,7 +51,7 @@ pub fn validate(graph: &Graph) -> Vec<Diagnostic> {
 
 /// Compiles a graph: its diagnostics, and a [`Plan`] when none is an error.
 pub fn compile(graph: &Graph) -> Compiled {
-    compile::compile_at(graph, 0)
+    compile::compile_document(graph)
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ impl Checker {
         self.edges_out(at);
         match at.n.kind {
             NodeKind::Start => Some(self.start_op(at)),
-            NodeKind::End => Some(Op::End),
+            NodeKind::End => self.end_op(at),
             NodeKind::Note => Some(Op::Note),
             NodeKind::Set => self.set_op(at),
             NodeKind::Script => self.script_op(at),

@@ -1,5 +1,5 @@
 //! Tools (spec 2.6): the graph's `tools` (a name, a description, a JSON Schema for the
-//! arguments, and a `script` or `http` run) and the `tools` node, which runs the tool calls of
+//! arguments, and a `script`, `http` or `use` run) and the `tools` node, which runs the tool calls of
 //! a `messages` field's last assistant message.
 
 use std::rc::Rc;
@@ -11,7 +11,7 @@ use crate::json_schema::JsonSchema;
 use crate::plan::check::{Checker, NodeAt};
 use crate::plan::effectful::RequestFields;
 use crate::plan::graph::valid_id;
-use crate::plan::types::{Op, PlanTool, ToolRunOp, ToolSpec, ToolsOp};
+use crate::plan::types::{Definitions, Op, PlanTool, ToolRunOp, ToolSpec, ToolsOp};
 use crate::script::Scripting;
 
 /// Names a tool's script and request templates see besides the usual scope.
@@ -20,10 +20,10 @@ pub(crate) const TOOL_SCOPE: [&str; 1] = ["args"];
 impl Checker {
     /// The graph's tools, each checked and compiled; those with errors are left out (the
     /// errors keep the graph from running).
-    pub(super) fn check_tools(&mut self, graph: &Graph, s: &Scripting) -> Rc<Vec<PlanTool>> {
+    pub(super) fn check_tools(&mut self, graph: &Graph, s: &Scripting, defs: &Definitions) -> Rc<Vec<PlanTool>> {
         let mut out = Vec::new();
         for (name, def) in graph.tools.iter().flatten() {
-            if let Some(tool) = self.tool(s, name, def) {
+            if let Some(tool) = self.tool(s, name, def, defs) {
                 out.push(tool);
             }
         }
@@ -31,7 +31,7 @@ impl Checker {
     }
 
     /// One tool: its name (as model APIs accept it), parameters and run.
-    fn tool(&mut self, s: &Scripting, name: &str, def: &ToolDef) -> Option<PlanTool> {
+    fn tool(&mut self, s: &Scripting, name: &str, def: &ToolDef, defs: &Definitions) -> Option<PlanTool> {
         let base = format!("tools.{name}");
         let mut ok = true;
         if !valid_id(name) {
@@ -51,7 +51,7 @@ impl Checker {
                 }
             },
         };
-        let run = self.tool_run(s, &base, def);
+        let run = self.tool_run(s, &base, def, defs);
         let spec = ToolSpec {
             name: name.to_string(),
             description: def.description.clone().unwrap_or_default(),
@@ -61,31 +61,35 @@ impl Checker {
         ok.then_some(PlanTool { spec, parameters, run })
     }
 
-    /// A tool's `run`: exactly one of `script` and `http`.
-    fn tool_run(&mut self, s: &Scripting, base: &str, def: &ToolDef) -> Option<ToolRunOp> {
+    /// A tool's `run`: exactly one of `script`, `http` and `use`.
+    fn tool_run(&mut self, s: &Scripting, base: &str, def: &ToolDef, defs: &Definitions) -> Option<ToolRunOp> {
         let path = format!("{base}.run");
-        match (&def.run.script, &def.run.http) {
-            (Some(src), None) => {
-                self.expr(s, src, format!("{path}.script"), None, None, &TOOL_SCOPE).map(ToolRunOp::Script)
-            }
-            (None, Some(h)) => {
-                let fields = RequestFields {
-                    method: h.method.as_deref(),
-                    url: &h.url,
-                    headers: h.headers.as_ref(),
-                    body: h.body.as_ref(),
-                };
-                self.request_op(s, &fields, &format!("{path}.http"), None, &TOOL_SCOPE).map(ToolRunOp::Http)
-            }
-            (None, None) => {
-                self.error(path, "give the tool a `script` or an `http` request to run".into(), None, None);
-                None
-            }
-            (Some(_), Some(_)) => {
-                self.error(path, "give the tool one of `script` and `http`, not both".into(), None, None);
-                None
-            }
+        let run = &def.run;
+        let given = [run.script.is_some(), run.http.is_some(), run.use_def.is_some()].iter().filter(|g| **g).count();
+        if given != 1 {
+            let message = if given == 0 {
+                "give the tool a `script`, an `http` request or a definition to `use`"
+            } else {
+                "give the tool one of `script`, `http` and `use`, not several"
+            };
+            self.error(path, message.into(), None, None);
+            return None;
         }
+        if let Some(src) = &run.script {
+            return self.expr(s, src, format!("{path}.script"), None, None, &TOOL_SCOPE).map(ToolRunOp::Script);
+        }
+        if let Some(h) = &run.http {
+            let fields = RequestFields {
+                method: h.method.as_deref(),
+                url: &h.url,
+                headers: h.headers.as_ref(),
+                body: h.body.as_ref(),
+            };
+            return self.request_op(s, &fields, &format!("{path}.http"), None, &TOOL_SCOPE).map(ToolRunOp::Http);
+        }
+        let name = run.use_def.as_ref()?;
+        let plan = self.use_definition(defs, name, format!("{path}.use"), None)?;
+        Some(ToolRunOp::Use { name: name.clone(), plan })
     }
 
     /// `tools`: the `messages` field whose last assistant message's tool calls it runs.

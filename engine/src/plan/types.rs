@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::diagnostic::Diagnostic;
-use crate::document::{EffectiveLimits, Graph, ModelConfig, NodeKind, OnError, Parse, Retry};
+use crate::document::{EffectiveLimits, FieldType, Graph, ModelConfig, NodeKind, OnError, Parse, Retry};
 use crate::json_schema::JsonSchema;
 use crate::script::{Expr, Scripting, Template};
 use crate::state::Schema;
@@ -100,17 +100,76 @@ impl PlanEdge {
 /// What a node does, compiled: one variant per kind.
 #[derive(Debug)]
 pub enum Op {
-    Start { required: Vec<String> },
-    End,
+    Start {
+        required: Vec<String>,
+    },
+    /// An `end` node; `failed` when reaching it ends the run failed (spec 2.9).
+    End {
+        failed: Option<FailedEnd>,
+    },
     Note,
     Set(Vec<(String, Expr)>),
     Script(Expr),
     Router(Expr),
-    Human { prompt: Option<Template>, writes: String, options: Option<Vec<String>> },
+    Human(HumanOp),
     Llm(Box<LlmOp>),
     Http(HttpOp),
     Subgraph(SubgraphOp),
     Tools(ToolsOp),
+}
+
+/// An `end` node with `outcome: failed`.
+#[derive(Debug)]
+pub struct FailedEnd {
+    /// The run's error message, rendered against the state after the step that reached it.
+    pub message: Option<Template>,
+}
+
+/// A `human` node: its prompt, and what its answer is.
+#[derive(Debug)]
+pub struct HumanOp {
+    pub prompt: Option<Template>,
+    pub answer: HumanAnswer,
+}
+
+impl HumanOp {
+    /// Whether the answer selects the out-edges by label (`options`, or a form's `route_by`).
+    pub fn routes_by_label(&self) -> bool {
+        match &self.answer {
+            HumanAnswer::Value { options, .. } => options.is_some(),
+            HumanAnswer::Form(form) => form.route_by.is_some(),
+        }
+    }
+}
+
+/// What a person answers a `human` node with.
+#[derive(Debug)]
+pub enum HumanAnswer {
+    /// One value, written to `writes`; with `options` it must be one of them.
+    Value { writes: String, options: Option<Vec<String>> },
+    /// A form (spec 2.8): an object of its fields, each written to the state field of its name.
+    Form(FormOp),
+}
+
+/// A human node's form, compiled.
+#[derive(Debug)]
+pub struct FormOp {
+    /// In document order.
+    pub fields: Vec<FormFieldOp>,
+    /// The field whose answer selects the labelled out-edge.
+    pub route_by: Option<String>,
+}
+
+/// One field of a form.
+#[derive(Debug)]
+pub struct FormFieldOp {
+    pub name: String,
+    pub ty: FieldType,
+    pub options: Option<Vec<String>>,
+    pub required: bool,
+    pub label: Option<String>,
+    /// Evaluated when the node waits: the value the form is prefilled with.
+    pub default: Option<Expr>,
 }
 
 /// An `llm` node's call.
@@ -205,6 +264,8 @@ pub enum ToolRunOp {
     Script(Expr),
     /// A request whose templates see `args`; the reply is the result.
     Http(RequestOp),
+    /// Definition `name` run with the arguments as its input; its final state is the result.
+    Use { name: String, plan: Rc<Plan> },
 }
 
 /// An `http` body: a template, or JSON whose strings are templates.
@@ -223,12 +284,60 @@ pub enum JsonTemplate {
     Object(Vec<(String, JsonTemplate)>),
 }
 
-/// A `subgraph` node's embedded plan and its input and output expressions.
+/// A `subgraph` node's plan (embedded, or a definition's, shared) and its input and output
+/// expressions.
 #[derive(Debug)]
 pub struct SubgraphOp {
     pub plan: Rc<Plan>,
     pub inputs: Vec<(String, Expr)>,
     pub outputs: Vec<(String, Expr)>,
+}
+
+/// The top-level document's definitions, compiled.
+#[derive(Debug, Default)]
+pub(super) struct Definitions {
+    /// Every definition's name, in document order.
+    names: Vec<String>,
+    /// The plans of the definitions compiled so far without error.
+    plans: HashMap<String, Rc<Plan>>,
+}
+
+/// What a `use` finds.
+pub(super) enum Found {
+    Plan(Rc<Plan>),
+    /// A definition that cannot run: its own errors, or its cycle, are reported already.
+    Broken,
+    Unknown,
+}
+
+impl Definitions {
+    /// None compiled yet, of those named `names`.
+    pub(super) fn named(names: Vec<String>) -> Definitions {
+        Definitions { names, plans: HashMap::new() }
+    }
+
+    /// Definition `name` compiled without error.
+    pub(super) fn add(&mut self, name: &str, plan: Rc<Plan>) {
+        self.plans.insert(name.to_string(), plan);
+    }
+
+    /// The definition named `name`.
+    pub(super) fn find(&self, name: &str) -> Found {
+        match self.plans.get(name) {
+            Some(plan) => Found::Plan(plan.clone()),
+            None if self.names.iter().any(|n| n == name) => Found::Broken,
+            None => Found::Unknown,
+        }
+    }
+
+    /// The definitions' names, for a message about an unknown one.
+    pub(super) fn known(&self) -> String {
+        if self.names.is_empty() {
+            return "the graph has no definitions".into();
+        }
+        let names: Vec<String> = self.names.iter().map(|n| format!("`{n}`")).collect();
+        format!("the definitions are {}", names.join(", "))
+    }
 }
 
 /// The outcome of compiling: every diagnostic, and a plan when none is an error.

@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::Run;
 use crate::effects::{self, Deadline, EffectCall};
 use crate::host::Host;
-use crate::plan::{Op, PlanNode};
+use crate::plan::{HumanAnswer, Op, PlanNode};
 use crate::run::errors::{ErrorKind, NodeError};
 use crate::run::outcome::{Outcome, Route};
 use crate::run::task::Task;
@@ -43,7 +43,7 @@ impl Run {
             Op::Llm(op) => effects::llm(&call, op).await.into(),
             Op::Http(op) => effects::http(&call, op).await.into(),
             Op::Subgraph(op) => self.subgraph(task, op, &call).await,
-            Op::Tools(op) => effects::tools(&call, op, self.state.last_item(&op.field)).await.into(),
+            Op::Tools(op) => effects::tools(&call, op, self.state.last_item(&op.field), self).await.into(),
             _ => self.compute(task.node, node, &scope),
         }
     }
@@ -60,11 +60,15 @@ impl Run {
                 Ok(route) => Outcome::Update { update: Update::new(), route, detail: None },
                 Err(error) => Outcome::failed(error),
             },
-            Op::Human { writes, options, .. } => self.human(ix, writes, options.is_some()),
+            Op::Human(h) => self.human(ix, &h.answer),
             // The effects are run by `exec_effect`; start, end and notes never run in a step.
-            Op::Llm(_) | Op::Http(_) | Op::Subgraph(_) | Op::Tools(_) | Op::Start { .. } | Op::End | Op::Note => {
-                Outcome::update(Update::new(), None)
-            }
+            Op::Llm(_)
+            | Op::Http(_)
+            | Op::Subgraph(_)
+            | Op::Tools(_)
+            | Op::Start { .. }
+            | Op::End { .. }
+            | Op::Note => Outcome::update(Update::new(), None),
         }
     }
 
@@ -91,8 +95,12 @@ impl Run {
                 Ok(r) => r,
                 Err(error) => return Outcome::failed(error),
             },
-            Op::Human { writes, options: Some(_), .. } => {
-                Route::Labels(pinned.get(writes).and_then(Value::as_str).map(str::to_string).into_iter().collect())
+            Op::Human(h) if h.routes_by_label() => {
+                let by = match &h.answer {
+                    HumanAnswer::Value { writes, .. } => writes,
+                    HumanAnswer::Form(form) => form.route_by.as_deref().unwrap_or_default(),
+                };
+                Route::Labels(pinned.get(by).and_then(Value::as_str).map(str::to_string).into_iter().collect())
             }
             _ => Route::Normal,
         };
@@ -137,17 +145,29 @@ impl Run {
         }
     }
 
-    /// A `human` node that has its answer: the answer goes to `writes`, and with options
-    /// it selects the out-edge labelled with it.
-    fn human(&self, ix: usize, writes: &str, has_options: bool) -> Outcome {
+    /// A `human` node that has its answer: one answer goes to `writes`, and with options it
+    /// selects the out-edge labelled with it; a form's fields (checked, defaults filled in)
+    /// each go to the state field of their name, and `route_by`'s answer selects the edge.
+    fn human(&self, ix: usize, shape: &HumanAnswer) -> Outcome {
         let answer = self.answers.get(&ix).cloned().unwrap_or(Value::Null);
-        let route = match (has_options, answer.as_str()) {
-            (true, Some(a)) => Route::Labels(vec![a.to_string()]),
-            _ => Route::Normal,
+        let label = |v: Option<&Value>| v.and_then(Value::as_str).map(|a| Route::Labels(vec![a.to_string()]));
+        let (update, route) = match shape {
+            HumanAnswer::Value { writes, options } => {
+                let route = if options.is_some() { label(Some(&answer)) } else { None };
+                let mut update = Update::new();
+                update.insert(writes.to_string(), answer);
+                (update, route)
+            }
+            HumanAnswer::Form(form) => {
+                let fields = match answer {
+                    Value::Object(fields) => fields,
+                    _ => serde_json::Map::new(),
+                };
+                let route = form.route_by.as_ref().and_then(|by| label(fields.get(by)));
+                (Update::from(fields), route)
+            }
         };
-        let mut update = Update::new();
-        update.insert(writes.to_string(), answer);
-        Outcome::Update { update, route, detail: None }
+        Outcome::Update { update, route: route.unwrap_or(Route::Normal), detail: None }
     }
 
     /// The labels a router's `route` expression chooses: one, or a list.

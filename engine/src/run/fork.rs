@@ -112,11 +112,16 @@ impl Run {
         run.fanout = self.initial_fanout.clone();
         run.initial_fanout = self.initial_fanout.clone();
         run.forked_from = self.forked_from.clone();
+        run.breakpoints = self.breakpoints.clone();
         run.mark_ran(self.plan.start);
         for s in &self.steps[..keep] {
             run.replay(s.clone());
         }
-        if run.nothing_next() {
+        // A step that went into a failing end ends the rewound run there too.
+        let taken = if keep == 0 { Some(&run.initial_taken[..]) } else { run.steps.last().map(|s| &s.taken[..]) };
+        if let Some(end) = taken.and_then(|t| run.failing_end(t)) {
+            run.end_failed(end, step);
+        } else if run.nothing_next() {
             run.status = if run.pending_joins.is_empty() { Status::Completed } else { Status::Failed };
             if let Some(&j) = run.pending_joins.iter().next() {
                 run.error = Some(run.join_error(j));

@@ -5,8 +5,9 @@ use serde_json::Value;
 
 use super::Run;
 use crate::document::NodeKind;
-use crate::plan::Op;
+use crate::plan::{HumanAnswer, HumanOp, Op};
 use crate::run::errors::{ErrorKind, InputError, NodeError};
+use crate::run::form::check_form_answer;
 use crate::run::types::{Status, Waiting};
 use crate::state::{check_update, excerpt};
 
@@ -56,31 +57,42 @@ impl Run {
         Ok(())
     }
 
-    /// The answer for node `ix` checked against its options and the type of the field it
-    /// writes, normalised.
+    /// The answer for node `ix` checked and normalised: one answer against its options and
+    /// the type of the field it writes; a form's field by field, its left-out optional fields
+    /// given their defaults; a suspended subgraph's against what its child waits with.
     fn check_answer(&self, ix: usize, answer: Value, path: &str) -> Result<Value, InputError> {
-        let (options, writes) = match &self.plan.node(ix).op {
-            Op::Human { writes, options, .. } => (options.clone(), Some(writes.clone())),
-            // A subgraph passes the answer on; its own human node checks it.
-            _ => {
-                (self.suspended.borrow().get(&ix).and_then(|r| r.waiting.first().and_then(|w| w.options.clone())), None)
-            }
-        };
-        if let Some(options) = options
-            && !answer.as_str().is_some_and(|a| options.iter().any(|o| o == a))
-        {
-            return Err(InputError {
-                path: path.to_string(),
-                message: format!("must be one of {}, got {}", options.join(", "), excerpt(&answer)),
-            });
-        }
-        match writes {
-            Some(writes) => {
-                let spec = self.plan.schema.spec(&writes);
+        let plan = self.plan.clone();
+        match &plan.node(ix).op {
+            Op::Human(HumanOp { answer: HumanAnswer::Value { writes, options }, .. }) => {
+                check_option(options.as_deref(), &answer, path)?;
+                let spec = plan.schema.spec(writes);
                 check_update(spec, &answer)
                     .map_err(|m| InputError { path: path.to_string(), message: format!("`{writes}`: {m}") })
             }
-            None => Ok(answer),
+            Op::Human(HumanOp { answer: HumanAnswer::Form(form), .. }) => {
+                let shown = self.waiting_form(ix, form, path)?;
+                let mut fields = check_form_answer(&shown, answer, path)?;
+                // Each field goes to the state field of its name: its type must fit there too.
+                for (name, v) in fields.iter_mut() {
+                    *v = check_update(plan.schema.spec(name), v)
+                        .map_err(|message| InputError { path: format!("{path}.{name}"), message })?;
+                }
+                Ok(Value::Object(fields))
+            }
+            // A subgraph passes the answer on (its own human node checks it again).
+            _ => {
+                let child = self.suspended.borrow().get(&ix).and_then(|r| r.waiting.first().cloned());
+                match child {
+                    Some(Waiting { fields: Some(form), .. }) => {
+                        check_form_answer(&form, answer, path).map(Value::Object)
+                    }
+                    Some(Waiting { options, .. }) => {
+                        check_option(options.as_deref(), &answer, path)?;
+                        Ok(answer)
+                    }
+                    None => Ok(answer),
+                }
+            }
         }
     }
 
@@ -101,7 +113,7 @@ impl Run {
                 });
                 continue;
             }
-            let Op::Human { prompt, options, .. } = &node.op else {
+            let Op::Human(HumanOp { prompt, answer }) = &node.op else {
                 continue;
             };
             let prompt = match prompt {
@@ -112,14 +124,23 @@ impl Run {
                 })?,
                 None => String::new(),
             };
-            out.push(Waiting {
-                node: node.id.to_string(),
-                prompt,
-                options: options.clone(),
-                fields: None,
-                breakpoint: None,
-            });
+            let (options, fields) = match answer {
+                HumanAnswer::Value { options, .. } => (options.clone(), None),
+                HumanAnswer::Form(form) => (None, Some(self.evaluate_form(node, form).map_err(|e| (ix, e))?)),
+            };
+            out.push(Waiting { node: node.id.to_string(), prompt, options, fields, breakpoint: None });
         }
         Ok(out)
+    }
+}
+
+/// With `options`, `answer` must be one of them.
+fn check_option(options: Option<&[String]>, answer: &Value, path: &str) -> Result<(), InputError> {
+    match options {
+        Some(options) if !answer.as_str().is_some_and(|a| options.iter().any(|o| o == a)) => Err(InputError {
+            path: path.to_string(),
+            message: format!("must be one of {}, got {}", options.join(", "), excerpt(answer)),
+        }),
+        _ => Ok(()),
     }
 }

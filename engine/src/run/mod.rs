@@ -1,5 +1,5 @@
-//! The executor: supersteps, routing, joins, interrupts, checkpoints, resume and fork
-//! (spec section 3).
+//! The executor: supersteps, routing, joins, interrupts, breakpoints, checkpoints, resume and
+//! fork (spec section 3).
 //!
 //! A [`Run`] advances one superstep per call to [`Run::step`]; [`Run::run`] steps until the
 //! run stops. Every step is kept as a [`StepRecord`] holding the state after it (a cheap,
@@ -13,10 +13,14 @@
 //! | `start` | [`Run::start`]: defaults, input, the first active set |
 //! | `step` | [`Run::step`]: one superstep, from the active set to the next |
 //! | `exec` | running one node: `set`, `script`, `router`, `human`, pinned and disabled nodes |
-//! | `subgraph` | a `subgraph` node: an embedded run driven to its end |
+//! | `subgraph` | a `subgraph` node: an embedded run (its `graph` or a definition it `use`s) driven to its end |
+//! | `definition` | a tool that `use`s a definition: a run of it per call, its final state the result |
 //! | `route` | edges followed after a step (once per node, after all its instances), joins, the next active set |
 //! | `map` | map edges at run time: the items their lists give, `max_fanout`, the scope each instance sees, its mock turn |
+//! | `breakpoint` | stops before or after chosen nodes ([`Run::set_breakpoints`]), and passing them |
+//! | `ended` | an `end` node with `outcome: failed` ending the run (spec 2.9) |
 //! | `interrupt` | human nodes: what waits, rendered prompts, [`Run::answer`] |
+//! | `form` | human forms (spec 2.8): the form a node waits with, defaults evaluated; an answer checked field by field |
 //! | `fork` | checkpoints: [`Run::fork`], [`Run::resume`], rewinding and replaying steps |
 //! | `record` | a run as a [`RunRecord`], and back |
 //! | `scope` | what expressions see: `state`, `input`, `outputs`, `errors`, `step` |
@@ -27,9 +31,13 @@
 //! Nodes that reach outside the engine (`llm`, `http`, `tools`) run in the crate's `effects` module,
 //! which gets what it needs through an `EffectCall` rather than from the run.
 
+mod breakpoint;
+mod definition;
+mod ended;
 pub(crate) mod errors;
 mod exec;
 mod fork;
+mod form;
 mod interrupt;
 mod map;
 mod nodeset;
@@ -89,6 +97,9 @@ pub struct Run {
     answers: BTreeMap<usize, Value>,
     /// Where the run stops for a person to look (not part of the record).
     breakpoints: Breakpoints,
+    /// The run stopped before the step now due at a `before` breakpoint: that step runs next
+    /// time instead of stopping again.
+    break_passed: bool,
     /// Subgraph nodes whose embedded run waits for an answer, with that run's record.
     /// A cell because nodes run concurrently against a shared run, and a subgraph takes
     /// its record out when it resumes.
@@ -129,6 +140,7 @@ impl Run {
             join_seen: vec![BTreeSet::new(); n],
             answers: BTreeMap::new(),
             breakpoints: Breakpoints::default(),
+            break_passed: false,
             suspended: RefCell::new(BTreeMap::new()),
             waiting: Vec::new(),
             error: None,
@@ -148,16 +160,6 @@ impl Run {
     /// The id the host gave the run.
     pub fn run_id(&self) -> &str {
         &self.run_id
-    }
-
-    /// Sets where the run stops before or after a node (ids of nodes the plan lacks are
-    /// ignored); they apply from the next step on.
-    pub fn set_breakpoints(&mut self, breakpoints: Breakpoints) {
-        self.breakpoints = breakpoints;
-    }
-
-    pub fn breakpoints(&self) -> &Breakpoints {
-        &self.breakpoints
     }
 
     pub fn status(&self) -> Status {

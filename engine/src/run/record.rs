@@ -87,8 +87,12 @@ impl Run {
         run.status = record.status;
         run.error = record.error.clone();
         run.waiting = record.waiting.clone();
-        if run.status == Status::Interrupted && run.waiting_for().is_empty() {
-            return Err(bad("status", "the record says the run is interrupted, but no human node waits in `next`"));
+        run.restore_breakpoint_stop(record)?;
+        if run.status == Status::Interrupted && run.waiting_for().is_empty() && !run.at_breakpoint() {
+            return Err(bad(
+                "status",
+                "the record says the run is interrupted, but no human node waits in `next` and no breakpoint stopped it",
+            ));
         }
         if record.status == Status::Failed && run.steps.is_empty() {
             run.next.clear();

@@ -168,7 +168,7 @@ impl Run {
         taken: &mut ThinVec<usize>,
     ) -> Result<(), RunError> {
         let node = self.plan.node(ix);
-        let by_label = matches!(node.op, Op::Router(_)) || matches!(&node.op, Op::Human { options: Some(_), .. });
+        let by_label = matches!(node.op, Op::Router(_)) || matches!(&node.op, Op::Human(h) if h.routes_by_label());
         for e in node.out.iter().filter(|e| e.when.is_none() && !e.is_error_edge()) {
             if !by_label || e.label.as_deref() == Some("default") {
                 self.follow(node, e, targets, taken)?;

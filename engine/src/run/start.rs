@@ -47,7 +47,9 @@ impl Run {
                 run.activate(targets);
                 run.initial_next = run.next.iter().copied().collect();
                 run.initial_fanout = run.fanout.clone();
-                if run.nothing_next() {
+                if let Some(end) = run.failing_end(&run.initial_taken) {
+                    run.end_failed(end, 0);
+                } else if run.nothing_next() {
                     run.status = Status::Completed;
                 }
             }

@@ -26,15 +26,17 @@ use crate::update::Update;
 type Results = Vec<(Task, Outcome)>;
 
 impl Run {
-    /// Steps until the run stops.
+    /// Steps until the run stops. A run stopped at a breakpoint goes on past it.
     pub async fn run(&mut self, host: &dyn Host) {
+        self.pass_breakpoint();
         while self.status == Status::Running {
             self.step(host).await;
         }
     }
 
-    /// Runs one superstep.
+    /// Runs one superstep (passing the breakpoint the run stopped at, if it did).
     pub async fn step(&mut self, host: &dyn Host) {
+        self.pass_breakpoint();
         if self.status != Status::Running {
             return;
         }
@@ -46,7 +48,7 @@ impl Run {
         let (waiting, tasks) = self.tasks();
         self.refresh_context(step_no);
         Deadline::new(&self.plan.limits, self.active_ms, t0).arm(self.plan.scripting.guard(), host, None);
-        if !self.show_waiting(&waiting, tasks.is_empty()) {
+        if self.stop_before(&tasks, &waiting) || !self.show_waiting(&waiting, tasks.is_empty()) {
             return;
         }
 
@@ -90,7 +92,12 @@ impl Run {
         record.patch = patch;
         self.pending_patch.clear();
         let suspended_now = self.commit(record, results, targets, &waiting, t0, host);
+        if let Some(end) = self.steps.last().and_then(|s| self.failing_end(&s.taken)) {
+            self.end_failed(end, step_no);
+            return;
+        }
         self.settle(!waiting.is_empty() || suspended_now);
+        self.stop_after();
     }
 
     /// Stops the run before a step when it is out of time or steps; whether it stopped.
@@ -366,7 +373,7 @@ impl Run {
     }
 
     /// Fails the run before the step starts (a waiting node's prompt does not render).
-    fn fail_without_step(&mut self, ix: usize, error: NodeError) {
+    pub(super) fn fail_without_step(&mut self, ix: usize, error: NodeError) {
         self.status = Status::Failed;
         self.error =
             Some(RunError { node: Some(self.plan.node(ix).id.to_string()), kind: error.kind, message: error.message });

@@ -61,7 +61,12 @@ impl Run {
                     status => stopped_error(call, &child, status),
                 }
             };
-            if attempt >= retries.attempts || !finished || child.status() != Status::Failed {
+            // An end with `outcome: failed` is deliberate: trying again would end the same way.
+            if attempt >= retries.attempts
+                || !finished
+                || child.status() != Status::Failed
+                || error.kind == ErrorKind::Ended
+            {
                 let error = if attempt > 1 {
                     NodeError { kind: error.kind, message: format!("{} (after {attempt} attempts)", error.message) }
                 } else {

@@ -44,24 +44,26 @@ pub fn DefinitionCard(name: String) -> impl IntoView {
     let open = move |_| navigation::open_definition(doc, run, alerts, &name.get_value());
     let label = move |what: &str| format!("{what} definition {}", name.get_value());
     view! {
-        <li class="definition-card" role="group" aria-label=format!("Definition {}", name.get_value())>
-            <div class="definition-line">
-                <SourceInput class="definition-name" aria_label=format!("Name of definition {}", name.get_value())
-                    value=Signal::derive(move || name.get_value()) on_commit=rename/>
-                <button type="button" class="small" aria-label=label("Edit")
-                    title="Open it on the canvas" on:click=open>"Edit"</button>
-                <button type="button" class="icon remove" title="Remove"
-                    aria-label=label("Remove") on:click=remove>"×"</button>
+        <li class="definition-card">
+            <div class="definition-body" role="group" aria-label=format!("Definition {}", name.get_value())>
+                <div class="definition-line">
+                    <SourceInput class="definition-name" aria_label=format!("Name of definition {}", name.get_value())
+                        value=Signal::derive(move || name.get_value()) on_commit=rename/>
+                    <button type="button" class="small" aria-label=label("Edit")
+                        title="Open it on the canvas" on:click=open>"Edit"</button>
+                    <button type="button" class="icon remove" title="Remove"
+                        aria-label=label("Remove") on:click=remove>"×"</button>
+                </div>
+                <span class="definition-facts">{facts}</span>
+                {move || {
+                    let users = users();
+                    (!users.is_empty()).then(|| view! {
+                        <ul class="definition-users" aria-label=label("Users of")>
+                            {users.iter().map(|u| view! { <li>{u.to_string()}</li> }).collect_view()}
+                        </ul>
+                    })
+                }}
             </div>
-            <span class="definition-facts">{facts}</span>
-            {move || {
-                let users = users();
-                (!users.is_empty()).then(|| view! {
-                    <ul class="definition-users" aria-label=label("Users of")>
-                        {users.iter().map(|u| view! { <li>{u.to_string()}</li> }).collect_view()}
-                    </ul>
-                })
-            }}
         </li>
     }
 }

@@ -7,7 +7,9 @@ use indexmap::IndexMap;
 use leptos::prelude::*;
 use serde_json::Value;
 
+use crate::actions::navigation;
 use crate::model::definitions;
+use crate::state::use_run;
 use crate::ui::fields::{Check, JsonField, KvField, SelectField, Validator};
 use crate::ui::node_edit::{NodeEdit, STATE_LIST};
 
@@ -18,12 +20,14 @@ type OptJson = Option<Value>;
 const EMBEDDED: &str = "";
 
 /// `Definition`: a select of `(embedded graph)` and the document's definitions (choosing one
-/// sets `use` and drops the embedded graph; going back embeds a copy of the definition), then
+/// sets `use` and drops the embedded graph; going back embeds a copy of the definition) and
+/// `Edit definition` (opens it on the canvas), then
 /// the inputs and outputs, and the embedded graph's JSON with `Make reusable`, which turns it
 /// into a new definition this node uses.
 #[component]
 pub fn SubgraphFields(ed: NodeEdit) -> impl IntoView {
     let doc = ed.doc;
+    let run = use_run();
     let names = Memo::new(move |_| doc.editor.with(|e| definitions::names(e.document())));
     let choices = Signal::derive(move || {
         let mut all = vec![(EMBEDDED.to_string(), "(embedded graph)".to_string())];
@@ -54,8 +58,15 @@ pub fn SubgraphFields(ed: NodeEdit) -> impl IntoView {
                 .to_string()
         }
     });
+    let open = move |_| navigation::open_definition(doc, run, ed.alerts, &using.get_untracked());
     view! {
         <SelectField label="Definition" options=choices value=using on_commit=choose hint=hint.get_untracked()/>
+        {move || (!using.with(String::is_empty)).then(|| view! {
+            <div class="row-actions">
+                <button type="button" class="small" on:click=open
+                    aria-label=move || format!("Edit definition {}", using.get())>"Edit definition"</button>
+            </div>
+        })}
         <KvField label="Inputs" entries=ed.get(|n| n.inputs.clone().unwrap_or_default())
             on_commit=move |m: Map| ed.update(|n| n.inputs = (!m.is_empty()).then_some(m))
             key_noun="Input" value_noun="Expression" check=Check::Expr(&[]) fresh_key="field"

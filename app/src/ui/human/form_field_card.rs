@@ -15,7 +15,7 @@ fn type_name(ty: FieldType) -> String {
 }
 
 /// The field at `index` of the node's form. Its controls are in a group named `Field
-/// <name>`: `Field name`, `Type`, `Label`, `Options`, `Required`, `Default`, and `Remove
+/// <name>`: `Field name`, `Field type`, `Field label`, `Options`, `Required`, `Default`, and `Remove
 /// field <name>`.
 #[component]
 pub fn FormFieldCard(ed: NodeEdit, index: usize) -> impl IntoView {
@@ -63,15 +63,15 @@ pub fn FormFieldCard(ed: NodeEdit, index: usize) -> impl IntoView {
                     <SourceInput class="form-field-name" aria_label="Field name" value=name on_commit=rename/>
                 </label>
                 <label class="field">
-                    <span>"Type"</span>
-                    <SelectInput aria_label="Type" options=types value=field(|f| type_name(f.ty)) on_commit=set_type/>
+                    <span>"Field type"</span>
+                    <SelectInput aria_label="Field type" options=types value=field(|f| type_name(f.ty)) on_commit=set_type/>
                 </label>
                 <button type="button" class="icon remove" title="Remove field"
                     aria-label=move || format!("Remove field {}", name.get()) on:click=remove>"×"</button>
             </div>
             <label class="field">
-                <span>"Label"</span>
-                <SourceInput aria_label="Label" value=field(|f| f.label.clone().unwrap_or_default())
+                <span>"Field label"</span>
+                <SourceInput aria_label="Field label" value=field(|f| f.label.clone().unwrap_or_default())
                     placeholder="What the form calls it (its name when empty)"
                     on_commit=move |v: String| change(Box::new(move |f| f.label = non_empty(v)))/>
             </label>
