@@ -386,8 +386,7 @@ fn task_loop_stops_when_another_round_would_pass_the_24_step_limit() {
     let dir = tmp();
     assert_eq!(read_template(TASK_LOOP)["limits"]["max_steps"], 24);
     assert_eq!(read_template(TASK_LOOP)["state"]["step_budget"]["default"], 24);
-    let input =
-        json!({"request": "Draft the agenda, book a room, invite the team, write the slides, print the handouts and send the reminders"});
+    let input = json!({"request": "Draft the agenda, book a room, invite the team, write the slides, print the handouts and send the reminders"});
     let r = run(dir.path(), TASK_LOOP, &input, 0).record;
     let s = &r["state"];
     assert_eq!(r["status"], "completed", "the loop ends itself before the engine's limit");
@@ -430,16 +429,13 @@ fn task_loop_memory_keeps_the_50_most_important_entries() {
     let dir = tmp();
     let seeded: Vec<Value> =
         (1..=50).map(|i| json!({"kind": "observation", "text": format!("s{i}"), "importance": 0.1})).collect();
-    let input = json!({"request": "Organize all my machine learning notes and create a comprehensive index", "memory": seeded});
+    let input =
+        json!({"request": "Organize all my machine learning notes and create a comprehensive index", "memory": seeded});
     let r = run(dir.path(), TASK_LOOP, &input, 0).record;
     // What this run adds: the assessment and the plan, a thought per analysis, an observation
     // per search, an action per check, a reflection per reflect and the completion signal.
-    let added = 2
-        + times_ran(&r, "analyze")
-        + times_ran(&r, "search")
-        + times_ran(&r, "check")
-        + times_ran(&r, "reflect")
-        + 1;
+    let added =
+        2 + times_ran(&r, "analyze") + times_ran(&r, "search") + times_ran(&r, "check") + times_ran(&r, "reflect") + 1;
     let memory = r["state"]["memory"].as_array().expect("memory");
     assert_eq!(memory.len(), 50, "memory is capped at 50");
     assert_eq!(memory.iter().filter(|m| m["importance"].as_f64() > Some(0.1)).count(), added);
@@ -728,53 +724,97 @@ fn approval_request(dir: &Path) -> Stage {
     let first = run(dir, APPROVAL, &json!({"request": "two days off next week", "requester": "Dana"}), 3);
     let r = &first.record;
     assert_eq!(r["status"], "interrupted");
+    let w = &r["waiting"][0];
+    assert_eq!(w["node"], "get_approval");
     assert_eq!(
-        r["waiting"],
-        json!([{"node": "get_approval", "prompt": "Dana asks for: two days off next week. Approve or reject?", "options": ["approve", "reject"]}])
+        w["prompt"],
+        "Dana asks for: two days off next week. Approve or reject, with comments for whoever acts on it."
     );
+    assert_eq!(w["fields"]["decision"]["options"], json!(["approve", "reject"]));
+    assert_eq!(w["fields"]["decision"]["required"], true);
+    assert_eq!(w["fields"]["comments"]["required"], false);
+    assert_eq!(w["fields"]["comments"]["label"], "Comments");
     first
 }
 
-#[test]
-fn approval_approved_runs_the_approved_action_with_its_templated_task() {
-    let dir = tmp();
-    let first = approval_request(dir.path());
-    let r = resume(dir.path(), APPROVAL, &first, &json!({"get_approval": "approve"}), 0).record;
-    assert_eq!(r["status"], "completed");
-    assert_eq!(ran(&r), [["get_approval"], ["check_approval"], ["approved_action"]]);
-    assert_eq!(r["next"], json!([]));
-    let s = &r["state"];
-    assert_eq!(s["approval_status"], "approve");
-    assert_eq!(s["action_result"], "Done: the request has been carried out and the requester has been told.");
-    assert_eq!(s["notification"], "");
-    assert_eq!(
-        r["steps"][2]["details"]["approved_action"]["prompt"],
-        "Carry out this approved request for Dana: two days off next week"
-    );
+/// The task description (the prompt) the action at the last step was given.
+fn task_description<'a>(record: &'a Value, node: &str) -> &'a str {
+    let steps = record["steps"].as_array().expect("steps");
+    text(&steps.last().expect("a step")["details"][node]["prompt"])
 }
 
 #[test]
-fn approval_rejected_runs_the_rejected_action_with_its_templated_task() {
+fn approval_approved_with_comments_passes_them_to_the_action() {
     let dir = tmp();
     let first = approval_request(dir.path());
-    let r = resume(dir.path(), APPROVAL, &first, &json!({"get_approval": "reject"}), 0).record;
+    let answer = json!({"get_approval": {"decision": "approve", "comments": "take Thursday and Friday"}});
+    let r = resume(dir.path(), APPROVAL, &first, &answer, 0).record;
+    assert_eq!(r["status"], "completed");
+    assert_eq!(ran(&r), [["get_approval"], ["check_approval"], ["approved_action"]]);
+    let s = &r["state"];
+    assert_eq!((s["decision"].clone(), s["comments"].clone()), (json!("approve"), json!("take Thursday and Friday")));
+    assert_eq!(
+        task_description(&r, "approved_action"),
+        "Carry out this approved request for Dana: two days off next week. Approver's comments: take Thursday and Friday."
+    );
+    assert_eq!(
+        s["action_result"],
+        "Done: two days off next week is arranged for Dana, as the approver asked: take Thursday and Friday."
+    );
+    assert_eq!(s["notification"], "");
+    assert_eq!(times_ran(&r, "rejected_action"), 0);
+}
+
+#[test]
+fn approval_approved_without_comments_says_so() {
+    let dir = tmp();
+    let first = approval_request(dir.path());
+    let r = resume(dir.path(), APPROVAL, &first, &json!({"get_approval": {"decision": "approve"}}), 0).record;
+    assert_eq!(r["state"]["comments"], "");
+    assert!(task_description(&r, "approved_action").ends_with("Approver's comments: none."));
+    assert_eq!(r["state"]["action_result"], "Done: two days off next week is arranged for Dana.");
+}
+
+#[test]
+fn approval_rejected_with_comments_passes_them_to_the_rejection_note() {
+    let dir = tmp();
+    let first = approval_request(dir.path());
+    let answer = json!({"get_approval": {"decision": "reject", "comments": "we are short-staffed that week"}});
+    let r = resume(dir.path(), APPROVAL, &first, &answer, 0).record;
     assert_eq!(r["status"], "completed");
     assert_eq!(ran(&r), [["get_approval"], ["check_approval"], ["rejected_action"]]);
     let s = &r["state"];
-    assert_eq!(s["approval_status"], "reject");
-    assert_eq!(s["action_result"], "");
-    assert!(text(&s["notification"]).starts_with("Sorry, your request was not approved"));
+    assert_eq!(s["decision"], "reject");
     assert_eq!(
-        r["steps"][2]["details"]["rejected_action"]["prompt"],
-        "Write a short, polite note telling Dana that the request \"two days off next week\" was declined."
+        task_description(&r, "rejected_action"),
+        "Write a short, polite note telling Dana that the request \"two days off next week\" was declined. Approver's comments: we are short-staffed that week."
     );
+    assert_eq!(
+        s["notification"],
+        "Sorry, Dana: your request for two days off next week was declined. The approver says: we are short-staffed that week."
+    );
+    assert_eq!(s["action_result"], "");
+}
+
+#[test]
+fn approval_answer_outside_the_form_is_refused() {
+    let dir = tmp();
+    let first = approval_request(dir.path());
+    let before = std::fs::read_to_string(&first.file).expect("the run file");
+    for answer in [json!({"get_approval": {"decision": "maybe"}}), json!({"get_approval": "approve"})] {
+        let answer = answer.to_string();
+        let out = sy(&["resume", &first.file, "--graph", &template(APPROVAL), "--answer", &answer]);
+        out.assert_code(2);
+        assert!(out.stderr.contains("get_approval"), "{}", out.describe());
+    }
+    assert_eq!(std::fs::read_to_string(&first.file).expect("the run file"), before, "the run file is untouched");
 }
 
 #[test]
 fn approval_without_a_requester_uses_the_default() {
     let dir = tmp();
     let r = run(dir.path(), APPROVAL, &json!({"request": "a new chair"}), 3).record;
-    assert_eq!(r["waiting"][0]["prompt"], "a colleague asks for: a new chair. Approve or reject?");
+    assert!(text(&r["waiting"][0]["prompt"]).starts_with("a colleague asks for: a new chair."));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -782,103 +822,177 @@ fn approval_without_a_requester_uses_the_default() {
 // ---------------------------------------------------------------------------------------------
 
 const ORCHESTRATOR: &str = "004-linear-orchestrator.json";
-const PLANNED: [&str; 4] = ["gmail", "invoice", "zoho", "audit"];
+const AGENTS: [&str; 6] = ["gmail", "invoice", "salesforce", "zoho", "audit", "closing"];
+const BOOK: &str = "Book this month's supplier invoices";
 
-fn planned(dir: &Path, input: &Value) -> Stage {
-    let first = run(dir, ORCHESTRATOR, input, 3);
+/// Runs the orchestrator on `task` until it asks for the plan's approval.
+fn planned(dir: &Path, task: &str) -> Stage {
+    let first = run(dir, ORCHESTRATOR, &json!({ "task": task }), 3);
     let r = &first.record;
     assert_eq!(r["status"], "interrupted");
-    assert_eq!(ran(r), [["planner"], ["check_plan"]]);
-    assert_eq!(
-        r["waiting"],
-        json!([{"node": "approve_plan", "prompt": "Planned agents, in order: gmail -> invoice -> zoho -> audit. Approve this plan?", "options": ["approve", "reject"]}])
-    );
-    assert_eq!(strs(&r["state"]["agent_sequence"]), PLANNED);
+    assert_eq!(ran(r), [["planner"]]);
+    assert_eq!(r["next"], json!(["approve_plan"]));
     assert_eq!(r["state"]["execution_results"], json!([]), "no agent runs before approval");
     first
+}
+
+/// The proposed sequence the plan form is prefilled with.
+fn proposed(stage: &Stage) -> &str {
+    text(&stage.record["waiting"][0]["fields"]["sequence"]["default"])
 }
 
 fn agents_that_ran(record: &Value) -> Vec<&str> {
     record["state"]["execution_results"].as_array().expect("results").iter().map(|e| text(&e["agent"])).collect()
 }
 
-#[test]
-fn orchestrator_template_has_the_15_minute_run_timeout() {
+fn approve_plan(sequence: Option<&str>) -> Value {
+    match sequence {
+        Some(s) => json!({"approve_plan": {"plan_decision": "approve", "sequence": s}}),
+        None => json!({"approve_plan": {"plan_decision": "approve"}}),
+    }
+}
+
+/// The end node the run's last step routed into.
+fn ended_at(record: &Value) -> String {
     let g = read_template(ORCHESTRATOR);
-    assert_eq!(g["limits"]["run_timeout_ms"], 900_000);
+    let steps = record["steps"].as_array().expect("steps");
+    let taken = steps.last().expect("a step")["taken"].as_array().expect("taken").clone();
+    let ends: Vec<String> = taken
+        .iter()
+        .map(|i| g["edges"][i.as_u64().expect("an index") as usize]["to"].clone())
+        .filter(|to| g["nodes"].as_array().expect("nodes").iter().any(|n| n["id"] == *to && n["kind"] == "end"))
+        .map(|to| text(&to).to_string())
+        .collect();
+    assert_eq!(ends.len(), 1, "one end reached: {ends:?}");
+    ends[0].clone()
 }
 
 #[test]
-fn orchestrator_runs_each_planned_agent_once_in_order_then_asks_about_the_result() {
+fn orchestrator_template_has_the_agent_and_run_timeouts_and_one_node_per_agent() {
+    let g = read_template(ORCHESTRATOR);
+    assert_eq!(g["limits"]["run_timeout_ms"], 900_000);
+    for agent in AGENTS {
+        let node = g["nodes"].as_array().expect("nodes").iter().find(|n| n["id"] == agent).expect("an agent node");
+        assert_eq!(node["timeout_ms"], 180_000, "{agent}");
+        assert_eq!(node["use"], "agent", "{agent} uses the agent definition");
+        assert_eq!(node["on_error"], "route", "{agent}");
+    }
+    assert!(g["definitions"]["agent"].is_object());
+}
+
+#[test]
+fn orchestrator_planner_proposes_agents_from_the_task() {
     let dir = tmp();
-    let first = planned(dir.path(), &json!({"task": "Book this month's supplier invoices"}));
-    let second = resume(dir.path(), ORCHESTRATOR, &first, &json!({"approve_plan": "approve"}), 3);
+    let first = planned(dir.path(), BOOK);
+    assert_eq!(proposed(&first), "gmail, invoice, zoho, audit");
+    let plan = &first.record["state"]["plan"];
+    assert_eq!(plan["estimated_seconds"], 240);
+    assert_eq!(plan["reasons"]["zoho"], "book the entries in the ledger");
+    assert!(text(&first.record["waiting"][0]["prompt"]).contains("gmail to find the emails that carry the documents"));
+    let w = &first.record["waiting"][0]["fields"]["plan_decision"];
+    assert_eq!(w["options"], json!(["approve", "reject"]));
+
+    let other = planned(dir.path(), "Update the customer accounts and close the month");
+    assert_eq!(proposed(&other), "salesforce, closing");
+}
+
+#[test]
+fn orchestrator_runs_each_approved_agent_once_in_order_then_asks_about_the_result() {
+    let dir = tmp();
+    let first = planned(dir.path(), BOOK);
+    let second = resume(dir.path(), ORCHESTRATOR, &first, &approve_plan(None), 3);
     let r = &second.record;
     assert_eq!(r["next"], json!(["approve_result"]));
-    assert_eq!(times_ran(r, "run_agent"), 4);
-    assert_eq!(agents_that_ran(r), PLANNED);
-    let steps: Vec<i64> = r["state"]["execution_results"]
-        .as_array()
-        .expect("results")
-        .iter()
-        .map(|e| e["step"].as_i64().unwrap_or_default())
-        .collect();
-    assert_eq!(steps, [1, 2, 3, 4]);
+    assert_eq!(strs(&r["state"]["agent_sequence"]), ["gmail", "invoice", "zoho", "audit"]);
+    assert_eq!(agents_that_ran(r), ["gmail", "invoice", "zoho", "audit"]);
+    let order: Vec<String> = ran(r).into_iter().flatten().filter(|n| AGENTS.contains(&n.as_str())).collect();
+    assert_eq!(order, ["gmail", "invoice", "zoho", "audit"]);
+    for agent in AGENTS {
+        let expected = usize::from(["gmail", "invoice", "zoho", "audit"].contains(&agent));
+        assert_eq!(times_ran(r, agent), expected, "{agent} runs exactly once, or not at all");
+    }
     // Later agents read what earlier ones collected.
-    assert_eq!(r["state"]["collected_data"]["invoice"]["invoices_read"], 2);
-    assert_eq!(r["state"]["collected_data"]["zoho"]["ledger_entries"], 2);
+    let data = &r["state"]["collected_data"];
+    assert_eq!(data["invoice"]["invoices_read"], data["gmail"]["invoices_attached"]);
+    assert_eq!(data["zoho"]["ledger_entries"], 2);
+    assert_eq!(data["audit"], json!({"checked": 2, "unbooked": 0}));
     assert!(text(&r["waiting"][0]["prompt"]).starts_with("All 4 agents finished (gmail -> invoice -> zoho -> audit)."));
 
-    let done = resume(dir.path(), ORCHESTRATOR, &second, &json!({"approve_result": "approve"}), 0).record;
+    let done =
+        resume(dir.path(), ORCHESTRATOR, &second, &json!({"approve_result": {"result_decision": "approve"}}), 0).record;
     assert_eq!(done["status"], "completed");
     assert_eq!(done["state"]["status"], "completed");
     assert_eq!(done["state"]["final_result"], "Completed 4 agents: gmail -> invoice -> zoho -> audit.");
-    assert_eq!(times_ran(&done, "run_agent"), 4, "no agent runs twice");
+    assert_eq!(ended_at(&done), "end");
 
-    let revise = resume(dir.path(), ORCHESTRATOR, &second, &json!({"approve_result": "reject"}), 0).record;
+    let answer = json!({"approve_result": {"result_decision": "reject", "result_comments": "the totals look off"}});
+    let revise = resume(dir.path(), ORCHESTRATOR, &second, &answer, 0).record;
     assert_eq!(revise["status"], "completed");
     assert_eq!(revise["state"]["status"], "needs_revision");
+    assert_eq!(revise["state"]["final_result"], "The result needs revision: the totals look off.");
     assert_eq!(ran(&revise).last().expect("steps"), &["needs_revision"]);
+}
+
+#[test]
+fn orchestrator_runs_the_plan_as_the_approver_edited_it() {
+    let dir = tmp();
+    let first = planned(dir.path(), BOOK);
+    let r = resume(dir.path(), ORCHESTRATOR, &first, &approve_plan(Some("Closing, gmail, invoice, gmail")), 3).record;
+    assert_eq!(strs(&r["state"]["agent_sequence"]), ["closing", "gmail", "invoice"], "known agents, each once");
+    assert_eq!(agents_that_ran(&r), ["closing", "gmail", "invoice"]);
+    assert_eq!(times_ran(&r, "zoho") + times_ran(&r, "audit"), 0, "agents taken out of the plan do not run");
+    assert_eq!(r["state"]["collected_data"]["closing"]["entries_booked"], 0, "nothing was booked before closing");
 }
 
 #[test]
 fn orchestrator_rejected_plan_ends_without_running_any_agent() {
     let dir = tmp();
-    let first = planned(dir.path(), &json!({"task": "Book this month's supplier invoices"}));
-    let r = resume(dir.path(), ORCHESTRATOR, &first, &json!({"approve_plan": "reject"}), 0).record;
+    let first = planned(dir.path(), BOOK);
+    let answer = json!({"approve_plan": {"plan_decision": "reject", "plan_comments": "not this month"}});
+    let r = resume(dir.path(), ORCHESTRATOR, &first, &answer, 0).record;
     assert_eq!(r["status"], "completed");
-    assert_eq!(ran(&r), [["planner"], ["check_plan"], ["approve_plan"], ["plan_rejected"]]);
-    assert_eq!(r["state"]["status"], "plan_rejected");
+    assert_eq!(ran(&r), [["planner"], ["approve_plan"]]);
+    assert_eq!(ended_at(&r), "plan_rejected");
+    assert_eq!(r["state"]["plan_comments"], "not this month");
     assert_eq!(r["state"]["execution_results"], json!([]));
     assert_eq!(r["state"]["collected_data"], json!({}));
 }
 
 #[test]
-fn orchestrator_agent_failure_ends_cleanly_with_a_failure_report() {
+fn orchestrator_failing_agent_ends_the_run_failed_naming_it() {
     let dir = tmp();
-    let first = planned(dir.path(), &json!({"task": "Book this month's supplier invoices", "fail_agent": "zoho"}));
-    let r = resume(dir.path(), ORCHESTRATOR, &first, &json!({"approve_plan": "approve"}), 0).record;
-    assert_eq!(r["status"], "completed", "the failure is handled inside the graph");
-    assert_eq!(r["error"], Value::Null);
-    assert_eq!(
-        ran(&r),
-        [
-            ["planner"],
-            ["check_plan"],
-            ["approve_plan"],
-            ["run_agent"],
-            ["run_agent"],
-            ["run_agent"],
-            ["report_failure"]
-        ]
-    );
-    let s = &r["state"];
-    assert_eq!(s["status"], "failed");
-    assert_eq!(s["failed_agent"], "zoho");
-    assert!(text(&s["failure_message"]).contains("zoho agent failed"), "{}", s["failure_message"]);
-    assert_eq!(s["final_result"], "Stopped at zoho after 2 of 4 agents.");
+    // The ledger books euros only: for a task in dollars the zoho agent's reply breaks its schema.
+    let first = planned(dir.path(), "Book this month's supplier invoices in USD");
+    assert_eq!(proposed(&first), "gmail, invoice, zoho, audit");
+    let r = resume(dir.path(), ORCHESTRATOR, &first, &approve_plan(None), 1).record;
+    assert_eq!(r["status"], "failed");
+    assert_eq!(r["error"]["kind"], "ended");
+    assert_eq!(r["error"]["node"], "agent_failed");
+    let message = text(&r["error"]["message"]);
+    assert!(message.starts_with("Agent zoho failed after 2 of 4 agents:"), "{message}");
+    assert!(message.contains("records"), "the schema problem is named: {message}");
     assert_eq!(agents_that_ran(&r), ["gmail", "invoice"], "no agent after the failed one runs");
-    assert_eq!(times_ran(&r, "approve_result"), 0);
+    assert_eq!(times_ran(&r, "audit") + times_ran(&r, "approve_result"), 0);
+    assert_eq!((r["state"]["failed_agent"].clone(), r["state"]["status"].clone()), (json!("zoho"), json!("failed")));
+
+    // The same task in euros, with the audit moved first: it has nothing to check and fails.
+    let first = planned(dir.path(), BOOK);
+    let r = resume(dir.path(), ORCHESTRATOR, &first, &approve_plan(Some("audit, gmail, invoice")), 1).record;
+    assert_eq!(r["error"]["kind"], "ended");
+    assert!(text(&r["error"]["message"]).starts_with("Agent audit failed after 0 of 3 agents:"), "{}", r["error"]);
+    assert_eq!(agents_that_ran(&r), Vec::<&str>::new());
+}
+
+#[test]
+fn orchestrator_plan_naming_no_known_agent_fails() {
+    let dir = tmp();
+    let first = planned(dir.path(), BOOK);
+    let r = resume(dir.path(), ORCHESTRATOR, &first, &approve_plan(Some("payroll")), 1).record;
+    assert_eq!(r["status"], "failed");
+    assert_eq!(r["error"]["kind"], "ended");
+    assert_eq!(r["error"]["node"], "plan_invalid");
+    assert!(text(&r["error"]["message"]).contains("\"payroll\" names no known agent"), "{}", r["error"]);
+    assert_eq!(strs(&r["state"]["unknown_agents"]), ["payroll"]);
 }
 
 // ---------------------------------------------------------------------------------------------
