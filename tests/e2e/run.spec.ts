@@ -329,7 +329,12 @@ test('fork from step 2 with an edited state; the original run is unchanged', asy
   await expect(timeline(page)).toHaveValue('3');
   await expect
     .poll(() => shownValues(page))
-    .toEqual({ ...originalState, requester: '"the finance team"' });
+    .toEqual({
+      ...originalState,
+      requester: '"the finance team"',
+      // The action's mock reply follows the state it is given.
+      action_result: '"Done: two laptops is arranged for the finance team."',
+    });
   // The forked run's last step ran the approved action with the edited requester.
   const fork = unpack(forks.raw[forkId]).record as { steps: { ran: string[]; details?: Record<string, { prompt?: string }> }[] };
   expect(fork.steps.at(-1)?.ran).toEqual(['approved_action']);
