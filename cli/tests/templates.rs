@@ -227,36 +227,78 @@ fn the_same_input_gives_the_same_record_twice() {
 
 const TASK_LOOP: &str = "000-task-loop.json";
 
+/// The tool calls of a simple-path transcript, as `name(arguments)`.
+fn tool_calls(record: &Value) -> Vec<String> {
+    record["state"]["messages"]
+        .as_array()
+        .expect("a transcript")
+        .iter()
+        .flat_map(|m| m["tool_calls"].as_array().cloned().unwrap_or_default())
+        .map(|c| format!("{}({})", text(&c["name"]), c["arguments"]))
+        .collect()
+}
+
+fn memory_kinds(record: &Value) -> Vec<&str> {
+    record["state"]["memory"].as_array().expect("memory").iter().map(|m| text(&m["kind"])).collect()
+}
+
 #[test]
-fn task_loop_simple_request_takes_the_direct_path() {
+fn task_loop_simple_request_to_create_a_note_calls_the_tool_and_answers_from_its_result() {
     let dir = tmp();
     let r = run(dir.path(), TASK_LOOP, &json!({"request": "Create a note about AI"}), 0).record;
     let s = &r["state"];
     assert_eq!(r["status"], "completed");
-    assert_eq!(s["complexity"], "simple");
-    assert_eq!(s["word_count"], 5);
+    assert_eq!((s["complexity"].clone(), s["word_count"].clone()), (json!("simple"), json!(5)));
     assert_eq!(s["complexity_reason"], "5 words, no indicator word, at most one action");
-    assert_eq!(ran(&r), [["assess"], ["route"], ["respond"], ["run_tool"], ["done_simple"]]);
-    assert_eq!(s["answer"], "Here is a short note introducing artificial intelligence.");
-    assert_eq!(s["actions"][0]["tool"], "create_note");
-    assert_eq!(s["actions"][0]["ok"], true);
-    assert_eq!(s["status"], "completed");
-    assert_eq!(s["complete"], true);
-    assert_eq!(s["iteration"], 0, "the loop never ran");
-    let kinds: Vec<&str> = s["memory"].as_array().expect("memory").iter().map(|m| text(&m["kind"])).collect();
-    assert_eq!(kinds, ["observation", "action"]);
+    assert_eq!(ran(&r), [["assess"], ["route"], ["respond"], ["tools"], ["respond"], ["done_simple"]]);
+    assert_eq!(
+        tool_calls(&r),
+        [r#"create_note({"body":"Notes about AI, started from: Create a note about AI","title":"AI"})"#]
+    );
+    assert_eq!(s["answer"], "Created the note \"AI\" at inbox/ai.md.");
+    assert_eq!(s["actions"], json!([{"round": 1, "what": "create_note", "ok": true}]));
+    assert_eq!((s["complete"].clone(), s["status"].clone()), (json!(true), json!("completed")));
+    assert_eq!(s["completion_reason"], "simple task: one pass, every tool call succeeded");
+    assert_eq!(memory_kinds(&r), ["observation", "action"]);
+    assert_eq!(times_ran(&r, "analyze"), 0, "the workflow loop never ran");
 }
 
 #[test]
-fn task_loop_complex_request_loops_until_every_sub_objective_is_done() {
+fn task_loop_other_simple_requests_take_other_tools_or_none() {
+    let dir = tmp();
+    // A search: the query is the request without the command words.
+    let r = run(dir.path(), TASK_LOOP, &json!({"request": "Find my notes about sourdough"}), 0).record;
+    assert_eq!(tool_calls(&r), [r#"search_notes({"query":"sourdough"})"#]);
+    assert_eq!(r["state"]["answer"], "1 note matches \"sourdough\": Sourdough bread.");
+
+    // A note whose title exists already: the tool fails, the answer says why, the task is not complete.
+    let r = run(dir.path(), TASK_LOOP, &json!({"request": "Create a note about Sourdough bread"}), 0).record;
+    let s = &r["state"];
+    assert_eq!(
+        s["answer"],
+        "I could not do that: a note called \"Sourdough bread\" already exists at kitchen/sourdough.md."
+    );
+    assert_eq!(s["actions"][0]["ok"], false);
+    assert_eq!((s["complete"].clone(), s["status"].clone()), (json!(false), json!("incomplete")));
+    assert_eq!(s["completion_reason"], "simple task: a tool call failed");
+
+    // A question needs no tool: the assistant answers straight away.
+    let r = run(dir.path(), TASK_LOOP, &json!({"request": "What is a vector database?"}), 0).record;
+    assert_eq!(ran(&r), [["assess"], ["route"], ["respond"], ["done_simple"]]);
+    assert!(tool_calls(&r).is_empty());
+    assert!(text(&r["state"]["answer"]).contains("What is a vector database?"));
+    assert_eq!(r["state"]["completion_reason"], "simple task: answered without a tool");
+}
+
+#[test]
+fn task_loop_complex_request_searches_when_the_analysis_asks_then_loops_until_every_sub_objective_is_done() {
     let dir = tmp();
     let input = json!({"request": "Organize all my machine learning notes and create a comprehensive index"});
     let r = run(dir.path(), TASK_LOOP, &input, 0).record;
     let s = &r["state"];
     assert_eq!(r["status"], "completed");
-    assert_eq!(s["complexity"], "complex");
     assert_eq!(s["complexity_reason"], "indicator word \"organize\"");
-    assert_eq!(r["step"], 14);
+    assert_eq!(strs(&s["subtasks"]), ["Organize all my machine learning notes", "create a comprehensive index"]);
     assert_eq!(
         ran(&r),
         [
@@ -266,31 +308,104 @@ fn task_loop_complex_request_loops_until_every_sub_objective_is_done() {
             ["analyze"],
             ["search"],
             ["execute"],
+            ["check"],
             ["reflect"],
             ["analyze"],
             ["execute"],
-            ["reflect"],
-            ["analyze"],
-            ["execute"],
-            ["reflect"],
+            ["check"],
             ["finish"]
         ]
     );
-    assert_eq!(s["iteration"], 3);
-    assert_eq!(strs(&s["completed"]), ["find the notes", "group them by topic", "write the index page"]);
+    // The first sub-objective is about the user's notes: one search, by its topic words.
+    assert_eq!(
+        s["searches"],
+        json!([{"subtask": "Organize all my machine learning notes", "query": ["machine", "learning"], "hits": 3}])
+    );
+    let found: Vec<&str> = s["findings"].as_array().expect("findings").iter().map(|f| text(&f["path"])).collect();
+    assert_eq!(found, ["ml/transformers.md", "ml/optimizers.md", "ml/evaluation.md"]);
+    assert_eq!(
+        s["actions"],
+        json!([
+            {"round": 1, "what": "Organize all my machine learning notes", "ok": true},
+            {"round": 2, "what": "create a comprehensive index", "ok": true}
+        ])
+    );
+    assert_eq!(s["execution"]["action"], "create a comprehensive index: done, drawing on the 3 notes found earlier");
+    assert_eq!((s["iteration"].clone(), s["confidence"].clone()), (json!(2), json!(1.0)));
+    assert_eq!((s["verdict"].clone(), s["complete"].clone()), (json!("complete"), json!(true)));
     assert_eq!(s["completion_reason"], "every sub-objective is done");
-    assert_eq!(s["confidence"], 0.9);
-    assert_eq!(s["status"], "completed");
-    assert_eq!(s["findings"].as_array().map(Vec::len), Some(3));
-    assert!(text(&s["answer"]).starts_with("Finished after 3 rounds"), "{}", s["answer"]);
-    let memory = s["memory"].as_array().expect("memory");
-    assert_eq!(memory.len(), 13);
-    for kind in ["observation", "plan", "thought", "action", "reflection", "signal"] {
-        assert!(memory.iter().any(|m| m["kind"] == kind), "no {kind} entry in memory");
-    }
-    assert!(memory.iter().all(|m| m["importance"].is_number()));
-    // The simple path never ran.
-    assert_eq!(times_ran(&r, "respond"), 0);
+    assert_eq!(s["answer"], "Done after 2 rounds (every sub-objective is done): 2 of 2 sub-objectives done.");
+    assert_eq!(
+        memory_kinds(&r),
+        ["observation", "plan", "thought", "observation", "action", "reflection", "thought", "action", "signal"]
+    );
+    assert!(s["memory"].as_array().expect("memory").iter().all(|m| m["importance"].is_number()));
+    assert_eq!(times_ran(&r, "respond"), 0, "the simple path never ran");
+}
+
+#[test]
+fn task_loop_complex_request_that_needs_no_notes_never_searches() {
+    let dir = tmp();
+    let input = json!({"request": "Write a detailed plan for the garden party and draft the invitations"});
+    let r = run(dir.path(), TASK_LOOP, &input, 0).record;
+    assert_eq!(r["state"]["complexity_reason"], "indicator word \"detailed\"");
+    assert_eq!(times_ran(&r, "search"), 0);
+    assert_eq!(times_ran(&r, "execute"), 2);
+    assert_eq!(r["state"]["complete"], true);
+    assert_eq!(r["state"]["findings"], json!([]));
+}
+
+#[test]
+fn task_loop_search_that_finds_nothing_fails_the_round_then_retries_more_broadly_then_does_without() {
+    let dir = tmp();
+    let input = json!({"request": "Research every note about quantum physics and write a summary"});
+    let r = run(dir.path(), TASK_LOOP, &input, 0).record;
+    let s = &r["state"];
+    // The second search looks for word stems; after two empty searches the work goes on without notes.
+    let queries: Vec<&Value> = s["searches"].as_array().expect("searches").iter().map(|q| &q["query"]).collect();
+    assert_eq!(queries, [&json!(["quantum", "physics"]), &json!(["quant", "physi"])]);
+    let oks: Vec<bool> = s["actions"].as_array().expect("actions").iter().map(|a| a["ok"] == true).collect();
+    assert_eq!(oks, [false, false, true, true]);
+    assert_eq!(times_ran(&r, "search"), 2);
+    assert_eq!(times_ran(&r, "reflect"), 3);
+    let reflections: Vec<&str> = s["memory"]
+        .as_array()
+        .expect("memory")
+        .iter()
+        .filter(|m| m["kind"] == "reflection")
+        .map(|m| text(&m["text"]))
+        .collect();
+    assert!(reflections[0].contains("failed for want of notes"), "{reflections:?}");
+    assert!(text(&s["execution"]["action"]).starts_with("write a summary: done"));
+    assert_eq!(s["complete"], true);
+    assert_eq!(s["iteration"], 4);
+}
+
+#[test]
+fn task_loop_stops_when_another_round_would_pass_the_24_step_limit() {
+    let dir = tmp();
+    assert_eq!(read_template(TASK_LOOP)["limits"]["max_steps"], 24);
+    assert_eq!(read_template(TASK_LOOP)["state"]["step_budget"]["default"], 24);
+    let input = json!({"request": "Draft the agenda, book a room, invite the team, write the slides, print the handouts and send the reminders"});
+    let r = run(dir.path(), TASK_LOOP, &input, 0).record;
+    let s = &r["state"];
+    assert_eq!(r["status"], "completed", "the loop ends itself before the engine's limit");
+    assert!(r["step"].as_u64().expect("step") <= 24, "{}", r["step"]);
+    assert_eq!(s["subtasks"].as_array().map(Vec::len), Some(6));
+    assert_eq!(s["completed"].as_array().map(Vec::len), Some(5));
+    assert_eq!(s["verdict"], "limit");
+    assert_eq!((s["complete"].clone(), s["status"].clone()), (json!(false), json!("incomplete")));
+    assert_eq!(s["completion_reason"], "another round would pass the 24-step limit");
+    assert_eq!(s["confidence"], 0.83);
+    assert_eq!(ran(&r).last().expect("steps"), &["finish"]);
+
+    // A smaller budget stops it sooner.
+    let mut small = input.clone();
+    small["step_budget"] = json!(12);
+    let r = run(dir.path(), TASK_LOOP, &small, 0).record;
+    assert!(r["step"].as_u64().expect("step") <= 12, "{}", r["step"]);
+    assert_eq!(r["state"]["completed"].as_array().map(Vec::len), Some(2));
+    assert_eq!(r["state"]["completion_reason"], "another round would pass the 12-step limit");
 }
 
 #[test]
@@ -306,6 +421,7 @@ fn task_loop_long_request_and_several_actions_are_complex() {
     let r = run(dir.path(), TASK_LOOP, &json!({"request": "Create a note and send it to Sam"}), 0).record;
     assert_eq!(r["state"]["complexity"], "complex");
     assert_eq!(r["state"]["complexity_reason"], "several actions: [\"create\", \"send\"]");
+    assert_eq!(strs(&r["state"]["subtasks"]), ["Create a note", "send it to Sam"]);
 }
 
 #[test]
@@ -313,40 +429,35 @@ fn task_loop_memory_keeps_the_50_most_important_entries() {
     let dir = tmp();
     let seeded: Vec<Value> =
         (1..=50).map(|i| json!({"kind": "observation", "text": format!("s{i}"), "importance": 0.1})).collect();
-    let input = json!({"request": "Research every option", "memory": seeded});
+    let input =
+        json!({"request": "Organize all my machine learning notes and create a comprehensive index", "memory": seeded});
     let r = run(dir.path(), TASK_LOOP, &input, 0).record;
+    // What this run adds: the assessment and the plan, a thought per analysis, an observation
+    // per search, an action per check, a reflection per reflect and the completion signal.
+    let added =
+        2 + times_ran(&r, "analyze") + times_ran(&r, "search") + times_ran(&r, "check") + times_ran(&r, "reflect") + 1;
     let memory = r["state"]["memory"].as_array().expect("memory");
     assert_eq!(memory.len(), 50, "memory is capped at 50");
-    // The run added 13 entries, all more important than the seeded ones, so the 13 oldest
-    // seeded entries went.
+    assert_eq!(memory.iter().filter(|m| m["importance"].as_f64() > Some(0.1)).count(), added);
+    // Every added entry is more important than the seeded ones, so the oldest seeded ones went.
     let left: Vec<&str> = memory.iter().filter(|m| m["importance"] == 0.1).map(|m| text(&m["text"])).collect();
-    let expected: Vec<String> = (14..=50).map(|i| format!("s{i}")).collect();
+    let expected: Vec<String> = (added + 1..=50).map(|i| format!("s{i}")).collect();
     assert_eq!(left, expected);
-    assert_eq!(memory.iter().filter(|m| m["importance"].as_f64() > Some(0.1)).count(), 13);
 }
 
 #[test]
-fn task_loop_that_never_completes_stops_at_the_24_step_limit() {
+fn task_loop_completion_signal_in_restored_memory_ends_after_one_round() {
     let dir = tmp();
-    let mut g = read_template(TASK_LOOP);
-    assert_eq!(g["limits"]["max_steps"], 24);
-    for node in g["nodes"].as_array_mut().expect("nodes") {
-        if node["id"] == "execute" {
-            node["model"]["responses"] =
-                json!([{"action": "Tried again.", "done": [], "confidence": 0.3, "finished": false}]);
-        }
-    }
-    let path = write(dir.path(), "stuck.json", g.to_string());
-    let out = sy(&["run", &path, "--input", r#"{"request": "Research every option"}"#]);
-    out.assert_code(4);
-    let r = out.json();
-    assert_eq!(r["status"], "limit_reached");
-    assert_eq!(r["step"], 24);
-    assert_eq!(r["error"]["kind"], "limit");
-    assert_eq!(r["state"]["status"], "working");
-    assert_eq!(r["state"]["complete"], false);
-    assert_eq!(r["state"]["iteration"], 6);
-    assert!(!r["next"].as_array().expect("next").is_empty());
+    let input = json!({
+        "request": "Organize all my machine learning notes and create a comprehensive index",
+        "memory": [{"kind": "signal", "text": "marked done in an earlier session", "importance": 1.0}]
+    });
+    let r = run(dir.path(), TASK_LOOP, &input, 0).record;
+    let s = &r["state"];
+    assert_eq!(s["completion_reason"], "working memory holds a completion signal");
+    assert_eq!(s["iteration"], 1);
+    assert_eq!(times_ran(&r, "reflect"), 0);
+    assert_eq!(s["completed"].as_array().map(Vec::len), Some(1), "one of two sub-objectives done");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -386,10 +497,20 @@ fn step_engine_escalates_waits_for_the_operator_and_survives_the_failed_branch()
     assert_eq!(ran(r)[7], ["enrich", "escalate"]);
     assert!(text(&r["steps"][7]["errors"]["enrich"]["message"]).contains("context lookup failed"));
     assert!(text(&r["errors"]["enrich"]).contains("context lookup failed"));
+    // Each step's status: the operator's step awaits input; the lookup's error is not recorded yet.
+    let w = &r["state"]["workflow"];
+    assert_eq!(w["measure"], json!({"status": "complete", "error": "", "last_executed": 6}));
+    assert_eq!(w["ask_operator"]["status"], "awaiting_input");
+    assert_eq!(w["enrich"]["status"], "active");
 
     let done = resume(dir.path(), STEP_ENGINE, &first, &json!({"ask_operator": "Page the plant engineer"}), 0).record;
     assert_eq!(done["status"], "completed");
-    assert_eq!(ran(&done)[8..], [["ask_operator"], ["notify"]]);
+    assert_eq!(ran(&done)[8..], [["ask_operator"], ["notify"], ["close"]]);
+    let w = &done["state"]["workflow"];
+    assert_eq!(w["ask_operator"], json!({"status": "complete", "error": "", "last_executed": 10}));
+    assert_eq!(w["enrich"]["status"], "error");
+    assert_eq!(w["enrich"]["last_executed"], 8, "it ran alongside the decision");
+    assert!(text(&w["enrich"]["error"]).contains("context lookup failed"));
     let s = &done["state"];
     assert_eq!(s["operator_note"], "Page the plant engineer");
     let message = text(&s["message"]);
@@ -411,8 +532,15 @@ fn step_engine_calm_readings_finish_without_a_question() {
     assert_eq!(s["verdict"], "calm");
     assert_eq!(s["message"], "All calm: average 3.5, latest 5");
     assert_eq!(s["window"], json!([3, 4, 2, 5]));
-    assert_eq!(ran(&r).last().expect("steps"), &["enrich", "log_calm"]);
+    assert_eq!(ran(&r)[5..], [vec!["enrich", "log_calm"], vec!["close"]]);
     assert!(text(&r["errors"]["enrich"]).contains("context lookup failed"));
+    let w = &r["state"]["workflow"];
+    let statuses: Vec<(&str, &str)> =
+        w.as_object().expect("workflow").iter().map(|(k, v)| (k.as_str(), text(&v["status"]))).collect();
+    assert_eq!(
+        statuses,
+        [("assess", "complete"), ("enrich", "error"), ("log_calm", "complete"), ("measure", "complete")]
+    );
     assert_eq!(times_ran(&r, "ask_operator"), 0);
 }
 
@@ -436,7 +564,9 @@ fn step_engine_lookup_that_works_runs_its_own_branch() {
     assert_eq!(r["status"], "completed");
     assert_eq!(r["errors"], json!({}));
     assert_eq!(r["state"]["context_note"], "Context for plant-3, owned by on-call team");
-    assert_eq!(ran(&r)[5..], [vec!["enrich", "log_calm"], vec!["attach"]]);
+    assert_eq!(ran(&r)[5..], [vec!["enrich", "log_calm"], vec!["attach", "close"]]);
+    assert_eq!(r["state"]["workflow"]["enrich"]["status"], "complete");
+    assert_eq!(r["state"]["workflow"]["attach"]["status"], "complete");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -445,67 +575,83 @@ fn step_engine_lookup_that_works_runs_its_own_branch() {
 
 const AGENT_GRAPH: &str = "002-agent-graph.json";
 
+const ONE_PASS: [&str; 7] = ["plan", "route", "retrieve", "reason", "reflect", "generate", "evaluate"];
+
+fn flat(record: &Value) -> Vec<String> {
+    ran(record).into_iter().flatten().collect()
+}
+
 #[test]
-fn agent_graph_question_stops_at_the_iteration_limit() {
+fn agent_graph_question_with_a_matching_passage_is_good_after_one_pass() {
     let dir = tmp();
     let r = run(dir.path(), AGENT_GRAPH, &json!({"task": "What is self-reflection?"}), 0).record;
     let s = &r["state"];
     assert_eq!(r["status"], "completed");
-    assert_eq!(
-        ran(&r),
-        [
-            ["plan"],
-            ["route"],
-            ["retrieve"],
-            ["reason"],
-            ["reflect"],
-            ["generate"],
-            ["evaluate"],
-            ["wrap_up"],
-            ["plan"],
-            ["route"]
-        ]
-    );
-    assert_eq!(s["iteration_count"], 2);
-    assert_eq!(s["max_iterations"], 1);
-    assert_eq!(s["is_complete"], false);
-    assert_eq!(s["evaluation_scores"]["overall"], 0.72);
+    assert_eq!(flat(&r), ONE_PASS);
     assert_eq!(
         strs(&s["reasoning_steps"]),
         [
-            "Plan, pass 1: task type answer_question, next retrieve",
-            "Retrieval: 1 of 4 passages match",
-            "Reason: the question is about how the agent improves its own answers",
-            "Reason: the passages describe a critique of the draft before answering",
-            "Evaluation: overall 0.72",
-            "Plan, pass 2: task type answer_question, next reason",
-        ]
+            "Plan, pass 1: answer_question, next retrieve",
+            "Retrieval by whole words: 1 of 4 passages match",
+            "Reason: docs/reflection.md says: Self-reflection means the agent critiques its own draft before answering.",
+            "Evaluate, pass 1: overall 1.0",
+        ],
+        "every node's steps are appended to the same list"
     );
-    assert_eq!(strs(&s["reflection_notes"]), ["Reflect: the reasoning does not say where its facts come from"]);
-    assert_eq!(s["retrieved_context"][0]["source"], "docs/reflection.md");
+    assert_eq!(strs(&s["reflection_notes"]), ["good (pass 1): the reasoning rests on 1 passage(s)"]);
+    assert_eq!(
+        s["final_output"],
+        "Self-reflection means the agent critiques its own draft before answering. (source: docs/reflection.md)"
+    );
+    assert_eq!(s["evaluation_scores"], json!({"grounding": 1.0, "coverage": 1.0, "clarity": 1.0, "overall": 1.0}));
+    assert_eq!(s["evaluation_explanations"]["grounding"], "1 of 1 sources cited");
+    assert_eq!((s["is_complete"].clone(), s["iteration_count"].clone()), (json!(true), json!(1)));
+    assert_eq!(s["stop_reason"], "overall 1.0 meets the bar of 0.8");
 }
 
 #[test]
-fn agent_graph_second_pass_completes_and_concatenates_the_lists() {
+fn agent_graph_low_score_iterates_and_the_second_pass_retrieves_more_broadly() {
     let dir = tmp();
-    let r = run(dir.path(), AGENT_GRAPH, &json!({"task": "What is self-reflection?", "max_iterations": 2}), 0).record;
+    let r = run(dir.path(), AGENT_GRAPH, &json!({"task": "What does critiquing mean here?"}), 0).record;
     let s = &r["state"];
-    assert_eq!(r["status"], "completed");
-    assert_eq!(s["is_complete"], true);
-    assert_eq!(s["iteration_count"], 2);
-    assert_eq!(s["evaluation_scores"]["overall"], 0.9);
-    assert_eq!(times_ran(&r, "retrieve"), 1, "the second pass reuses the retrieved passages");
-    assert_eq!(times_ran(&r, "generate"), 2);
-    assert_eq!(s["reasoning_steps"].as_array().map(Vec::len), Some(8));
-    assert_eq!(s["reasoning_steps"][7], "Evaluation: overall 0.9");
+    assert_eq!(flat(&r), [ONE_PASS, ONE_PASS].concat());
+    let steps = strs(&s["reasoning_steps"]);
+    assert_eq!(steps[1], "Retrieval by whole words: 0 of 4 passages match");
+    assert_eq!(steps[3], "Evaluate, pass 1: overall 0.6");
+    assert_eq!(steps[5], "Retrieval by word stems: 1 of 4 passages match");
+    assert_eq!(steps.last(), Some(&"Evaluate, pass 2: overall 1.0"));
     assert_eq!(
         strs(&s["reflection_notes"]),
         [
-            "Reflect: the reasoning does not say where its facts come from",
-            "Reflect: sources are now named; good enough to write up"
+            "needs improvement (pass 1): nothing backs the reasoning; find sources or facts first",
+            "good (pass 2): the reasoning rests on 1 passage(s)"
         ]
     );
-    assert!(text(&s["final_output"]).contains("(docs/reflection.md)"));
+    // The first pass's draft was marked unverified; the second cites its source.
+    let first = &r["steps"][5]["updates"]["generate"]["final_output"];
+    assert!(text(first).starts_with("Draft (unverified)"), "{first}");
+    assert!(text(&s["final_output"]).ends_with("(source: docs/reflection.md)"));
+    assert_eq!((s["is_complete"].clone(), s["iteration_count"].clone()), (json!(true), json!(2)));
+}
+
+#[test]
+fn agent_graph_stops_at_the_iteration_cap_when_the_score_stays_low() {
+    let dir = tmp();
+    let r = run(dir.path(), AGENT_GRAPH, &json!({"task": "What is quantum tunnelling?"}), 0).record;
+    let s = &r["state"];
+    assert_eq!(r["status"], "completed");
+    assert_eq!(times_ran(&r, "plan"), 2);
+    assert_eq!(s["evaluation_scores"]["overall"], 0.6);
+    assert_eq!(s["evaluation_explanations"]["grounding"], "0 of 0 sources cited");
+    assert_eq!(s["is_complete"], false);
+    assert_eq!(s["stop_reason"], "overall 0.6 is below 0.8 and the cap of 2 passes is reached");
+
+    // A cap of one pass stops the question that a second pass would have answered.
+    let input = json!({"task": "What does critiquing mean here?", "max_iterations": 1});
+    let r = run(dir.path(), AGENT_GRAPH, &input, 0).record;
+    assert_eq!(flat(&r), ONE_PASS);
+    assert_eq!(r["state"]["is_complete"], false);
+    assert_eq!(r["state"]["stop_reason"], "overall 0.6 is below 0.8 and the cap of 1 passes is reached");
 }
 
 #[test]
@@ -513,20 +659,59 @@ fn agent_graph_routes_by_task_type() {
     let dir = tmp();
     let r = run(dir.path(), AGENT_GRAPH, &json!({"task": "Analyze this repository", "task_type": "analyze_repo"}), 0)
         .record;
-    assert_eq!(ran(&r)[2], ["analyze_repo"]);
-    assert_eq!(times_ran(&r, "retrieve"), 0);
+    assert_eq!(flat(&r), ["plan", "route", "analyze_repo", "reason", "reflect", "generate", "evaluate"]);
     assert_eq!(
         r["state"]["repo_structure"],
         json!({"files": 6, "modules": ["app/main.py", "app/graph.py", "app/nodes.py"], "test_files": 1})
     );
-    assert_eq!(r["state"]["reasoning_steps"][1], "Repository: 6 files, 3 modules, 1 test files");
-
-    let input =
-        json!({"task": "Write a post about this project", "task_type": "generate_content", "max_iterations": 3});
-    let r = run(dir.path(), AGENT_GRAPH, &input, 0).record;
-    assert_eq!(ran(&r)[2], ["reason"], "content goes straight to reasoning");
-    assert_eq!(times_ran(&r, "analyze_repo") + times_ran(&r, "retrieve"), 0);
+    assert_eq!(r["state"]["evaluation_explanations"]["grounding"], "3 of 3 sources cited");
     assert_eq!(r["state"]["is_complete"], true);
+
+    // Content goes straight to reasoning; without facts it scores low, so the second pass
+    // gathers the repository's first.
+    let input = json!({"task": "Write a LinkedIn post about this project", "task_type": "generate_content"});
+    let r = run(dir.path(), AGENT_GRAPH, &input, 0).record;
+    assert_eq!(
+        flat(&r),
+        [
+            "plan",
+            "route",
+            "reason",
+            "reflect",
+            "generate",
+            "evaluate",
+            "plan",
+            "route",
+            "analyze_repo",
+            "reason",
+            "reflect",
+            "generate",
+            "evaluate"
+        ]
+    );
+    assert_eq!(times_ran(&r, "retrieve"), 0);
+    assert!(text(&r["state"]["final_output"]).contains("app/graph.py"));
+    assert_eq!(r["state"]["is_complete"], true);
+}
+
+#[test]
+fn agent_graph_score_is_computed_from_the_output_not_replayed() {
+    // The same run with a generator that forgets to cite its source scores lower and goes round again.
+    let dir = tmp();
+    let mut g = read_template(AGENT_GRAPH);
+    for node in g["nodes"].as_array_mut().expect("nodes") {
+        if node["id"] == "generate" {
+            node["model"]["responses"] = json!(["Self-reflection means the agent critiques its own draft."]);
+        }
+    }
+    let path = write(dir.path(), "uncited.json", g.to_string());
+    let out = sy(&["run", &path, "--input", r#"{"task": "What is self-reflection?"}"#]);
+    out.assert_code(0);
+    let r = out.json();
+    assert_eq!(r["state"]["evaluation_scores"]["grounding"], 0.0);
+    assert_eq!(r["state"]["evaluation_scores"]["overall"], 0.5);
+    assert_eq!(times_ran(&r, "plan"), 2, "a score under the bar iterates");
+    assert_eq!(r["state"]["is_complete"], false);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -539,53 +724,97 @@ fn approval_request(dir: &Path) -> Stage {
     let first = run(dir, APPROVAL, &json!({"request": "two days off next week", "requester": "Dana"}), 3);
     let r = &first.record;
     assert_eq!(r["status"], "interrupted");
+    let w = &r["waiting"][0];
+    assert_eq!(w["node"], "get_approval");
     assert_eq!(
-        r["waiting"],
-        json!([{"node": "get_approval", "prompt": "Dana asks for: two days off next week. Approve or reject?", "options": ["approve", "reject"]}])
+        w["prompt"],
+        "Dana asks for: two days off next week. Approve or reject, with comments for whoever acts on it."
     );
+    assert_eq!(w["fields"]["decision"]["options"], json!(["approve", "reject"]));
+    assert_eq!(w["fields"]["decision"]["required"], true);
+    assert_eq!(w["fields"]["comments"]["required"], false);
+    assert_eq!(w["fields"]["comments"]["label"], "Comments");
     first
 }
 
-#[test]
-fn approval_approved_runs_the_approved_action_with_its_templated_task() {
-    let dir = tmp();
-    let first = approval_request(dir.path());
-    let r = resume(dir.path(), APPROVAL, &first, &json!({"get_approval": "approve"}), 0).record;
-    assert_eq!(r["status"], "completed");
-    assert_eq!(ran(&r), [["get_approval"], ["check_approval"], ["approved_action"]]);
-    assert_eq!(r["next"], json!([]));
-    let s = &r["state"];
-    assert_eq!(s["approval_status"], "approve");
-    assert_eq!(s["action_result"], "Done: the request has been carried out and the requester has been told.");
-    assert_eq!(s["notification"], "");
-    assert_eq!(
-        r["steps"][2]["details"]["approved_action"]["prompt"],
-        "Carry out this approved request for Dana: two days off next week"
-    );
+/// The task description (the prompt) the action at the last step was given.
+fn task_description<'a>(record: &'a Value, node: &str) -> &'a str {
+    let steps = record["steps"].as_array().expect("steps");
+    text(&steps.last().expect("a step")["details"][node]["prompt"])
 }
 
 #[test]
-fn approval_rejected_runs_the_rejected_action_with_its_templated_task() {
+fn approval_approved_with_comments_passes_them_to_the_action() {
     let dir = tmp();
     let first = approval_request(dir.path());
-    let r = resume(dir.path(), APPROVAL, &first, &json!({"get_approval": "reject"}), 0).record;
+    let answer = json!({"get_approval": {"decision": "approve", "comments": "take Thursday and Friday"}});
+    let r = resume(dir.path(), APPROVAL, &first, &answer, 0).record;
+    assert_eq!(r["status"], "completed");
+    assert_eq!(ran(&r), [["get_approval"], ["check_approval"], ["approved_action"]]);
+    let s = &r["state"];
+    assert_eq!((s["decision"].clone(), s["comments"].clone()), (json!("approve"), json!("take Thursday and Friday")));
+    assert_eq!(
+        task_description(&r, "approved_action"),
+        "Carry out this approved request for Dana: two days off next week. Approver's comments: take Thursday and Friday."
+    );
+    assert_eq!(
+        s["action_result"],
+        "Done: two days off next week is arranged for Dana, as the approver asked: take Thursday and Friday."
+    );
+    assert_eq!(s["notification"], "");
+    assert_eq!(times_ran(&r, "rejected_action"), 0);
+}
+
+#[test]
+fn approval_approved_without_comments_says_so() {
+    let dir = tmp();
+    let first = approval_request(dir.path());
+    let r = resume(dir.path(), APPROVAL, &first, &json!({"get_approval": {"decision": "approve"}}), 0).record;
+    assert_eq!(r["state"]["comments"], "");
+    assert!(task_description(&r, "approved_action").ends_with("Approver's comments: none."));
+    assert_eq!(r["state"]["action_result"], "Done: two days off next week is arranged for Dana.");
+}
+
+#[test]
+fn approval_rejected_with_comments_passes_them_to_the_rejection_note() {
+    let dir = tmp();
+    let first = approval_request(dir.path());
+    let answer = json!({"get_approval": {"decision": "reject", "comments": "we are short-staffed that week"}});
+    let r = resume(dir.path(), APPROVAL, &first, &answer, 0).record;
     assert_eq!(r["status"], "completed");
     assert_eq!(ran(&r), [["get_approval"], ["check_approval"], ["rejected_action"]]);
     let s = &r["state"];
-    assert_eq!(s["approval_status"], "reject");
-    assert_eq!(s["action_result"], "");
-    assert!(text(&s["notification"]).starts_with("Sorry, your request was not approved"));
+    assert_eq!(s["decision"], "reject");
     assert_eq!(
-        r["steps"][2]["details"]["rejected_action"]["prompt"],
-        "Write a short, polite note telling Dana that the request \"two days off next week\" was declined."
+        task_description(&r, "rejected_action"),
+        "Write a short, polite note telling Dana that the request \"two days off next week\" was declined. Approver's comments: we are short-staffed that week."
     );
+    assert_eq!(
+        s["notification"],
+        "Sorry, Dana: your request for two days off next week was declined. The approver says: we are short-staffed that week."
+    );
+    assert_eq!(s["action_result"], "");
+}
+
+#[test]
+fn approval_answer_outside_the_form_is_refused() {
+    let dir = tmp();
+    let first = approval_request(dir.path());
+    let before = std::fs::read_to_string(&first.file).expect("the run file");
+    for answer in [json!({"get_approval": {"decision": "maybe"}}), json!({"get_approval": "approve"})] {
+        let answer = answer.to_string();
+        let out = sy(&["resume", &first.file, "--graph", &template(APPROVAL), "--answer", &answer]);
+        out.assert_code(2);
+        assert!(out.stderr.contains("get_approval"), "{}", out.describe());
+    }
+    assert_eq!(std::fs::read_to_string(&first.file).expect("the run file"), before, "the run file is untouched");
 }
 
 #[test]
 fn approval_without_a_requester_uses_the_default() {
     let dir = tmp();
     let r = run(dir.path(), APPROVAL, &json!({"request": "a new chair"}), 3).record;
-    assert_eq!(r["waiting"][0]["prompt"], "a colleague asks for: a new chair. Approve or reject?");
+    assert!(text(&r["waiting"][0]["prompt"]).starts_with("a colleague asks for: a new chair."));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -593,103 +822,177 @@ fn approval_without_a_requester_uses_the_default() {
 // ---------------------------------------------------------------------------------------------
 
 const ORCHESTRATOR: &str = "004-linear-orchestrator.json";
-const PLANNED: [&str; 4] = ["gmail", "invoice", "zoho", "audit"];
+const AGENTS: [&str; 6] = ["gmail", "invoice", "salesforce", "zoho", "audit", "closing"];
+const BOOK: &str = "Book this month's supplier invoices";
 
-fn planned(dir: &Path, input: &Value) -> Stage {
-    let first = run(dir, ORCHESTRATOR, input, 3);
+/// Runs the orchestrator on `task` until it asks for the plan's approval.
+fn planned(dir: &Path, task: &str) -> Stage {
+    let first = run(dir, ORCHESTRATOR, &json!({ "task": task }), 3);
     let r = &first.record;
     assert_eq!(r["status"], "interrupted");
-    assert_eq!(ran(r), [["planner"], ["check_plan"]]);
-    assert_eq!(
-        r["waiting"],
-        json!([{"node": "approve_plan", "prompt": "Planned agents, in order: gmail -> invoice -> zoho -> audit. Approve this plan?", "options": ["approve", "reject"]}])
-    );
-    assert_eq!(strs(&r["state"]["agent_sequence"]), PLANNED);
+    assert_eq!(ran(r), [["planner"]]);
+    assert_eq!(r["next"], json!(["approve_plan"]));
     assert_eq!(r["state"]["execution_results"], json!([]), "no agent runs before approval");
     first
+}
+
+/// The proposed sequence the plan form is prefilled with.
+fn proposed(stage: &Stage) -> &str {
+    text(&stage.record["waiting"][0]["fields"]["sequence"]["default"])
 }
 
 fn agents_that_ran(record: &Value) -> Vec<&str> {
     record["state"]["execution_results"].as_array().expect("results").iter().map(|e| text(&e["agent"])).collect()
 }
 
-#[test]
-fn orchestrator_template_has_the_15_minute_run_timeout() {
+fn approve_plan(sequence: Option<&str>) -> Value {
+    match sequence {
+        Some(s) => json!({"approve_plan": {"plan_decision": "approve", "sequence": s}}),
+        None => json!({"approve_plan": {"plan_decision": "approve"}}),
+    }
+}
+
+/// The end node the run's last step routed into.
+fn ended_at(record: &Value) -> String {
     let g = read_template(ORCHESTRATOR);
-    assert_eq!(g["limits"]["run_timeout_ms"], 900_000);
+    let steps = record["steps"].as_array().expect("steps");
+    let taken = steps.last().expect("a step")["taken"].as_array().expect("taken").clone();
+    let ends: Vec<String> = taken
+        .iter()
+        .map(|i| g["edges"][i.as_u64().expect("an index") as usize]["to"].clone())
+        .filter(|to| g["nodes"].as_array().expect("nodes").iter().any(|n| n["id"] == *to && n["kind"] == "end"))
+        .map(|to| text(&to).to_string())
+        .collect();
+    assert_eq!(ends.len(), 1, "one end reached: {ends:?}");
+    ends[0].clone()
 }
 
 #[test]
-fn orchestrator_runs_each_planned_agent_once_in_order_then_asks_about_the_result() {
+fn orchestrator_template_has_the_agent_and_run_timeouts_and_one_node_per_agent() {
+    let g = read_template(ORCHESTRATOR);
+    assert_eq!(g["limits"]["run_timeout_ms"], 900_000);
+    for agent in AGENTS {
+        let node = g["nodes"].as_array().expect("nodes").iter().find(|n| n["id"] == agent).expect("an agent node");
+        assert_eq!(node["timeout_ms"], 180_000, "{agent}");
+        assert_eq!(node["use"], "agent", "{agent} uses the agent definition");
+        assert_eq!(node["on_error"], "route", "{agent}");
+    }
+    assert!(g["definitions"]["agent"].is_object());
+}
+
+#[test]
+fn orchestrator_planner_proposes_agents_from_the_task() {
     let dir = tmp();
-    let first = planned(dir.path(), &json!({"task": "Book this month's supplier invoices"}));
-    let second = resume(dir.path(), ORCHESTRATOR, &first, &json!({"approve_plan": "approve"}), 3);
+    let first = planned(dir.path(), BOOK);
+    assert_eq!(proposed(&first), "gmail, invoice, zoho, audit");
+    let plan = &first.record["state"]["plan"];
+    assert_eq!(plan["estimated_seconds"], 240);
+    assert_eq!(plan["reasons"]["zoho"], "book the entries in the ledger");
+    assert!(text(&first.record["waiting"][0]["prompt"]).contains("gmail to find the emails that carry the documents"));
+    let w = &first.record["waiting"][0]["fields"]["plan_decision"];
+    assert_eq!(w["options"], json!(["approve", "reject"]));
+
+    let other = planned(dir.path(), "Update the customer accounts and close the month");
+    assert_eq!(proposed(&other), "salesforce, closing");
+}
+
+#[test]
+fn orchestrator_runs_each_approved_agent_once_in_order_then_asks_about_the_result() {
+    let dir = tmp();
+    let first = planned(dir.path(), BOOK);
+    let second = resume(dir.path(), ORCHESTRATOR, &first, &approve_plan(None), 3);
     let r = &second.record;
     assert_eq!(r["next"], json!(["approve_result"]));
-    assert_eq!(times_ran(r, "run_agent"), 4);
-    assert_eq!(agents_that_ran(r), PLANNED);
-    let steps: Vec<i64> = r["state"]["execution_results"]
-        .as_array()
-        .expect("results")
-        .iter()
-        .map(|e| e["step"].as_i64().unwrap_or_default())
-        .collect();
-    assert_eq!(steps, [1, 2, 3, 4]);
+    assert_eq!(strs(&r["state"]["agent_sequence"]), ["gmail", "invoice", "zoho", "audit"]);
+    assert_eq!(agents_that_ran(r), ["gmail", "invoice", "zoho", "audit"]);
+    let order: Vec<String> = ran(r).into_iter().flatten().filter(|n| AGENTS.contains(&n.as_str())).collect();
+    assert_eq!(order, ["gmail", "invoice", "zoho", "audit"]);
+    for agent in AGENTS {
+        let expected = usize::from(["gmail", "invoice", "zoho", "audit"].contains(&agent));
+        assert_eq!(times_ran(r, agent), expected, "{agent} runs exactly once, or not at all");
+    }
     // Later agents read what earlier ones collected.
-    assert_eq!(r["state"]["collected_data"]["invoice"]["invoices_read"], 2);
-    assert_eq!(r["state"]["collected_data"]["zoho"]["ledger_entries"], 2);
+    let data = &r["state"]["collected_data"];
+    assert_eq!(data["invoice"]["invoices_read"], data["gmail"]["invoices_attached"]);
+    assert_eq!(data["zoho"]["ledger_entries"], 2);
+    assert_eq!(data["audit"], json!({"checked": 2, "unbooked": 0}));
     assert!(text(&r["waiting"][0]["prompt"]).starts_with("All 4 agents finished (gmail -> invoice -> zoho -> audit)."));
 
-    let done = resume(dir.path(), ORCHESTRATOR, &second, &json!({"approve_result": "approve"}), 0).record;
+    let done =
+        resume(dir.path(), ORCHESTRATOR, &second, &json!({"approve_result": {"result_decision": "approve"}}), 0).record;
     assert_eq!(done["status"], "completed");
     assert_eq!(done["state"]["status"], "completed");
     assert_eq!(done["state"]["final_result"], "Completed 4 agents: gmail -> invoice -> zoho -> audit.");
-    assert_eq!(times_ran(&done, "run_agent"), 4, "no agent runs twice");
+    assert_eq!(ended_at(&done), "end");
 
-    let revise = resume(dir.path(), ORCHESTRATOR, &second, &json!({"approve_result": "reject"}), 0).record;
+    let answer = json!({"approve_result": {"result_decision": "reject", "result_comments": "the totals look off"}});
+    let revise = resume(dir.path(), ORCHESTRATOR, &second, &answer, 0).record;
     assert_eq!(revise["status"], "completed");
     assert_eq!(revise["state"]["status"], "needs_revision");
+    assert_eq!(revise["state"]["final_result"], "The result needs revision: the totals look off.");
     assert_eq!(ran(&revise).last().expect("steps"), &["needs_revision"]);
+}
+
+#[test]
+fn orchestrator_runs_the_plan_as_the_approver_edited_it() {
+    let dir = tmp();
+    let first = planned(dir.path(), BOOK);
+    let r = resume(dir.path(), ORCHESTRATOR, &first, &approve_plan(Some("Closing, gmail, invoice, gmail")), 3).record;
+    assert_eq!(strs(&r["state"]["agent_sequence"]), ["closing", "gmail", "invoice"], "known agents, each once");
+    assert_eq!(agents_that_ran(&r), ["closing", "gmail", "invoice"]);
+    assert_eq!(times_ran(&r, "zoho") + times_ran(&r, "audit"), 0, "agents taken out of the plan do not run");
+    assert_eq!(r["state"]["collected_data"]["closing"]["entries_booked"], 0, "nothing was booked before closing");
 }
 
 #[test]
 fn orchestrator_rejected_plan_ends_without_running_any_agent() {
     let dir = tmp();
-    let first = planned(dir.path(), &json!({"task": "Book this month's supplier invoices"}));
-    let r = resume(dir.path(), ORCHESTRATOR, &first, &json!({"approve_plan": "reject"}), 0).record;
+    let first = planned(dir.path(), BOOK);
+    let answer = json!({"approve_plan": {"plan_decision": "reject", "plan_comments": "not this month"}});
+    let r = resume(dir.path(), ORCHESTRATOR, &first, &answer, 0).record;
     assert_eq!(r["status"], "completed");
-    assert_eq!(ran(&r), [["planner"], ["check_plan"], ["approve_plan"], ["plan_rejected"]]);
-    assert_eq!(r["state"]["status"], "plan_rejected");
+    assert_eq!(ran(&r), [["planner"], ["approve_plan"]]);
+    assert_eq!(ended_at(&r), "plan_rejected");
+    assert_eq!(r["state"]["plan_comments"], "not this month");
     assert_eq!(r["state"]["execution_results"], json!([]));
     assert_eq!(r["state"]["collected_data"], json!({}));
 }
 
 #[test]
-fn orchestrator_agent_failure_ends_cleanly_with_a_failure_report() {
+fn orchestrator_failing_agent_ends_the_run_failed_naming_it() {
     let dir = tmp();
-    let first = planned(dir.path(), &json!({"task": "Book this month's supplier invoices", "fail_agent": "zoho"}));
-    let r = resume(dir.path(), ORCHESTRATOR, &first, &json!({"approve_plan": "approve"}), 0).record;
-    assert_eq!(r["status"], "completed", "the failure is handled inside the graph");
-    assert_eq!(r["error"], Value::Null);
-    assert_eq!(
-        ran(&r),
-        [
-            ["planner"],
-            ["check_plan"],
-            ["approve_plan"],
-            ["run_agent"],
-            ["run_agent"],
-            ["run_agent"],
-            ["report_failure"]
-        ]
-    );
-    let s = &r["state"];
-    assert_eq!(s["status"], "failed");
-    assert_eq!(s["failed_agent"], "zoho");
-    assert!(text(&s["failure_message"]).contains("zoho agent failed"), "{}", s["failure_message"]);
-    assert_eq!(s["final_result"], "Stopped at zoho after 2 of 4 agents.");
+    // The ledger books euros only: for a task in dollars the zoho agent's reply breaks its schema.
+    let first = planned(dir.path(), "Book this month's supplier invoices in USD");
+    assert_eq!(proposed(&first), "gmail, invoice, zoho, audit");
+    let r = resume(dir.path(), ORCHESTRATOR, &first, &approve_plan(None), 1).record;
+    assert_eq!(r["status"], "failed");
+    assert_eq!(r["error"]["kind"], "ended");
+    assert_eq!(r["error"]["node"], "agent_failed");
+    let message = text(&r["error"]["message"]);
+    assert!(message.starts_with("Agent zoho failed after 2 of 4 agents:"), "{message}");
+    assert!(message.contains("records"), "the schema problem is named: {message}");
     assert_eq!(agents_that_ran(&r), ["gmail", "invoice"], "no agent after the failed one runs");
-    assert_eq!(times_ran(&r, "approve_result"), 0);
+    assert_eq!(times_ran(&r, "audit") + times_ran(&r, "approve_result"), 0);
+    assert_eq!((r["state"]["failed_agent"].clone(), r["state"]["status"].clone()), (json!("zoho"), json!("failed")));
+
+    // The same task in euros, with the audit moved first: it has nothing to check and fails.
+    let first = planned(dir.path(), BOOK);
+    let r = resume(dir.path(), ORCHESTRATOR, &first, &approve_plan(Some("audit, gmail, invoice")), 1).record;
+    assert_eq!(r["error"]["kind"], "ended");
+    assert!(text(&r["error"]["message"]).starts_with("Agent audit failed after 0 of 3 agents:"), "{}", r["error"]);
+    assert_eq!(agents_that_ran(&r), Vec::<&str>::new());
+}
+
+#[test]
+fn orchestrator_plan_naming_no_known_agent_fails() {
+    let dir = tmp();
+    let first = planned(dir.path(), BOOK);
+    let r = resume(dir.path(), ORCHESTRATOR, &first, &approve_plan(Some("payroll")), 1).record;
+    assert_eq!(r["status"], "failed");
+    assert_eq!(r["error"]["kind"], "ended");
+    assert_eq!(r["error"]["node"], "plan_invalid");
+    assert!(text(&r["error"]["message"]).contains("\"payroll\" names no known agent"), "{}", r["error"]);
+    assert_eq!(strs(&r["state"]["unknown_agents"]), ["payroll"]);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -84,8 +84,8 @@ async function changedKeys(page: Page): Promise<string[]> {
 // run must show.
 
 const APPROVAL_NODES = ['start', 'get_approval', 'check_approval', 'approved_action', 'rejected_action', 'end_approved', 'end_rejected'];
-const DONE = '"Done: the request has been carried out and the requester has been told."';
-const SORRY = '"Sorry, your request was not approved this time. Feel free to ask again with more detail."';
+const DONE = '"Done: two laptops is arranged for a colleague."';
+const SORRY = '"Sorry, a colleague: your request for a new monitor was declined. The approver says: not this quarter."';
 
 interface Expected {
   /** Nodes not listed are idle. */
@@ -105,25 +105,25 @@ const APPROVED_STEPS: Expected[] = [
     status: {},
     taken: [],
     changed: [],
-    state: { request: '"two laptops"', requester: '"a colleague"', approval_status: '""', action_result: '""', notification: '""' },
+    state: { request: '"two laptops"', requester: '"a colleague"', decision: '""', comments: '""', action_result: '""', notification: '""' },
   },
   {
     status: { get_approval: 'active' },
     taken: ['get_approval>check_approval'],
-    changed: ['approval_status'],
-    state: { approval_status: '"approve"', action_result: '""' },
+    changed: ['decision'],
+    state: { decision: '"approve"', comments: '""', action_result: '""' },
   },
   {
     status: { get_approval: 'done', check_approval: 'active' },
     taken: ['check_approval>approved_action'],
     changed: [],
-    state: { approval_status: '"approve"', action_result: '""' },
+    state: { decision: '"approve"', action_result: '""' },
   },
   {
     status: { get_approval: 'done', check_approval: 'done', approved_action: 'active' },
     taken: ['approved_action>end_approved'],
     changed: ['action_result'],
-    state: { approval_status: '"approve"', action_result: DONE, notification: '""' },
+    state: { decision: '"approve"', action_result: DONE, notification: '""' },
   },
 ];
 
@@ -153,11 +153,15 @@ async function runApprovalUntilWaiting(page: Page, request = 'two laptops'): Pro
   await startRun(page, { request });
   await expect(runStatus(page)).toHaveAttribute('data-run-status', 'interrupted');
   await expect(node(page, 'get_approval')).toHaveAttribute('data-status', 'waiting');
-  await expect(inputRequired(page)).toContainText(`a colleague asks for: ${request}. Approve or reject?`);
+  await expect(inputRequired(page)).toContainText(`a colleague asks for: ${request}. Approve or reject`);
 }
 
-async function answer(page: Page, option: string): Promise<void> {
-  await inputRequired(page).getByRole('button', { name: option, exact: true }).click();
+/** Answers the approval form: its decision, and comments when given. */
+async function answer(page: Page, decision: string, comments?: string): Promise<void> {
+  const form = inputRequired(page);
+  await form.getByRole('combobox', { name: 'Decision', exact: true }).selectOption(decision);
+  if (comments !== undefined) await form.getByRole('textbox', { name: 'Comments', exact: true }).fill(comments);
+  await form.getByRole('button', { name: 'Submit', exact: true }).click();
   await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
   await expect(inputRequired(page)).toHaveCount(0);
 }
@@ -215,7 +219,7 @@ test('approval: run, answer approve, then step and scrub through the run', async
   await expect(timeline(page)).toHaveValue('0');
   await expect(timeline(page)).toHaveAttribute('max', '0');
   expect(await statuses(page)).toEqual(allStatuses(APPROVAL_NODES, { get_approval: 'waiting' }));
-  await expect(inputRequired(page).getByRole('button', { name: 'reject', exact: true })).toBeVisible();
+  await expect(inputRequired(page).getByRole('combobox', { name: 'Decision', exact: true })).toBeVisible();
 
   await answer(page, 'approve');
   await expect(timeline(page)).toHaveAttribute('max', '3');
@@ -275,10 +279,10 @@ test('a human node is answered after a reload: the waiting run comes back and co
   // The app reopens the last interrupted run.
   await expect(runStatus(page)).toHaveAttribute('data-run-status', 'interrupted');
   await expect(node(page, 'get_approval')).toHaveAttribute('data-status', 'waiting');
-  await expect(inputRequired(page)).toContainText('a colleague asks for: a new monitor. Approve or reject?');
+  await expect(inputRequired(page)).toContainText('a colleague asks for: a new monitor. Approve or reject');
 
   await fastest(page);
-  await answer(page, 'reject');
+  await answer(page, 'reject', 'not this quarter');
   await expect(timeline(page)).toHaveValue('3');
   await expect
     .poll(() => statuses(page))
@@ -286,7 +290,7 @@ test('a human node is answered after a reload: the waiting run comes back and co
   await expect.poll(() => takenEdges(page)).toEqual(['rejected_action>end_rejected']);
   await expect.poll(() => changedKeys(page)).toEqual(['notification']);
   const state = await shownValues(page);
-  expect(state).toMatchObject({ request: '"a new monitor"', approval_status: '"reject"', notification: SORRY, action_result: '""' });
+  expect(state).toMatchObject({ request: '"a new monitor"', decision: '"reject"', comments: '"not this quarter"', notification: SORRY, action_result: '""' });
 
   // The same run was continued (not a new one) and saved as completed.
   const after = await theStoredRuns(page, 1);
@@ -313,7 +317,7 @@ test('fork from step 2 with an edited state; the original run is unchanged', asy
   await stateRegion(page).getByRole('button', { name: 'Edit and fork' }).click();
   const editor = stateRegion(page).getByRole('textbox', { name: 'Edited state' });
   const edited = JSON.parse(await editor.inputValue());
-  expect(edited).toMatchObject({ request: 'two laptops', requester: 'a colleague', approval_status: 'approve', action_result: '' });
+  expect(edited).toMatchObject({ request: 'two laptops', requester: 'a colleague', decision: 'approve', action_result: '' });
   edited.requester = 'the finance team';
   await editor.fill(JSON.stringify(edited, null, 2));
   await stateRegion(page).getByRole('button', { name: 'Run from step 2' }).click();
@@ -325,11 +329,18 @@ test('fork from step 2 with an edited state; the original run is unchanged', asy
   await expect(timeline(page)).toHaveValue('3');
   await expect
     .poll(() => shownValues(page))
-    .toEqual({ ...originalState, requester: '"the finance team"' });
+    .toEqual({
+      ...originalState,
+      requester: '"the finance team"',
+      // The action's mock reply follows the state it is given.
+      action_result: '"Done: two laptops is arranged for the finance team."',
+    });
   // The forked run's last step ran the approved action with the edited requester.
   const fork = unpack(forks.raw[forkId]).record as { steps: { ran: string[]; details?: Record<string, { prompt?: string }> }[] };
   expect(fork.steps.at(-1)?.ran).toEqual(['approved_action']);
-  expect(fork.steps.at(-1)?.details?.approved_action?.prompt).toBe('Carry out this approved request for the finance team: two laptops');
+  expect(fork.steps.at(-1)?.details?.approved_action?.prompt).toBe(
+    "Carry out this approved request for the finance team: two laptops. Approver's comments: none.",
+  );
 
   // The original is untouched, in storage and when opened again from the history.
   expect(forks.raw[originalId], 'the saved original run is byte for byte the same').toBe(originalRaw);
@@ -771,7 +782,7 @@ test.describe('the browser and the CLI', () => {
     const first = info.outputPath('interrupted.json');
     const interrupted = cliRun(['run', join(ROOT, 'templates/003-approval.json'), '--input', JSON.stringify({ request: 'two laptops' })], 3);
     writeFileSync(first, JSON.stringify(interrupted));
-    const native = cliRun(['resume', first, '--graph', join(ROOT, 'templates/003-approval.json'), '--answer', JSON.stringify({ get_approval: 'approve' })], 0);
+    const native = cliRun(['resume', first, '--graph', join(ROOT, 'templates/003-approval.json'), '--answer', JSON.stringify({ get_approval: { decision: 'approve' } })], 0);
     expectSameRun(browser, native);
   });
 

@@ -219,7 +219,7 @@ mod tests {
         pollster_lite(&mut run, &host);
         if let Some(a) = answer {
             let waiting = run.waiting_for();
-            run.answer(&waiting[0], Value::from(a)).unwrap();
+            run.answer(&waiting[0], serde_json::json!({ "decision": a })).unwrap();
             pollster_lite(&mut run, &host);
         }
         (run.record(true), run.state_at(0).unwrap().to_json())

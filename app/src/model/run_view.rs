@@ -68,7 +68,7 @@ pub fn in_step(parents: &[(String, Playback)], scope: &[ScopeStep]) -> bool {
 mod tests {
     use super::*;
     use engine::{OfflineHost, Run, compile, parse_graph};
-    use serde_json::{Value, json};
+    use serde_json::json;
     use std::rc::Rc;
 
     fn approval() -> Playback {
@@ -84,7 +84,7 @@ mod tests {
             drop(fut);
             run.waiting_for()
         };
-        run.answer(&waiting[0], Value::from("approve")).unwrap();
+        run.answer(&waiting[0], json!({ "decision": "approve" })).unwrap();
         let mut fut = Box::pin(run.run(&host));
         while fut.as_mut().poll(&mut cx).is_pending() {}
         drop(fut);
