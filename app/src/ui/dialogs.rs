@@ -140,7 +140,7 @@ fn SearchDialog() -> impl IntoView {
         <div class="dialog search" role="dialog" aria-modal="true" aria-label="Find a node">
             <input node_ref=input class="search-input" aria-label="Find a node" placeholder="Node name, id or kind…"
                 prop:value=query on:input=move |ev| { query.set(event_target_value(&ev)); active.set(0); } on:keydown=on_key/>
-            <ul class="search-results" role="listbox">
+            <ul class="search-results" role="listbox" aria-label="Nodes found">
                 {move || results.get().into_iter().enumerate().map(|(i, (id, title, kind))| {
                     let chosen = id.clone();
                     view! {
