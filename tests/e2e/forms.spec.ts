@@ -4,6 +4,7 @@
 // `route_by`, the run kept across a reload), a failing end drawn as such and named with its
 // message when a run ends there, a human node's form and an end's outcome edited in the
 // Inspector, and a breakpoint set from the keyboard that stops the run until Continue.
+import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { graph } from './agent-runs';
 import { addNode, expect, node, nodeHeader, test } from './fixtures';
@@ -130,7 +131,7 @@ test('an end with outcome failed is drawn as such; a run ending there names the 
   await inputRequired(page).getByRole('button', { name: 'Submit', exact: true }).click();
 
   await expect(runStatus(page)).toHaveAttribute('data-run-status', 'failed');
-  const shown = runRegion(page).getByRole('alert', { name: 'Run error' });
+  const shown = runRegion(page).getByRole('region', { name: 'Run error' });
   await expect(shown).toContainText('The run ended failed at end `refused`');
   await expect(shown).toContainText('Rejected with score 3: too risky');
   await expect(node(page, 'rejected')).toHaveAttribute('data-status', RAN);
@@ -246,4 +247,38 @@ test('a breakpoint set from the keyboard stops the run before its node, shows a 
   await selectNode(page, 'write');
   await inspector(page).getByRole('checkbox', { name: 'Break before', exact: true }).uncheck();
   await expect(dot).toHaveCount(0);
+});
+
+/** The serious and critical axe violations on the page as it is, one line each. */
+async function violations(page: Page, screen: string): Promise<string[]> {
+  const result = await new AxeBuilder({ page })
+    .include('[aria-label="Run"]')
+    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
+    .analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${screen}: ${v.id} (${v.impact}) at ${n.target.join(' ')}: ${v.help}`));
+}
+
+test('axe finds no serious violation in a waiting form (with an error shown), a breakpoint stop, or a run ended failed', async ({ editor: page }) => {
+  const found: string[] = [];
+  await importJson(page, graph('review-form.json'), 'write');
+  await selectNode(page, 'write');
+  await inspector(page).getByRole('checkbox', { name: 'Break after', exact: true }).check();
+  await fastest(page);
+  await startRun(page, { topic: 'audit' });
+  await expect(runRegion(page).getByRole('region', { name: 'Breakpoint', exact: true })).toContainText('after `write` ran');
+  found.push(...(await violations(page, 'a breakpoint stop')));
+  await runButton(page, 'Continue').click();
+  await expect(inputRequired(page)).toBeVisible();
+  await control(page, 'spinbutton', 'Score').fill('');
+  await inputRequired(page).getByRole('button', { name: 'Submit', exact: true }).click();
+  await expect(form(page).getByRole('alert')).toContainText('This field is required.');
+  found.push(...(await violations(page, 'a form with an error')));
+  await control(page, 'spinbutton', 'Score').fill('1');
+  await control(page, 'combobox', 'Decision').selectOption('reject');
+  await inputRequired(page).getByRole('button', { name: 'Submit', exact: true }).click();
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'failed');
+  found.push(...(await violations(page, 'a run ended failed')));
+  expect(found, `serious or critical axe violations:\n${found.join('\n')}`).toEqual([]);
 });

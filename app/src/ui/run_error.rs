@@ -1,6 +1,7 @@
-//! [`RunErrorView`]: why the shown run failed, kept in the run panel (the alert that said so
-//! fades with the others): for a run ended by an end with outcome failed, which end and its
-//! message (spec 2.9).
+//! [`RunErrorView`]: why the shown run failed, kept in the run panel as a region (the alert
+//! that announced it can be dismissed; this stays with the run, and with a saved run opened
+//! later): for a run ended by an end with outcome failed, which end and its message (spec
+//! 2.9).
 
 use leptos::prelude::*;
 
@@ -19,14 +20,14 @@ pub fn RunErrorView() -> impl IntoView {
         shown.get().map(|e| {
             let node = e.node.clone();
             view! {
-                <section class="run-error" role="alert" aria-label="Run error" data-node=e.node.clone()>
+                <section class="run-error" role="region" aria-label="Run error" data-node=e.node.clone()>
                     <h3>{e.heading}</h3>
                     <p class="run-error-message">{e.message}</p>
                     {node.map(|n| {
-                        let label = format!("Show node {n}");
+                        let text = format!("Show {n} on the canvas");
                         view! {
-                            <button type="button" class="small" aria-label=label
-                                on:click=move |_| navigation::select_problem(doc, view, Some(&n), None)>"Show on canvas"</button>
+                            <button type="button" class="small"
+                                on:click=move |_| navigation::select_problem(doc, view, Some(&n), None)>{text}</button>
                         }
                     })}
                 </section>
