@@ -5,72 +5,16 @@
 //! Graph fixtures live in `tests/fixtures/`; broken documents are written inline so that the
 //! defect each test is about is visible next to it.
 
+mod binary;
+
+use binary::{Out, sy, sy_in};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::{Value, json};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
-
-/// What one invocation of the binary produced.
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-    what: String,
-}
-
-impl Out {
-    /// Everything needed to understand a failed assertion.
-    fn describe(&self) -> String {
-        format!(
-            "command: {}\nexit code: {}\n--- stdout ---\n{}\n--- stderr ---\n{}",
-            self.what, self.code, self.stdout, self.stderr
-        )
-    }
-
-    fn assert_code(&self, code: i32) -> &Out {
-        assert_eq!(self.code, code, "wrong exit code\n{}", self.describe());
-        self
-    }
-
-    /// stdout parsed as JSON.
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
-            panic!("stdout is not JSON ({e})\n{}", self.describe());
-        })
-    }
-}
-
-fn run_in(dir: Option<&Path>, args: &[&str]) -> Out {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_switchyard"));
-    cmd.args(args);
-    // If anything panics, make it as loud as it can be, so the stderr checks catch it.
-    cmd.env("RUST_BACKTRACE", "1");
-    if let Some(dir) = dir {
-        cmd.current_dir(dir);
-    }
-    let out = cmd.output().expect("the switchyard binary runs");
-    let what = format!("switchyard {}", args.join(" "));
-    Out {
-        code: out.status.code().unwrap_or_else(|| {
-            panic!("`{what}` was killed by a signal: {:?}", out.status);
-        }),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        what,
-    }
-}
-
-fn sy(args: &[&str]) -> Out {
-    run_in(None, args)
-}
-
-fn sy_in(dir: &Path, args: &[&str]) -> Out {
-    run_in(Some(dir), args)
-}
 
 fn fixture(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests").join("fixtures").join(name).to_string_lossy().into_owned()

@@ -2,46 +2,12 @@
 //! definition from two nodes, `validate` on a cycle of uses, and `mermaid` naming what a node
 //! uses.
 
+mod binary;
+
+use binary::sy;
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::{Value, json};
-
-/// What one invocation of the binary produced.
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-    what: String,
-}
-
-impl Out {
-    fn describe(&self) -> String {
-        format!(
-            "command: {}\nexit code: {}\n--- stdout ---\n{}\n--- stderr ---\n{}",
-            self.what, self.code, self.stdout, self.stderr
-        )
-    }
-
-    fn assert_code(&self, code: i32) -> &Out {
-        assert_eq!(self.code, code, "wrong exit code\n{}", self.describe());
-        self
-    }
-
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e})\n{}", self.describe()))
-    }
-}
-
-fn sy(args: &[&str]) -> Out {
-    let out = Command::new(env!("CARGO_BIN_EXE_switchyard")).args(args).output().expect("the switchyard binary runs");
-    Out {
-        code: out.status.code().expect("exited, not killed"),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        what: format!("switchyard {}", args.join(" ")),
-    }
-}
 
 fn write(dir: &Path, name: &str, doc: &Value) -> String {
     let path = dir.join(name);

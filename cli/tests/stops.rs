@@ -3,54 +3,12 @@
 //! node and field, an end with `outcome: failed` exiting 1, and `--break-before` /
 //! `--break-after` stopping the run (exit 3) until `resume` goes on.
 
+mod binary;
+
+use binary::sy;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::{Value, json};
-
-/// Exit code, stdout and stderr of one invocation of the binary.
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-    what: String,
-}
-
-impl Out {
-    fn describe(&self) -> String {
-        format!(
-            "command: {}\nexit code: {}\n--- stdout ---\n{}\n--- stderr ---\n{}",
-            self.what, self.code, self.stdout, self.stderr
-        )
-    }
-
-    /// Checks the exit code and returns the record printed on stdout.
-    fn record(&self, code: i32) -> Value {
-        assert_eq!(self.code, code, "wrong exit code\n{}", self.describe());
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e})\n{}", self.describe()))
-    }
-
-    /// Bad input: exit 2, nothing on stdout, one line on stderr holding every needle.
-    fn assert_bad_input(&self, needles: &[&str]) {
-        assert_eq!(self.code, 2, "bad input exits 2\n{}", self.describe());
-        assert!(self.stdout.trim().is_empty(), "bad input prints nothing on stdout\n{}", self.describe());
-        assert_eq!(self.stderr.lines().count(), 1, "one line on stderr\n{}", self.describe());
-        assert!(!self.stderr.contains("panicked"), "{}", self.describe());
-        for needle in needles {
-            assert!(self.stderr.contains(needle), "stderr should mention {needle:?}\n{}", self.describe());
-        }
-    }
-}
-
-fn sy(args: &[&str]) -> Out {
-    let out = Command::new(env!("CARGO_BIN_EXE_switchyard")).args(args).output().expect("the switchyard binary runs");
-    Out {
-        code: out.status.code().expect("not killed by a signal"),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        what: format!("switchyard {}", args.join(" ")),
-    }
-}
 
 fn fixture(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests").join("fixtures").join(name).to_string_lossy().into_owned()

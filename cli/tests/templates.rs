@@ -4,8 +4,10 @@
 //! the final state that show the seed's behaviour, and takes every branch there is to take
 //! (simple and complex, approve and reject, success and failure).
 
+mod binary;
+
+use binary::sy;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Value, json};
@@ -23,47 +25,6 @@ const TEMPLATES: [&str; 7] = [
     "005-tool-agent.json",
     "006-map-reduce.json",
 ];
-
-/// What one invocation of the binary produced.
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-    what: String,
-}
-
-impl Out {
-    fn describe(&self) -> String {
-        format!(
-            "command: {}\nexit code: {}\n--- stdout ---\n{}\n--- stderr ---\n{}",
-            self.what, self.code, self.stdout, self.stderr
-        )
-    }
-
-    fn assert_code(&self, code: i32) -> &Out {
-        assert_eq!(self.code, code, "wrong exit code\n{}", self.describe());
-        self
-    }
-
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e})\n{}", self.describe()))
-    }
-}
-
-fn sy(args: &[&str]) -> Out {
-    let out = Command::new(env!("CARGO_BIN_EXE_switchyard"))
-        .args(args)
-        .env("RUST_BACKTRACE", "1")
-        .output()
-        .expect("the switchyard binary runs");
-    let what = format!("switchyard {}", args.join(" "));
-    Out {
-        code: out.status.code().unwrap_or_else(|| panic!("`{what}` was killed by a signal: {:?}", out.status)),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        what,
-    }
-}
 
 fn template(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("templates").join(name).to_string_lossy().into_owned()
