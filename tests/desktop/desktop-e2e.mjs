@@ -52,7 +52,7 @@ try {
   await waitFor('return document.querySelectorAll("[data-node-id]").length >= 2', 'the editor');
   console.log(`desktop: editor up ${Date.now() - started} ms after the session request`);
   // Open the approval template from the gallery.
-  await exec(`[...document.querySelectorAll('button')].find(b => b.getAttribute('aria-label') === 'Open template Approval workflow').click();`);
+  await exec(`document.querySelector('button[data-template="003-approval"]').click();`);
   await waitFor('return !!document.querySelector("[data-node-id=get_approval]")', 'the template on the canvas');
   // Autosave writes it as a file in the workflows folder.
   const file = join(dataDir, 'workflows', 'approval-workflow.json');
