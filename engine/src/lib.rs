@@ -9,6 +9,7 @@
 //! | module | what it holds |
 //! |---|---|
 //! | [`document`] | the graph document's types, one to one with the JSON, and [`NodeField`]: every node field with which kinds take it, declared once |
+//! | [`graph_hash`] | a graph's fingerprint (`graph_hash`, layout left out) and per-part hashes, to name what changed between two versions |
 //! | [`parse`] | reading documents strictly, with errors that give path, line and column |
 //! | [`plan`] | validation (every problem, with its path) and compilation into a [`Plan`]: `plan/{types, compile, check, graph, node, kinds, human, end, effectful, llm, tools, map, definitions}` |
 //! | [`script`] | the Rhai sandbox: expressions, scripts, `{{ }}` templates |
@@ -54,6 +55,7 @@ mod describe;
 pub mod diagnostic;
 pub mod document;
 mod effects;
+pub mod graph_hash;
 pub mod host;
 pub mod json_schema;
 pub mod mermaid;
@@ -68,6 +70,7 @@ pub mod update;
 
 pub use diagnostic::{Diagnostic, Severity};
 pub use document::{Edge, Graph, Node, NodeField, NodeKind};
+pub use graph_hash::GraphHash;
 pub use host::{Host, OfflineHost};
 pub use mermaid::to_mermaid;
 pub use parse::{DocError, parse_graph};

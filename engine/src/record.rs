@@ -38,6 +38,12 @@ pub struct RunRecord {
     /// Node id → its last error message.
     #[serde(default)]
     pub errors: BTreeMap<String, String>,
+    /// The graph version the run belongs to: [`crate::GraphHash`] (absent in older records).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub graph_hash: Option<String>,
+    /// The hash of each part of that graph, so a changed graph can be named part by part.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub graph_parts: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forked_from: Option<ForkInfo>,
     /// Absent in a summary.

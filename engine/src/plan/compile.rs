@@ -79,7 +79,19 @@ fn compile_with(mut c: Checker, graph: &Graph, depth: usize, defs: &Definitions)
     let (Some(nodes), Some(&start)) = (nodes, by_id.get(graph.nodes[starts[0]].id.as_str())) else {
         return Compiled { plan: None, diagnostics };
     };
-    Compiled { plan: Some(Plan { graph: graph.clone(), nodes, by_id, start, schema, limits, scripting }), diagnostics }
+    Compiled {
+        plan: Some(Plan {
+            graph: graph.clone(),
+            nodes,
+            by_id,
+            start,
+            schema,
+            limits,
+            scripting,
+            hash: Default::default(),
+        }),
+        diagnostics,
+    }
 }
 
 /// An edge's compiled expressions.

@@ -1,5 +1,6 @@
 //! The compiled form of a graph: what the executor runs.
 
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -8,6 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::Diagnostic;
 use crate::document::{EffectiveLimits, FieldType, Graph, ModelConfig, NodeKind, OnError, Parse, Retry};
+use crate::graph_hash::GraphHash;
 use crate::json_schema::JsonSchema;
 use crate::script::{Expr, Scripting, Template};
 use crate::state::Schema;
@@ -26,6 +28,8 @@ pub struct Plan {
     pub schema: Schema,
     pub limits: EffectiveLimits,
     pub scripting: Scripting,
+    /// The graph's hash, computed the first time a record asks for it.
+    pub hash: OnceCell<GraphHash>,
 }
 
 impl Plan {
@@ -37,6 +41,11 @@ impl Plan {
     /// The node at `index` (from [`Plan::index`] or an edge).
     pub fn node(&self, index: usize) -> &PlanNode {
         &self.nodes[index]
+    }
+
+    /// The graph's fingerprint (spec 4), computed once.
+    pub fn graph_hash(&self) -> &GraphHash {
+        self.hash.get_or_init(|| GraphHash::of(&self.graph))
     }
 
     /// The keys the start node requires in the input.

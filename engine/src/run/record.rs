@@ -34,6 +34,8 @@ impl Run {
             outputs: self.live.outputs_by_id(),
             usage: self.usage(),
             errors: self.live.errors_by_id(),
+            graph_hash: Some(plan.graph_hash().hash.clone()),
+            graph_parts: plan.graph_hash().parts.clone(),
             forked_from: self.forked_from.clone(),
             steps: with_steps.then(|| self.steps.iter().map(|s| step_doc(plan, s)).collect()),
         }

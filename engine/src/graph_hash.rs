@@ -1,0 +1,180 @@
+//! A graph's fingerprint (spec 4, `graph_hash`): which version of a graph a run belongs to.
+//!
+//! The hash covers the document's meaning, not where its nodes sit: it is the SHA-256 of the
+//! document as canonical JSON (keys sorted, no whitespace) with `layout` and `$schema` left
+//! out, so moving a node or re-exporting a file keeps it, and any other edit changes it.
+//!
+//! A record also keeps a short hash per part (`state.<field>`, `nodes.<id>`, `edges.<from> →
+//! <to>`, `tools.<name>`, `definitions.<name>`, and `name`, `description`, `limits`), so that
+//! `resume` can say *what* changed instead of only that something did.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::document::Graph;
+
+/// How many hex digits a part's hash keeps: enough to tell versions apart, small in a record.
+const PART_DIGITS: usize = 16;
+
+/// A graph's hash and the hashes of its parts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GraphHash {
+    /// 64 lowercase hex digits.
+    pub hash: String,
+    /// Part name → the first 16 hex digits of its own hash.
+    pub parts: BTreeMap<String, String>,
+}
+
+impl GraphHash {
+    /// Hashes `graph`.
+    pub fn of(graph: &Graph) -> GraphHash {
+        let mut doc = serde_json::to_value(graph).unwrap_or(Value::Null);
+        if let Value::Object(map) = &mut doc {
+            map.remove("layout");
+            map.remove("$schema");
+        }
+        GraphHash { hash: sha256_hex(&canonical(&doc)), parts: parts(&doc) }
+    }
+}
+
+/// What differs between the parts of two versions of a graph, one phrase per part, in part
+/// order: `node \`ask\` changed`, `state field \`count\` added`, `edge start → end removed`.
+pub fn changes(before: &BTreeMap<String, String>, after: &BTreeMap<String, String>) -> Vec<String> {
+    let mut out = Vec::new();
+    for (part, hash) in before {
+        match after.get(part) {
+            None => out.push(format!("{} removed", describe(part))),
+            Some(h) if h != hash => out.push(format!("{} changed", describe(part))),
+            Some(_) => {}
+        }
+    }
+    for part in after.keys().filter(|p| !before.contains_key(*p)) {
+        out.push(format!("{} added", describe(part)));
+    }
+    out
+}
+
+/// A part's name as a person reads it.
+fn describe(part: &str) -> String {
+    let Some((group, name)) = part.split_once('.') else {
+        return format!("the graph's `{part}`");
+    };
+    match group {
+        "state" => format!("state field `{name}`"),
+        "nodes" => format!("node `{name}`"),
+        "edges" => format!("edge {name}"),
+        "tools" => format!("tool `{name}`"),
+        "definitions" => format!("definition `{name}`"),
+        _ => format!("`{part}`"),
+    }
+}
+
+/// The parts of a document (already without layout) with their short hashes.
+fn parts(doc: &Value) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let Value::Object(map) = doc else { return out };
+    let short = |v: &Value| sha256_hex(&canonical(v))[..PART_DIGITS].to_string();
+    for (key, value) in map {
+        match (key.as_str(), value) {
+            ("format", _) => {}
+            ("state" | "tools" | "definitions", Value::Object(entries)) => {
+                for (name, v) in entries {
+                    out.insert(format!("{key}.{name}"), short(v));
+                }
+            }
+            ("nodes", Value::Array(nodes)) => {
+                for (k, node) in nodes.iter().enumerate() {
+                    let id = node["id"].as_str().map_or_else(|| format!("#{k}"), str::to_string);
+                    out.insert(format!("nodes.{id}"), short(node));
+                }
+            }
+            ("edges", Value::Array(edges)) => {
+                for edge in edges {
+                    let mut name = format!("{} → {}", text(&edge["from"]), text(&edge["to"]));
+                    if let Some(label) = edge["label"].as_str() {
+                        let _ = write!(name, " ({label})");
+                    }
+                    // Two edges between the same nodes with the same label (different `when`s)
+                    // are told apart by their order.
+                    let mut key = format!("edges.{name}");
+                    let mut n = 2;
+                    while out.contains_key(&key) {
+                        key = format!("edges.{name} #{n}");
+                        n += 1;
+                    }
+                    out.insert(key, short(edge));
+                }
+            }
+            _ => {
+                out.insert(key.clone(), short(value));
+            }
+        }
+    }
+    out
+}
+
+fn text(v: &Value) -> &str {
+    v.as_str().unwrap_or("?")
+}
+
+/// Canonical JSON: serde_json's maps keep their keys sorted, and `to_string` adds no
+/// whitespace.
+fn canonical(v: &Value) -> String {
+    v.to_string()
+}
+
+fn sha256_hex(text: &str) -> String {
+    let digest = Sha256::digest(text.as_bytes());
+    let mut out = String::with_capacity(64);
+    for b in digest {
+        let _ = write!(out, "{b:02x}");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_graph;
+
+    fn graph(extra: &str) -> Graph {
+        parse_graph(&format!(
+            r#"{{"format":"switchyard/graph@1","name":"g",
+                "state":{{"n":{{"type":"integer","reducer":"add"}}}},
+                "nodes":[{{"id":"start","kind":"start"}},{{"id":"inc","kind":"set","set":{{"n":"1"}}}},{{"id":"end","kind":"end"}}],
+                "edges":[{{"from":"start","to":"inc"}},{{"from":"inc","to":"end"}}]{extra}}}"#
+        ))
+        .expect("a valid document")
+    }
+
+    #[test]
+    fn layout_does_not_change_the_hash() {
+        let plain = GraphHash::of(&graph(""));
+        let moved = GraphHash::of(&graph(r#","layout":{"inc":{"x":10,"y":20}}"#));
+        assert_eq!(plain, moved);
+        assert_eq!(plain.hash.len(), 64);
+        assert!(plain.hash.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+    }
+
+    #[test]
+    fn an_edit_changes_the_hash_and_names_the_part() {
+        let before = GraphHash::of(&graph(""));
+        let mut g = graph(r#","limits":{"max_steps":5}"#);
+        g.nodes[1].set.as_mut().expect("a set node").insert("n".into(), "2".into());
+        let after = GraphHash::of(&g);
+        assert_ne!(before.hash, after.hash);
+        assert_eq!(changes(&before.parts, &after.parts), ["node `inc` changed", "the graph's `limits` added"]);
+    }
+
+    #[test]
+    fn edges_are_named_by_their_ends() {
+        let before = GraphHash::of(&graph(""));
+        let mut g = graph("");
+        g.edges.pop();
+        let after = GraphHash::of(&g);
+        assert_eq!(changes(&before.parts, &after.parts), ["edge inc → end removed"]);
+    }
+}
