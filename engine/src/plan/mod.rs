@@ -12,6 +12,7 @@
 //! | `check` | the checker: diagnostics, and compiling expressions and templates |
 //! | `graph` | checks of the whole graph: limits, state, ids, start, edges, labels, reachability |
 //! | `node` | the rules every node shares, and which fields apply to its kind |
+//! | `input_keys` | input keys no state field declares, with the field a typo probably meant |
 //! | `kinds` | `start`, `set`, `script` and `router` nodes |
 //! | `human` | `human` nodes: one answer (`writes`, `options`) or a form (`fields`, `route_by`) |
 //! | `end` | `end` nodes: `outcome` and the failed run's `message` |
@@ -27,6 +28,7 @@ mod effectful;
 mod end;
 mod graph;
 mod human;
+mod input_keys;
 mod kinds;
 mod llm;
 mod map;
@@ -35,6 +37,7 @@ mod tools;
 mod types;
 
 pub use self::graph::valid_id;
+pub use self::input_keys::UndeclaredKey;
 pub use self::map::{DEFAULT_ITEM_NAME, INDEX_NAME};
 pub use self::types::{
     Body, Compiled, FailedEnd, FormFieldOp, FormOp, HttpOp, HumanAnswer, HumanOp, JsonTemplate, LlmOp, MapEdge,
