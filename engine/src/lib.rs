@@ -69,11 +69,11 @@ pub mod state;
 pub mod update;
 
 pub use diagnostic::{Diagnostic, Severity};
-pub use document::{Edge, Graph, Node, NodeField, NodeKind};
+pub use document::{Edge, GRAPH_SCHEMA_ID, Graph, Node, NodeField, NodeKind};
 pub use graph_hash::GraphHash;
 pub use host::{Host, OfflineHost};
 pub use mermaid::to_mermaid;
 pub use parse::{DocError, parse_graph};
 pub use plan::{Compiled, Plan, compile, validate};
-pub use record::{RUN_FORMAT, RunRecord, Usage};
+pub use record::{RUN_FORMAT, RUN_SCHEMA_ID, RunRecord, Usage};
 pub use run::{ErrorKind, InputError, NodeError, Run, RunError, Status};

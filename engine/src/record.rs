@@ -15,12 +15,18 @@ use crate::update::Update;
 /// The value of every run record's `format` field.
 pub const RUN_FORMAT: &str = "switchyard/run@1";
 
+/// The `$id` of the run record's JSON Schema (`schema/run.schema.json`).
+pub const RUN_SCHEMA_ID: &str = "urn:switchyard:run@1";
+
 /// A run record as JSON sees it. Fields beyond the spec's (`errors`, `forked_from`, and in
 /// steps `skipped`, `waiting`, `pending_joins`, `taken`, `details`, `map`) carry what an editor
 /// shows and what resuming needs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunRecord {
+    /// The JSON Schema the record says it follows (`"$schema"`).
+    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
     pub format: String,
     pub run_id: String,
     pub graph: String,

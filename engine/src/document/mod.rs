@@ -18,6 +18,10 @@ use serde_json::{Map, Value};
 /// The value of every document's `format` field.
 pub const GRAPH_FORMAT: &str = "switchyard/graph@1";
 
+/// The `$id` of the graph document's JSON Schema (`schema/graph.schema.json`): what a document's
+/// optional `"$schema"` names. An identifier, not an address: editors map it to the file.
+pub const GRAPH_SCHEMA_ID: &str = "urn:switchyard:graph@1";
+
 pub use self::fields::NodeField;
 pub use self::form::{FormField, Outcome};
 pub use self::tools::{ToolDef, ToolHttp, ToolRun};
@@ -26,6 +30,9 @@ pub use self::tools::{ToolDef, ToolHttp, ToolRun};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Graph {
+    /// The JSON Schema the document says it follows (`"$schema"`); no meaning to a run.
+    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
     pub format: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
@@ -54,6 +61,7 @@ impl Graph {
     /// An empty graph holding a `start` and an `end` node joined by one edge.
     pub fn new(name: &str) -> Graph {
         Graph {
+            schema: None,
             format: GRAPH_FORMAT.to_string(),
             name: Some(name.to_string()),
             description: None,
@@ -94,7 +102,7 @@ impl Graph {
     /// The document without its layout: two graphs with equal semantics mean the same thing
     /// whatever their positions on the canvas.
     pub fn semantics(&self) -> Graph {
-        Graph { layout: None, ..self.clone() }
+        Graph { layout: None, schema: None, ..self.clone() }
     }
 
     /// The limits in force: every default filled in, and every value held to the host's

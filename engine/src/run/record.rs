@@ -21,6 +21,7 @@ impl Run {
     pub fn record(&self, with_steps: bool) -> RunRecord {
         let plan = &self.plan;
         RunRecord {
+            schema: None,
             format: RUN_FORMAT.into(),
             run_id: self.run_id.clone(),
             graph: plan.graph.display_name().to_string(),
