@@ -32,11 +32,26 @@ impl GraphHash {
     /// Hashes `graph`.
     pub fn of(graph: &Graph) -> GraphHash {
         let mut doc = serde_json::to_value(graph).unwrap_or(Value::Null);
-        if let Value::Object(map) = &mut doc {
-            map.remove("layout");
-            map.remove("$schema");
-        }
+        strip_presentation(&mut doc);
         GraphHash { hash: sha256_hex(&canonical(&doc)), parts: parts(&doc) }
+    }
+}
+
+/// Removes `layout` and `$schema` from a graph document and from every graph inside it
+/// (definitions, embedded subgraphs), so that moving a node anywhere keeps the hash.
+fn strip_presentation(doc: &mut Value) {
+    let Value::Object(map) = doc else { return };
+    map.remove("layout");
+    map.remove("$schema");
+    if let Some(Value::Object(defs)) = map.get_mut("definitions") {
+        defs.values_mut().for_each(strip_presentation);
+    }
+    if let Some(Value::Array(nodes)) = map.get_mut("nodes") {
+        for node in nodes {
+            if let Some(inner) = node.get_mut("graph") {
+                strip_presentation(inner);
+            }
+        }
     }
 }
 
@@ -157,6 +172,24 @@ mod tests {
         assert_eq!(plain, moved);
         assert_eq!(plain.hash.len(), 64);
         assert!(plain.hash.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+    }
+
+    #[test]
+    fn layout_inside_definitions_and_embedded_graphs_does_not_count() {
+        let inner = r#"{"format":"switchyard/graph@1","nodes":[{"id":"start","kind":"start"},{"id":"end","kind":"end"}],
+            "edges":[{"from":"start","to":"end"}]LAYOUT}"#;
+        let doc = |layout: &str| {
+            let inner = inner.replace("LAYOUT", layout);
+            parse_graph(&format!(
+                r#"{{"format":"switchyard/graph@1","definitions":{{"d":{inner}}},
+                    "nodes":[{{"id":"start","kind":"start"}},{{"id":"a","kind":"subgraph","use":"d"}},
+                             {{"id":"b","kind":"subgraph","graph":{inner}}},{{"id":"end","kind":"end"}}],
+                    "edges":[{{"from":"start","to":"a"}},{{"from":"a","to":"b"}},{{"from":"b","to":"end"}}]}}"#
+            ))
+            .expect("a valid document")
+        };
+        let plain = GraphHash::of(&doc(""));
+        assert_eq!(plain, GraphHash::of(&doc(r#","layout":{"end":{"x":5,"y":9}}"#)));
     }
 
     #[test]
