@@ -8,6 +8,7 @@
 mod host;
 mod input;
 mod output;
+mod schema;
 
 use std::process::ExitCode;
 use std::rc::Rc;
@@ -81,6 +82,8 @@ enum Command {
     },
     /// Print the graph as a Mermaid flowchart.
     Mermaid { graph: String },
+    /// Print the JSON Schema of a graph document (`graph`) or of a run record (`run`).
+    Schema { name: String },
 }
 
 const EXIT_BAD_INPUT: u8 = 2;
@@ -268,5 +271,6 @@ fn dispatch(command: Command) -> Result<Printed, BadInput> {
             }
             Ok(Printed::new(to_mermaid(&doc), 0))
         }
+        Command::Schema { name } => schema::print(&name).map(|text| Printed::new(text, 0)),
     }
 }

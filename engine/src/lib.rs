@@ -18,6 +18,7 @@
 //! | [`run`] | the executor: `run/{types, errors, start, step, exec, subgraph, definition, route, interrupt, form, breakpoint, ended, fork, record, scope, outcome, nodeset, task, map, verify}` |
 //! | `effects` | `llm`, `http` and `tools` nodes: requests rendered, sent through the [`Host`] (streamed when it watches), timed out and retried; model providers (mock, OpenAI-compatible, Anthropic); the executor calls in with what they need, not the whole run: `effects/{send, http, llm, chat, mock, openai, anthropic, sse, tools}` |
 //! | [`record`] | the run record, `switchyard/run@1` |
+//! | `schema` | (feature `schema`) the JSON Schemas of both documents, derived from these types: `schema/{graph, run}` |
 //! | [`update`] | what a node writes in a step |
 //! | [`json_schema`] | JSON Schema for tool `parameters` and `output_schema`: compiled once, values checked with the path of a mismatch |
 //! | [`host`] | the [`Host`] trait through which every effect goes |
@@ -64,6 +65,8 @@ pub mod parse;
 pub mod plan;
 pub mod record;
 pub mod run;
+#[cfg(feature = "schema")]
+pub mod schema;
 pub mod script;
 pub mod state;
 pub mod update;

@@ -22,21 +22,33 @@ pub const RUN_SCHEMA_ID: &str = "urn:switchyard:run@1";
 /// steps `skipped`, `waiting`, `pending_joins`, `taken`, `details`, `map`) carry what an editor
 /// shows and what resuming needs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(description = "A run record: what a run did, step by step."))]
 #[serde(deny_unknown_fields)]
 pub struct RunRecord {
     /// The JSON Schema the record says it follows (`"$schema"`).
     #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
     pub schema: Option<String>,
+    /// Always `switchyard/run@1`: the format and its version.
     pub format: String,
+    /// The run's id, given by the host that started it.
     pub run_id: String,
+    /// The name of the graph the run belongs to.
     pub graph: String,
     pub status: Status,
+    /// The input the run started with.
     pub input: Map<String, Value>,
+    /// The state after the last step.
     pub state: Map<String, Value>,
+    /// How many steps have run.
     pub step: u64,
+    /// The nodes that would run in the next step (map instances as `<node>[<index>]`).
     pub next: Vec<String>,
+    /// What the run waits for when it is interrupted; empty otherwise.
     pub waiting: Vec<Waiting>,
+    /// Why the run failed or hit a limit; `null` otherwise.
     pub error: Option<RunError>,
+    /// Node id → its last updates (at most 5, newest last).
     pub outputs: BTreeMap<String, Vec<Value>>,
     /// Tokens the model providers reported, summed over the run (absent in older records).
     #[serde(default)]
@@ -45,14 +57,21 @@ pub struct RunRecord {
     #[serde(default)]
     pub errors: BTreeMap<String, String>,
     /// The graph version the run belongs to: [`crate::GraphHash`] (absent in older records).
+    #[cfg_attr(
+        feature = "schema",
+        schemars(
+            description = "The version of the graph the run belongs to: the SHA-256 (hex) of the graph's canonical JSON, layout left out (absent in older records)."
+        )
+    )]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub graph_hash: Option<String>,
     /// The hash of each part of that graph, so a changed graph can be named part by part.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub graph_parts: BTreeMap<String, String>,
+    /// Where the run was forked from, when it was.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forked_from: Option<ForkInfo>,
-    /// Absent in a summary.
+    /// Every step, in order (absent in a summary).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steps: Option<Vec<StepDoc>>,
 }
@@ -60,8 +79,11 @@ pub struct RunRecord {
 /// Tokens model providers said a run's calls took (spec 4): each `llm` step's
 /// `details.usage`, summed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Usage {
+    /// Tokens sent to the models.
     pub input_tokens: u64,
+    /// Tokens the models replied with.
     pub output_tokens: u64,
 }
 
@@ -81,23 +103,35 @@ impl Usage {
 
 /// One step as the run record writes it: nodes by id, map instances as `<node>[<index>]`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct StepDoc {
+    /// The step's number, from 1.
     pub step: u64,
+    /// The nodes that ran, in order.
     pub ran: Vec<String>,
+    /// Disabled nodes passed through.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<String>,
+    /// What each node that ran wrote: node → `{field: value}`.
     pub updates: BTreeMap<String, Update>,
+    /// The nodes that failed, with their errors.
     pub errors: BTreeMap<String, NodeError>,
+    /// An RFC 6902 JSON Patch from the state before the step to the state after it.
+    #[cfg_attr(feature = "schema", schemars(schema_with = "crate::schema::run::patch"))]
     pub patch: json_patch::Patch,
+    /// The state after the step.
     pub state: Map<String, Value>,
+    /// The nodes due to run in the following step.
     pub next: Vec<String>,
     /// The items of the map instances in `next`: node id → one `{"as": name, "item": value}`
     /// per instance, in index order. Absent when `next` holds no instance.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub map: BTreeMap<String, Vec<MapItem>>,
+    /// Human nodes (or breakpoints) the run waits at after this step.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub waiting: Vec<String>,
+    /// `join: all` nodes that some, but not all, of their predecessors have reached.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pending_joins: Vec<String>,
     /// Indices in the graph's `edges` of the edges followed after this step.
@@ -106,6 +140,7 @@ pub struct StepDoc {
     /// What nodes sent out (rendered prompts, requests), by node.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub details: BTreeMap<String, Value>,
+    /// How long the step took, in milliseconds.
     pub duration_ms: f64,
     /// Set on a step that failed the run: nothing it did was applied.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

@@ -6,8 +6,10 @@ use super::FieldType;
 
 /// One field of a human node's form (spec 2.8).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct FormField {
+    /// The type the answer must have.
     #[serde(rename = "type")]
     pub ty: FieldType,
     /// The answers allowed for this field (a combo box in the editor).
@@ -32,6 +34,7 @@ impl FormField {
 
 /// How a run that reaches an `end` node finishes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// The branch ends; the run completes when nothing else is active.

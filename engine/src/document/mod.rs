@@ -7,12 +7,13 @@
 
 mod fields;
 mod form;
+mod layout;
+mod limits;
 pub(crate) mod objects;
 mod tools;
 
 use indexmap::IndexMap;
-use serde::de::Error as _;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
 /// The value of every document's `format` field.
@@ -24,20 +25,29 @@ pub const GRAPH_SCHEMA_ID: &str = "urn:switchyard:graph@1";
 
 pub use self::fields::NodeField;
 pub use self::form::{FormField, Outcome};
+use self::layout::opt_number;
+pub use self::layout::{Layout, Position, VIEWPORT_KEY, Viewport};
+pub use self::limits::{EffectiveLimits, Limits};
 pub use self::tools::{ToolDef, ToolHttp, ToolRun};
 
 /// A whole graph document.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Graph {
     /// The JSON Schema the document says it follows (`"$schema"`); no meaning to a run.
     #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
     pub schema: Option<String>,
+    /// Always `switchyard/graph@1`: the format and its version.
     pub format: String,
+    /// The graph's name, shown in the editor and written into each run record.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// Free text for people reading the graph.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// The shared state's declared fields, by name: each with a type and a reducer saying how
+    /// nodes' updates merge into it. Keys nobody declared are still allowed (replaced).
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt_map")]
     pub state: Option<IndexMap<String, StateField>>,
     /// Tools an `llm` node may offer its model, by name (spec 2.6).
@@ -47,12 +57,16 @@ pub struct Graph {
     /// use the ones before it.
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt_map")]
     pub definitions: Option<IndexMap<String, Graph>>,
+    /// The nodes: exactly one `start`, at least one `end`, and the steps between.
     #[serde(deserialize_with = "objects::list")]
     pub nodes: Vec<Node>,
+    /// How control flows from node to node.
     #[serde(default, deserialize_with = "objects::list")]
     pub edges: Vec<Edge>,
+    /// Bounds on a run (steps, time, sizes); each has a default.
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt")]
     pub limits: Option<Limits>,
+    /// Where the editor draws each node; no meaning to a run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layout: Option<Layout>,
 }
@@ -131,18 +145,29 @@ impl Graph {
 
 /// One declared state field (spec 2.1).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct StateField {
+    /// What values the field holds; an update of another type is a `type` error.
     #[serde(rename = "type")]
     pub ty: FieldType,
+    /// How an update merges into the current value (`replace`, or `messages` for a
+    /// `messages` field, when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reducer: Option<Reducer>,
+    /// The value before any node writes; when absent: `""`, `0`, `false`, `[]` or `{}` by
+    /// type, `null` for `any`.
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
     pub default: Option<Value>,
+    /// `append` and `messages` fields: keep at most this many items.
+    #[cfg_attr(feature = "schema", schemars(range(min = 1)))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_items: Option<u64>,
+    /// Which items go past `max_items`: `oldest` (when absent) drops from the front,
+    /// `lowest:<key>` the items whose `<key>` is lowest.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub evict: Option<String>,
+    /// What the field is for, for people reading the graph.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
 }
@@ -153,20 +178,39 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FieldType {
+    /// Text.
     String,
+    /// Any JSON number.
     Number,
+    /// A whole number (a 64-bit signed integer).
     Integer,
+    /// `true` or `false`.
     Boolean,
+    /// A JSON array.
     List,
+    /// A JSON object.
     Object,
+    /// Any JSON value, `null` included.
     Any,
     /// A chat transcript, merged by the `messages` reducer (spec 2.6).
     Messages,
 }
 
 impl FieldType {
+    pub const ALL: [FieldType; 8] = [
+        FieldType::String,
+        FieldType::Number,
+        FieldType::Integer,
+        FieldType::Boolean,
+        FieldType::List,
+        FieldType::Object,
+        FieldType::Any,
+        FieldType::Messages,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             FieldType::String => "string",
@@ -194,18 +238,37 @@ impl FieldType {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Reducer {
+    /// The update replaces the value; two nodes writing it in one step is a `conflict`.
     #[default]
     Replace,
+    /// Lists concatenate; an update that is not a list is appended as one item.
     Append,
+    /// Numbers add up.
     Add,
+    /// Objects merge shallowly, the update's keys winning.
     Merge,
     /// LangGraph's `add_messages`: the only reducer of a `messages` field.
     Messages,
 }
 
 impl Reducer {
+    pub const ALL: [Reducer; 5] = [Reducer::Replace, Reducer::Append, Reducer::Add, Reducer::Merge, Reducer::Messages];
+
+    /// Whether the reducer works on a field of type `ty`.
+    pub fn fits(self, ty: FieldType) -> bool {
+        match self {
+            // A transcript is merged by message id, never replaced whole.
+            Reducer::Replace => ty != FieldType::Messages,
+            Reducer::Append => matches!(ty, FieldType::List | FieldType::Any),
+            Reducer::Add => matches!(ty, FieldType::Number | FieldType::Integer | FieldType::Any),
+            Reducer::Merge => matches!(ty, FieldType::Object | FieldType::Any),
+            Reducer::Messages => ty == FieldType::Messages,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Reducer::Replace => "replace",
@@ -219,18 +282,31 @@ impl Reducer {
 
 /// Every node kind of spec 2.2.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(description = "What the node does."))]
 #[serde(rename_all = "snake_case")]
 pub enum NodeKind {
+    /// Where every run begins (exactly one per graph); never runs as a step.
     Start,
+    /// Ends the branch that reaches it; never runs as a step.
     End,
+    /// Writes the value of each expression in `set` to its field.
     Set,
+    /// Runs Rhai code that gives a map of updates.
     Script,
+    /// Follows the out-edges whose label the `route` expression gives.
     Router,
+    /// Waits for a person's answer (free text, one of `options`, or a form of `fields`).
     Human,
+    /// Calls a chat model (a mock, an OpenAI-compatible API, or Anthropic).
     Llm,
+    /// Makes an HTTP request.
     Http,
+    /// Runs another graph (embedded in `graph`, or one of `definitions` by `use`) as one step.
     Subgraph,
+    /// Runs the tool calls of the last assistant message in a `messages` field.
     Tools,
+    /// A comment on the canvas: never runs and has no edges.
     Note,
 }
 
@@ -272,41 +348,59 @@ impl NodeKind {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Join {
+    /// Run when any predecessor routes here.
     #[default]
     Any,
+    /// Wait until every predecessor has routed here.
     All,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum OnError {
+    /// A failure stops the run.
     #[default]
     Fail,
+    /// A failure is recorded on the node and the other branches go on.
     Continue,
+    /// A failure follows the out-edges labelled `error`.
     Route,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Parse {
+    /// Keep the reply as a string.
     Text,
+    /// Read the reply as JSON (an error when it is not).
     Json,
 }
 
+/// Re-running a failing effectful node.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Retry {
+    /// How many times the node may run in all, the first attempt included (at least 1).
+    #[cfg_attr(feature = "schema", schemars(range(min = 1)))]
     pub attempts: u32,
+    /// How long to wait before each new attempt, in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backoff_ms: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Provider {
+    /// Answers from `responses`, offline and deterministic.
     Mock,
+    /// The OpenAI-compatible chat completions API (OpenAI, Ollama, llama.cpp, vLLM…).
     Openai,
     /// Anthropic's Messages API (spec 2.6).
     Anthropic,
@@ -325,13 +419,18 @@ impl Provider {
 /// An `llm` node's model settings. There is deliberately no field for an API key: keys come
 /// from the host, and an `api_key` in a document is rejected as an unknown field.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ModelConfig {
+    /// Which API the call goes to.
     pub provider: Provider,
+    /// The model's name, as the provider knows it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// Where the provider's API is served, instead of its usual address.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base_url: Option<String>,
+    /// Sampling temperature sent with the request.
     #[serde(default, skip_serializing_if = "Option::is_none", serialize_with = "opt_number")]
     pub temperature: Option<f64>,
     /// The most tokens the reply may take (Anthropic requires it; 1024 when absent).
@@ -348,6 +447,13 @@ pub struct ModelConfig {
 /// not belong to the node's kind gets a clear diagnostic from the validator. Each field has a
 /// [`NodeField`] naming and describing it; keep the two in the same order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        description = "One node of the graph: its `kind` says what it does, and each kind takes its own fields besides the common ones."
+    )
+)]
 #[serde(deny_unknown_fields)]
 pub struct Node {
     pub id: String,
@@ -486,14 +592,26 @@ impl Node {
 
 /// An edge (spec 2.3).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(description = "An edge: after `from` runs, `to` runs in the next step if the edge is followed.")
+)]
 #[serde(deny_unknown_fields)]
 pub struct Edge {
+    /// An optional name for the edge.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+    /// The id of the node the edge leaves.
     pub from: String,
+    /// The id of the node the edge enters.
     pub to: String,
+    /// Out of a `router` or a `human` node with options, the answer that selects this edge
+    /// (`default` catches the rest); `error` marks the edge taken when the source fails with
+    /// `on_error: route`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// An expression over the state after the step: the edge is followed only when it is true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<String>,
     /// An expression giving a list: the target runs once per item (spec 2.7).
@@ -507,184 +625,5 @@ pub struct Edge {
 impl Edge {
     pub fn new(from: &str, to: &str) -> Edge {
         Edge { id: None, from: from.to_string(), to: to.to_string(), label: None, when: None, map: None, as_name: None }
-    }
-}
-
-/// `limits` as written; see [`EffectiveLimits`] for the values in force.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Limits {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_steps: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub run_timeout_ms: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub node_timeout_ms: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_state_bytes: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_ops: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_fanout: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_record_bytes: Option<u64>,
-}
-
-impl Limits {
-    /// Each limit by name, as written.
-    pub fn named(&self) -> [(&'static str, Option<u64>); 7] {
-        [
-            ("max_steps", self.max_steps),
-            ("run_timeout_ms", self.run_timeout_ms),
-            ("node_timeout_ms", self.node_timeout_ms),
-            ("max_state_bytes", self.max_state_bytes),
-            ("max_ops", self.max_ops),
-            ("max_fanout", self.max_fanout),
-            ("max_record_bytes", self.max_record_bytes),
-        ]
-    }
-}
-
-/// The limits with the spec's defaults applied (spec 2.4), held to the host's ceilings
-/// (spec 8).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct EffectiveLimits {
-    pub max_steps: u64,
-    pub run_timeout_ms: u64,
-    pub node_timeout_ms: u64,
-    pub max_state_bytes: u64,
-    pub max_ops: u64,
-    /// Instances of one node in one step.
-    pub max_fanout: u64,
-    /// The run record kept in memory; past it the run stops with a `limit` error.
-    pub max_record_bytes: u64,
-}
-
-impl EffectiveLimits {
-    /// The values used when a document gives none (spec 2.4).
-    pub const DEFAULTS: EffectiveLimits = EffectiveLimits {
-        max_steps: 24,
-        run_timeout_ms: 900_000,
-        node_timeout_ms: 180_000,
-        max_state_bytes: 1_048_576,
-        max_ops: 100_000,
-        max_fanout: 1000,
-        max_record_bytes: 268_435_456,
-    };
-
-    /// The most a document may ask for (spec 8): a shared graph must not be able to run
-    /// forever or exhaust the machine. A larger value is clamped, with a warning.
-    pub const CEILINGS: EffectiveLimits = EffectiveLimits {
-        max_steps: 1_000_000,
-        run_timeout_ms: 86_400_000,
-        node_timeout_ms: 86_400_000,
-        max_state_bytes: 64 * 1024 * 1024,
-        max_ops: 100_000_000,
-        max_fanout: 100_000,
-        max_record_bytes: 1024 * 1024 * 1024,
-    };
-
-    /// The ceiling of the limit called `name`.
-    pub fn ceiling(name: &str) -> Option<u64> {
-        let c = EffectiveLimits::CEILINGS;
-        Some(match name {
-            "max_steps" => c.max_steps,
-            "run_timeout_ms" => c.run_timeout_ms,
-            "node_timeout_ms" => c.node_timeout_ms,
-            "max_state_bytes" => c.max_state_bytes,
-            "max_ops" => c.max_ops,
-            "max_fanout" => c.max_fanout,
-            "max_record_bytes" => c.max_record_bytes,
-            _ => return None,
-        })
-    }
-}
-
-/// Writes a whole number without a fraction (`120`, not `120.0`), so a document written by
-/// hand survives a round trip unchanged.
-fn number<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
-    if v.fract() == 0.0 && v.abs() < 9.0e15 { s.serialize_i64(*v as i64) } else { s.serialize_f64(*v) }
-}
-
-fn opt_number<S: Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
-    match v {
-        Some(v) => number(v, s),
-        None => s.serialize_none(),
-    }
-}
-
-/// Where a node sits on the canvas.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Position {
-    #[serde(serialize_with = "number")]
-    pub x: f64,
-    #[serde(serialize_with = "number")]
-    pub y: f64,
-    #[serde(default, skip_serializing_if = "Option::is_none", serialize_with = "opt_number")]
-    pub w: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none", serialize_with = "opt_number")]
-    pub h: Option<f64>,
-}
-
-/// The canvas's pan and zoom.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Viewport {
-    #[serde(serialize_with = "number")]
-    pub x: f64,
-    #[serde(serialize_with = "number")]
-    pub y: f64,
-    #[serde(default = "one", serialize_with = "number")]
-    pub zoom: f64,
-}
-
-fn one() -> f64 {
-    1.0
-}
-
-/// `layout`: node id → position, plus the optional key `viewport`. Kept apart from the
-/// semantics so that moving a node never changes what the graph means.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Layout {
-    pub viewport: Option<Viewport>,
-    pub nodes: IndexMap<String, Position>,
-}
-
-/// The reserved key of `layout` that holds the viewport rather than a node's position.
-pub const VIEWPORT_KEY: &str = "viewport";
-
-impl Serialize for Layout {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut m = s.serialize_map(Some(self.nodes.len() + usize::from(self.viewport.is_some())))?;
-        for (id, pos) in &self.nodes {
-            m.serialize_entry(id, pos)?;
-        }
-        if let Some(v) = &self.viewport {
-            m.serialize_entry(VIEWPORT_KEY, v)?;
-        }
-        m.end()
-    }
-}
-
-impl<'de> Deserialize<'de> for Layout {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let raw = IndexMap::<String, Value>::deserialize(d)?;
-        let mut layout = Layout::default();
-        for (key, value) in raw {
-            if key == VIEWPORT_KEY {
-                let v = objects::Obj::<Viewport>::deserialize(value)
-                    .map(|o| o.0)
-                    .map_err(|e| D::Error::custom(format!("viewport: {e}")))?;
-                layout.viewport = Some(v);
-            } else {
-                let p = objects::Obj::<Position>::deserialize(value)
-                    .map(|o| o.0)
-                    .map_err(|e| D::Error::custom(format!("{key}: {e}")))?;
-                layout.nodes.insert(key, p);
-            }
-        }
-        Ok(layout)
     }
 }

@@ -8,19 +8,27 @@ use super::{objects, present};
 
 /// A graph-level tool (spec 2.6): what the model is told, and how a call runs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ToolDef {
+    /// What the tool does, as the model is told.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// A JSON Schema for the call's arguments.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parameters: Option<Value>,
+    /// How a call runs: one of `script`, `http` or `use`.
     #[serde(deserialize_with = "objects::one")]
     pub run: ToolRun,
 }
 
 /// How a tool call runs: exactly one of the fields is given (the validator says so).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(description = "How a tool call runs: exactly one of `script`, `http` and `use`.")
+)]
 #[serde(deny_unknown_fields)]
 pub struct ToolRun {
     /// Rhai with `args`, `state` and `input` in scope; its value is the result.
@@ -45,13 +53,18 @@ pub struct ToolRun {
 
 /// An `http` tool's request: the fields of an `http` node, templates with `args` in scope.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ToolHttp {
+    /// The HTTP method (`GET` when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<String>,
+    /// A template: the URL to request.
     pub url: String,
+    /// `{name: template}`: request headers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub headers: Option<IndexMap<String, String>>,
+    /// The request body: a template, or JSON whose strings are templates.
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
     pub body: Option<Value>,
 }

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
-use crate::document::{EffectiveLimits, FieldType, Graph, Node, NodeKind, OnError, Reducer};
+use crate::document::{EffectiveLimits, Graph, Node, NodeKind, OnError, Reducer};
 use crate::plan::check::Checker;
 use crate::state::{Evict, FieldSpec, check_type};
 
@@ -135,15 +135,7 @@ impl Checker {
         for (name, f) in graph.state.iter().flatten() {
             let path = format!("state.{name}");
             let reducer = f.reducer.unwrap_or(FieldSpec::default_reducer(f.ty));
-            let fits = match reducer {
-                // A transcript is merged by message id, never replaced whole.
-                Reducer::Replace => f.ty != FieldType::Messages,
-                Reducer::Append => matches!(f.ty, FieldType::List | FieldType::Any),
-                Reducer::Add => matches!(f.ty, FieldType::Number | FieldType::Integer | FieldType::Any),
-                Reducer::Merge => matches!(f.ty, FieldType::Object | FieldType::Any),
-                Reducer::Messages => f.ty == FieldType::Messages,
-            };
-            if !fits {
+            if !reducer.fits(f.ty) {
                 self.error(
                     format!("{path}.reducer"),
                     format!("`{}` does not work on a field of type {}", reducer.name(), f.ty.name()),

@@ -9,6 +9,7 @@ use crate::script::EvalError;
 
 /// The `kind` of a node or run error (spec 4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
     /// An expression, script or template failed, or a route chose no edge.
@@ -59,8 +60,10 @@ impl fmt::Display for ErrorKind {
 
 /// A node's failure. The message names the node (and the field, for an expression).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct NodeError {
     pub kind: ErrorKind,
+    /// What went wrong, naming the node (and the field, for an expression).
     pub message: String,
 }
 
@@ -89,10 +92,12 @@ impl std::error::Error for NodeError {}
 
 /// Why a run stopped short.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RunError {
     /// The node at fault, when there is one (none for the run's own limits).
     pub node: Option<String>,
     pub kind: ErrorKind,
+    /// What went wrong.
     pub message: String,
 }
 

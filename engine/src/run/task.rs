@@ -66,10 +66,13 @@ pub fn split_name(name: &str) -> Option<(&str, Option<u32>)> {
 /// The item one map instance gets: the name it has in the target's scope (the edge's `as`)
 /// and its value. The record writes it as `{"as": "section", "item": …}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct MapItem {
+    /// The name the item has in the target's scope.
     #[serde(rename = "as")]
     pub name: Arc<str>,
+    /// The item itself.
     pub item: Value,
 }
 

@@ -31,6 +31,7 @@ impl std::io::Write for Counter {
 
 /// Where a run stands (spec 3.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// Not stopped yet (a live run in an editor).
@@ -60,11 +61,14 @@ impl Status {
 
 /// What the run waits for: a human node's answer, or a breakpoint to be passed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Waiting {
+    /// The id of the node that waits (the subgraph node, when the question comes from inside one).
     pub node: String,
     /// The node's prompt, rendered against the state it waits in (empty at a breakpoint).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub prompt: String,
+    /// The answers allowed, when the node has `options`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<Vec<String>>,
     /// A form's fields, with their defaults evaluated when the node started waiting (spec 2.8).
@@ -77,14 +81,20 @@ pub struct Waiting {
 
 /// One field of a waiting form: its declaration, with `default` evaluated.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct WaitingField {
+    /// The type the answer must have.
     #[serde(rename = "type")]
     pub ty: FieldType,
+    /// The answers allowed, when the field has options.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<Vec<String>>,
+    /// Whether the answer must hold this field.
     pub required: bool,
+    /// What the form calls the field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// The value the form is prefilled with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default: Option<Value>,
 }
@@ -102,6 +112,7 @@ pub struct Breakpoints {
 /// Which side of a node a breakpoint stops the run on (LangGraph's `interrupt_before` and
 /// `interrupt_after`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Breakpoint {
     /// Before the step that would run the node.
@@ -112,9 +123,13 @@ pub enum Breakpoint {
 
 /// Where a forked run came from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ForkInfo {
+    /// The id of the run this one was forked from.
     pub run_id: String,
+    /// The step of that run whose checkpoint this one starts from.
     pub step: u64,
+    /// The update applied to the state at the fork point, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub set: Option<Map<String, Value>>,
 }
