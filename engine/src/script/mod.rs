@@ -495,6 +495,9 @@ mod tests {
         let err = s.eval_json(&e, &c).unwrap_err();
         assert_eq!(err.cause, EvalCause::NotFinite);
         assert_eq!(err.message, "gave `a[1]` = inf, which is not a finite number (JSON has no such number)");
+        // JSON text (a model's reply, an HTTP body) cannot bring one in: serde_json refuses it.
+        let e = s.compile(r#"parse_json("[1e400]")"#, &[]).unwrap();
+        assert!(s.eval_json(&e, &c).unwrap_err().message.contains("out of range"));
         // Integer arithmetic that overflows is Rhai's own error, not a float.
         let e = s.compile("9223372036854775807 + 1", &[]).unwrap();
         let err = s.eval_json(&e, &c).unwrap_err();
