@@ -12,8 +12,8 @@
 //! | [`graph_hash`] | a graph's fingerprint (`graph_hash`, layout left out) and per-part hashes, to name what changed between two versions |
 //! | [`parse`] | reading documents strictly, with errors that give path, line and column |
 //! | [`plan`] | validation (every problem, with its path) and compilation into a [`Plan`]: `plan/{types, compile, check, graph, node, kinds, human, end, effectful, llm, tools, map, definitions}` |
-//! | [`script`] | the Rhai sandbox: expressions, scripts, `{{ }}` templates |
-//! | [`state`] | state fields, reducers, type checks, JSON patches: `state/{check, list, messages}` |
+//! | [`script`] | the Rhai sandbox: expressions, scripts, `{{ }}` templates; values to and from JSON (a number JSON cannot hold is an error, text of lists and maps is JSON): `script/{builtins, clock, json}` |
+//! | [`state`] | state fields, reducers, type checks, JSON patches: `state/{add, check, list, messages}` |
 //! | [`messages`] | chat messages (spec 2.6): their shape, updates to a `messages` field, ids, `has_tool_calls` |
 //! | [`run`] | the executor: `run/{types, errors, start, step, exec, subgraph, definition, route, interrupt, form, breakpoint, ended, fork, record, scope, outcome, nodeset, task, map, verify}` |
 //! | `effects` | `llm`, `http` and `tools` nodes: requests rendered, sent through the [`Host`] (streamed when it watches), timed out and retried; model providers (mock, OpenAI-compatible, Anthropic); the executor calls in with what they need, not the whole run: `effects/{send, http, llm, chat, mock, openai, anthropic, sse, tools}` |

@@ -246,12 +246,45 @@ proptest! {
             let mut patch = Vec::new();
             let mut update = Map::new();
             update.insert("mem".into(), Value::Array(items));
-            state.apply(&schema, &update, &mut patch);
+            prop_assert!(state.apply(&schema, &update, &mut patch).is_ok(), "append takes any update");
             let len = state.get("mem").and_then(|v| v.as_array().map(Vec::len)).unwrap_or(0);
             prop_assert!(len <= n, "{len} items with max_items {n}");
             let mut replay = before;
             json_patch::patch(&mut replay, &patch).expect("patch applies");
             prop_assert_eq!(replay, Value::Object(state.to_json()));
+        }
+    }
+
+    /// `add` on an integer field gives the exact sum while it fits in 64 bits, and an error
+    /// naming the field past that: never a float, and a refused sum leaves the field as it was.
+    #[test]
+    fn integer_sums_are_exact_or_refused(values in prop::collection::vec(any::<i64>(), 1..6)) {
+        let graph = parse_graph(&json!({
+            "format": "switchyard/graph@1", "nodes": [],
+            "state": {"n": {"type": "integer", "reducer": "add"}}
+        }).to_string()).expect("parses");
+        let schema = Schema::from_graph(&graph);
+        let mut state = State::initial(&schema);
+        let mut exact: i128 = 0;
+        for v in values {
+            let before = state.get("n");
+            let mut update = Map::new();
+            update.insert("n".into(), json!(v));
+            let result = state.apply(&schema, &update, &mut Vec::new());
+            exact += i128::from(v);
+            match i64::try_from(exact) {
+                Ok(sum) => {
+                    prop_assert!(result.is_ok());
+                    prop_assert_eq!(state.get("n"), Some(json!(sum)));
+                }
+                Err(_) => {
+                    let e = result.expect_err("an overflow is refused");
+                    prop_assert_eq!(e.field, "n");
+                    prop_assert!(e.message.contains("overflows"), "{}", e.message);
+                    prop_assert_eq!(state.get("n"), before);
+                    break;
+                }
+            }
         }
     }
 }

@@ -20,7 +20,7 @@ use crate::host::LocalBoxFuture;
 use crate::plan::{Plan, PlanTool, ToolRunOp, ToolsOp, UseOp};
 use crate::record::Usage;
 use crate::run::errors::{ErrorKind, NodeError};
-use crate::script::{Ctx, Expr, from_dynamic, to_dynamic};
+use crate::script::{Ctx, EvalError, Expr, from_dynamic, to_dynamic};
 use crate::update::Update;
 
 /// One call of the assistant message.
@@ -209,7 +209,7 @@ fn eval_map(
     let mut out = Map::with_capacity(exprs.len());
     for (key, e) in exprs {
         let v = call.scripting.eval_json(e, ctx).map_err(|err| Failure {
-            kind: if err.is_timeout() { ErrorKind::Timeout } else { ErrorKind::Expression },
+            kind: ErrorKind::of_eval(&err),
             reason: format!("`{what}.{key}` of the tool running definition `{name}`: {err}"),
         })?;
         out.insert(key.clone(), v);
@@ -223,12 +223,12 @@ async fn script_or_http(call: &EffectCall<'_>, tool: &PlanTool, arguments: &Valu
     let name = &tool.spec.name;
     match &tool.run {
         ToolRunOp::Script(expr) => {
-            let failed = |e: String, timeout: bool| Failure {
-                kind: if timeout { ErrorKind::Timeout } else { ErrorKind::Expression },
+            let failed = |e: EvalError| Failure {
+                kind: ErrorKind::of_eval(&e),
                 reason: format!("the script of `{name}` failed: {e}"),
             };
-            let value = call.scripting.eval(expr, &ctx).map_err(|e| failed(e.to_string(), e.is_timeout()))?;
-            from_dynamic(&value).map_err(|e| failed(e.to_string(), false))
+            let value = call.scripting.eval(expr, &ctx).map_err(failed)?;
+            from_dynamic(&value).map_err(|e| failed(e.into()))
         }
         ToolRunOp::Http(request) => {
             let prefix = format!("tools.{name}.run.http.");

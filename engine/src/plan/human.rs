@@ -1,14 +1,18 @@
 //! `human` nodes (spec 2.2 and 2.8): a prompt, and either one answer (`writes`, with
 //! `options` it may take) or a form (`fields`, with `route_by` naming the field whose answer
 //! routes). Each form field is written to the state field of its name, so its type must fit
-//! that field's.
+//! that field's; an answer with options is a string, so its `writes` field must take one. An
+//! answer that routes must find an edge: each option needs an out-edge labelled with it, or
+//! a `default` edge.
 
 use std::collections::BTreeSet;
+
+use serde_json::Value;
 
 use crate::document::{FieldType, FormField, NodeField, Reducer};
 use crate::plan::check::{Checker, NodeAt};
 use crate::plan::types::{FormFieldOp, FormOp, HumanAnswer, HumanOp, Op};
-use crate::state::FieldSpec;
+use crate::state::{FieldSpec, check_update};
 
 impl Checker {
     /// `human`: the prompt, and the answer's shape.
@@ -48,8 +52,47 @@ impl Checker {
         self.undeclared_writes(at.graph, at.schema, [writes.as_str()].into_iter(), &writes_path, id);
         if let Some(opts) = &n.options {
             self.options(opts, at.path(NodeField::Options), id);
+            self.options_fit(at, writes, opts);
+            self.options_lead_somewhere(at, opts, |k| format!("{}[{k}]", at.path(NodeField::Options)));
         }
         Some(HumanAnswer::Value { writes: writes.clone(), options: n.options.clone() })
+    }
+
+    /// An answer with options is one of them, a string: the field it `writes` must take one,
+    /// as the answer is checked against it (else no answer could ever be given).
+    fn options_fit(&mut self, at: &NodeAt<'_>, writes: &str, opts: &[String]) {
+        if !at.schema.is_declared(writes) {
+            return;
+        }
+        let spec = at.schema.spec(writes);
+        let Some(why) = opts.iter().find_map(|o| check_update(spec, &Value::String(o.clone())).err()) else {
+            return;
+        };
+        let message = format!(
+            "the answer is one of `options`, a string, but the state field `{writes}` is of type {} with reducer `{}`, which cannot take it ({why})",
+            spec.ty.name(),
+            spec.reducer.name()
+        );
+        self.error(at.path(NodeField::Writes), message, at.id(), None);
+    }
+
+    /// Every option leads somewhere. An answer that routes follows the out-edges labelled with
+    /// it, else the `default` edges, and with neither the run fails: so without a `default`
+    /// edge, each option needs an edge labelled with it. `path` gives option `k`'s path.
+    fn options_lead_somewhere(&mut self, at: &NodeAt<'_>, opts: &[String], path: impl Fn(usize) -> String) {
+        let labels: BTreeSet<&str> = at.out.iter().filter_map(|&j| at.graph.edges[j].label.as_deref()).collect();
+        if labels.contains("default") {
+            return;
+        }
+        for (k, o) in opts.iter().enumerate() {
+            if !labels.contains(o.as_str()) {
+                let message = format!(
+                    "no edge out of `{}` is labelled `{o}` and it has no `default` edge, so answering `{o}` would fail the run: add an edge labelled `{o}`, or a `default` edge",
+                    at.n.id
+                );
+                self.error(path(k), message, at.id(), None);
+            }
+        }
     }
 
     /// A list of options: not empty, none twice.
@@ -82,7 +125,12 @@ impl Checker {
             }
         }
         if let Some(by) = &at.n.route_by {
-            ok &= self.route_by(at, fields, by);
+            let routes = self.route_by(at, fields, by);
+            if let (true, Some(opts)) = (routes, fields.get(by).and_then(|f| f.options.as_deref())) {
+                let path = |k| format!("{}.options[{k}]", at.key_path(NodeField::Fields, by));
+                self.options_lead_somewhere(at, opts, path);
+            }
+            ok &= routes;
         }
         ok.then(|| FormOp { fields: out, route_by: at.n.route_by.clone() })
     }

@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::script::EvalError;
+use crate::script::{EvalCause, EvalError};
 
 /// The `kind` of a node or run error (spec 4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -52,6 +52,19 @@ impl ErrorKind {
     }
 }
 
+impl ErrorKind {
+    /// The kind of error an evaluation that failed with `e` is: a `timeout` when its time
+    /// limit stopped it, a `type` error when it gave a number JSON cannot hold (infinite or
+    /// NaN), else an `expression` error.
+    pub(crate) fn of_eval(e: &EvalError) -> ErrorKind {
+        match e.cause {
+            EvalCause::TimeLimit => ErrorKind::Timeout,
+            EvalCause::NotFinite => ErrorKind::Type,
+            EvalCause::Failed => ErrorKind::Expression,
+        }
+    }
+}
+
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -73,11 +86,11 @@ impl NodeError {
         NodeError { kind, message: format!("node `{node}`: {message}") }
     }
 
-    /// An expression, script or template in `field` of node `node` failed with `e`: a
-    /// `timeout` when its time limit stopped it, else an `expression` error.
+    /// An expression, script or template in `field` of node `node` failed with `e`: of the
+    /// kind [`ErrorKind::of_eval`] gives for an evaluation's error, else an `expression` error.
     pub(crate) fn expression<E: fmt::Display + 'static>(node: &str, field: &str, e: E) -> NodeError {
-        let timed_out = (&e as &dyn std::any::Any).downcast_ref::<EvalError>().is_some_and(EvalError::is_timeout);
-        let kind = if timed_out { ErrorKind::Timeout } else { ErrorKind::Expression };
+        let kind =
+            (&e as &dyn std::any::Any).downcast_ref::<EvalError>().map_or(ErrorKind::Expression, ErrorKind::of_eval);
         NodeError { kind, message: format!("node `{node}`, field `{field}`: {e}") }
     }
 }

@@ -11,7 +11,7 @@ use crate::plan::{HumanAnswer, Op, PlanNode};
 use crate::run::errors::{ErrorKind, NodeError};
 use crate::run::outcome::{Outcome, Route};
 use crate::run::task::Task;
-use crate::script::{Ctx, Expr, from_dynamic};
+use crate::script::{Ctx, EvalError, Expr, from_dynamic};
 use crate::state::{excerpt, type_name};
 use crate::update::Update;
 
@@ -141,7 +141,7 @@ impl Run {
                     excerpt(&other)
                 ),
             )),
-            Err(e) => Outcome::failed(NodeError::expression(&node.id, "script", e)),
+            Err(e) => Outcome::failed(NodeError::expression(&node.id, "script", EvalError::from(e))),
         }
     }
 

@@ -23,7 +23,9 @@ impl Run {
             // Messages set here are written by `set` at the checkpoint forked from.
             check_against_schema(&run.plan, set.iter_mut(), "set", Writer { node: "set", step })?;
             let mut patch = Vec::new();
-            run.state.apply(&run.plan.schema, &set, &mut patch);
+            run.state
+                .apply(&run.plan.schema, &set, &mut patch)
+                .map_err(|e| InputError { path: format!("set.{}", e.field), message: e.message })?;
             run.pending_patch = patch;
         }
         Ok(run)

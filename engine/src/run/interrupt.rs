@@ -119,8 +119,7 @@ impl Run {
             let prompt = match prompt {
                 Some(t) => self.plan.scripting.render(t, &self.ctx).map_err(|e| {
                     let message = format!("node `{}`, field `prompt`: {e}", node.id);
-                    let kind = if e.is_timeout() { ErrorKind::Timeout } else { ErrorKind::Expression };
-                    (ix, NodeError { kind, message })
+                    (ix, NodeError { kind: ErrorKind::of_eval(&e), message })
                 })?,
                 None => String::new(),
             };

@@ -54,10 +54,11 @@ impl Run {
         let target = &self.plan.node(e.to).id;
         let edge = || format!("edge {} → {target} (edges[{}].map)", node.id, e.index);
         let fail = |kind, message| RunError { node: Some(node.id.to_string()), kind, message };
-        let list = self.plan.scripting.eval_json(&m.list, &self.ctx).map_err(|err| {
-            let kind = if err.is_timeout() { ErrorKind::Timeout } else { ErrorKind::Expression };
-            fail(kind, format!("{}: {err}", edge()))
-        })?;
+        let list = self
+            .plan
+            .scripting
+            .eval_json(&m.list, &self.ctx)
+            .map_err(|err| fail(ErrorKind::of_eval(&err), format!("{}: {err}", edge())))?;
         let Value::Array(items) = list else {
             let message = format!("{} must give a list, got {} ({})", edge(), type_name(&list), excerpt(&list));
             return Err(fail(ErrorKind::Expression, message));

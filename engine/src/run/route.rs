@@ -145,7 +145,7 @@ impl Run {
         let edge = || format!("edge {} → {} (edges[{}].when)", node.id, self.plan.node(e.to).id, e.index);
         let v = self.plan.scripting.eval(when, &self.ctx).map_err(|err| RunError {
             node: Some(node.id.to_string()),
-            kind: if err.is_timeout() { ErrorKind::Timeout } else { ErrorKind::Expression },
+            kind: ErrorKind::of_eval(&err),
             message: format!("{}: {err}", edge()),
         })?;
         v.as_bool().map_err(|_| RunError {

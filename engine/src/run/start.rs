@@ -35,7 +35,9 @@ impl Run {
         }
         let mut initial = State::initial(&plan.schema);
         check_against_schema(&plan, input.iter_mut(), "input", Writer::INPUT)?;
-        initial.apply(&plan.schema, &input, &mut Vec::new());
+        initial
+            .apply(&plan.schema, &input, &mut Vec::new())
+            .map_err(|e| InputError { path: format!("input.{}", e.field), message: e.message })?;
 
         let mut run = Run::blank(plan.clone(), host.new_run_id(), Rc::new(input), initial);
         run.mark_ran(plan.start);

@@ -72,9 +72,8 @@ impl Run {
         let before = self.state.clone();
         let patch = match self.apply_updates(&record) {
             Ok(patch) => patch,
-            Err(error) => {
+            Err((culprit, error)) => {
                 self.state = before;
-                let culprit = record.ran.first().copied();
                 self.fail_step(record, culprit, error, t0, host);
                 return;
             }
@@ -267,20 +266,23 @@ impl Run {
     }
 
     /// Applies the step's updates in node id order, through the reducers; the patch from
-    /// the last checkpoint's state. The caller restores the state when the new one is too big.
-    fn apply_updates(&mut self, record: &StepRecord) -> Result<Vec<PatchOperation>, NodeError> {
+    /// the last checkpoint's state. The caller restores the state when a reducer refuses an
+    /// update (the task that wrote it is the culprit) or the new state is too big (the first
+    /// task that ran is).
+    fn apply_updates(&mut self, record: &StepRecord) -> Result<Vec<PatchOperation>, (Option<Task>, NodeError)> {
         // Kept until the step commits: a failed step records the edit too (its state has it).
         let mut patch = self.pending_patch.clone();
-        for (_, update) in &record.updates {
-            self.state.apply(&self.plan.schema, update.iter(), &mut patch);
+        for (task, update) in &record.updates {
+            if let Err(e) = self.state.apply(&self.plan.schema, update.iter(), &mut patch) {
+                let message = format!("node `{}` wrote `{}`: {}", task.name(&self.plan), e.field, e.message);
+                return Err((Some(*task), NodeError { kind: ErrorKind::Type, message }));
+            }
         }
         let size = self.state.serialized_len();
         let max = self.plan.limits.max_state_bytes;
         if size as u64 > max {
-            return Err(NodeError {
-                kind: ErrorKind::StateSize,
-                message: format!("the state would grow to {size} bytes, over max_state_bytes ({max})"),
-            });
+            let message = format!("the state would grow to {size} bytes, over max_state_bytes ({max})");
+            return Err((record.ran.first().copied(), NodeError { kind: ErrorKind::StateSize, message }));
         }
         Ok(patch)
     }

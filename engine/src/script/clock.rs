@@ -14,7 +14,7 @@ use crate::host::Clock;
 pub(super) const CHECK_EVERY: u64 = 4096;
 
 /// The start of every message of an evaluation stopped by its deadline.
-pub(crate) const STOPPED: &str = "stopped by its time limit: ";
+const STOPPED: &str = "stopped by its time limit: ";
 
 /// The deadline an evaluation runs under, shared by the sandbox and its progress callback.
 #[derive(Default)]

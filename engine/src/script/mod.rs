@@ -5,6 +5,10 @@
 //! string, array and map sizes, checked by built-ins that allocate before they do
 //! (`builtins`).
 //!
+//! Values cross to and from JSON in `json`: a number JSON cannot hold (infinite, NaN) is an
+//! error of its own cause ([`EvalCause::NotFinite`]), never `null`, and a list or map put in a
+//! string reads as JSON, as in a template.
+//!
 //! `state`, `input`, `outputs` and `errors` are handed to scripts as read-only *views*: a
 //! field is converted to a Rhai value only when a script reads it. That keeps the cost of an
 //! evaluation independent of how large the state has grown (a 10,000-item list costs nothing
@@ -12,15 +16,17 @@
 
 mod builtins;
 mod clock;
+mod json;
 
 use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
 
-use rhai::{Array, Dynamic, Engine, INT, ImmutableString, Map as RhaiMap, Scope};
-use serde_json::{Map, Number, Value};
+use rhai::{Array, Dynamic, Engine, INT, ImmutableString, Scope};
+use serde_json::{Map, Value};
 
 pub(crate) use self::clock::Guard;
+pub use self::json::{MAX_DEPTH, NotJson, Step, from_dynamic, to_dynamic};
 use crate::document::EffectiveLimits;
 
 /// The most items in one list or map a script may build.
@@ -75,25 +81,51 @@ impl fmt::Display for CompileError {
 
 impl std::error::Error for CompileError {}
 
-/// An evaluation that failed; the message is Rhai's, with its position.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EvalError(pub String);
+/// An evaluation that failed: why, and a message (Rhai's, with its position, for a script
+/// that failed).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EvalError {
+    pub cause: EvalCause,
+    pub message: String,
+}
+
+/// Why an evaluation failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EvalCause {
+    /// The expression or script failed (an error, `throw`, a budget or size limit).
+    Failed,
+    /// Its time limit stopped it: a `timeout`, not a mistake in the expression.
+    TimeLimit,
+    /// It gave a value with a number JSON cannot hold (infinite or NaN): a wrong value, not a
+    /// failed evaluation.
+    NotFinite,
+}
+
+impl EvalError {
+    fn failed(message: impl Into<String>) -> EvalError {
+        EvalError { cause: EvalCause::Failed, message: message.into() }
+    }
+
+    /// Whether the evaluation was stopped by its time limit.
+    pub fn is_timeout(&self) -> bool {
+        self.cause == EvalCause::TimeLimit
+    }
+}
+
+impl From<NotJson> for EvalError {
+    fn from(e: NotJson) -> EvalError {
+        let cause = if e.is_not_finite() { EvalCause::NotFinite } else { EvalCause::Failed };
+        EvalError { cause, message: e.to_string() }
+    }
+}
 
 impl fmt::Display for EvalError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 
 impl std::error::Error for EvalError {}
-
-impl EvalError {
-    /// Whether the evaluation was stopped by its time limit (a `timeout`, not a mistake in
-    /// the expression).
-    pub fn is_timeout(&self) -> bool {
-        self.0.starts_with(clock::STOPPED)
-    }
-}
 
 /// What an expression sees: one Rhai scope, built once per step and shared by every
 /// evaluation in it (whatever a script declares is dropped again after it ends).
@@ -233,6 +265,7 @@ impl Scripting {
             Ok(v.to_string().into())
         });
         builtins::register(&mut engine, builtins::Sizes { max_string, max_array: MAX_ARRAY });
+        json::register_text(&mut engine);
         engine.register_fn("parse_json", |s: &str| -> Result<Dynamic, Box<rhai::EvalAltResult>> {
             let v: Value = serde_json::from_str(s).map_err(|e| format!("parse_json: {e}"))?;
             Ok(to_dynamic(&v))
@@ -320,7 +353,7 @@ impl Scripting {
     /// Evaluates an expression to a JSON value.
     pub fn eval_json(&self, expr: &Expr, ctx: &Ctx) -> Result<Value, EvalError> {
         let d = self.eval(expr, ctx)?;
-        from_dynamic(&d).map_err(|e| EvalError(e.to_string()))
+        Ok(from_dynamic(&d)?)
     }
 
     /// Renders a template: strings as they are, other values as JSON.
@@ -334,7 +367,7 @@ impl Scripting {
                     if let Some(s) = d.read_lock::<ImmutableString>() {
                         out.push_str(&s);
                     } else {
-                        let v = from_dynamic(&d).map_err(|e| EvalError(e.to_string()))?;
+                        let v = from_dynamic(&d)?;
                         out.push_str(&v.to_string());
                     }
                 }
@@ -345,21 +378,22 @@ impl Scripting {
 
     fn describe(&self, e: rhai::EvalAltResult) -> EvalError {
         match e {
-            rhai::EvalAltResult::ErrorTooManyOperations(pos) => EvalError(format!(
+            rhai::EvalAltResult::ErrorTooManyOperations(pos) => EvalError::failed(format!(
                 "the expression ran more than max_ops ({}) operations ({})",
                 self.max_ops,
                 position_text(pos)
             )),
-            rhai::EvalAltResult::ErrorTerminated(_, pos) => {
-                EvalError(format!("{} ({})", self.guard.message(), position_text(pos)))
-            }
+            rhai::EvalAltResult::ErrorTerminated(_, pos) => EvalError {
+                cause: EvalCause::TimeLimit,
+                message: format!("{} ({})", self.guard.message(), position_text(pos)),
+            },
             rhai::EvalAltResult::ErrorRuntime(value, pos) => {
                 // `throw "..."` in a script: show the thrown text itself.
                 let text =
                     value.read_lock::<ImmutableString>().map(|s| s.to_string()).unwrap_or_else(|| value.to_string());
-                EvalError(format!("{text} ({})", position_text(pos)))
+                EvalError::failed(format!("{text} ({})", position_text(pos)))
             }
-            other => EvalError(other.to_string()),
+            other => EvalError::failed(other.to_string()),
         }
     }
 }
@@ -384,89 +418,10 @@ fn line_col(text: &str, byte: usize) -> (usize, usize) {
     (line, column)
 }
 
-/// JSON → Rhai.
-pub fn to_dynamic(v: &Value) -> Dynamic {
-    match v {
-        Value::Null => Dynamic::UNIT,
-        Value::Bool(b) => Dynamic::from_bool(*b),
-        Value::Number(n) => match n.as_i64() {
-            Some(i) => Dynamic::from_int(i),
-            None => Dynamic::from_float(n.as_f64().unwrap_or(f64::NAN)),
-        },
-        Value::String(s) => Dynamic::from(s.clone()),
-        Value::Array(items) => Dynamic::from_array(items.iter().map(to_dynamic).collect()),
-        Value::Object(map) => {
-            let mut m = RhaiMap::new();
-            for (k, v) in map {
-                m.insert(k.as_str().into(), to_dynamic(v));
-            }
-            Dynamic::from_map(m)
-        }
-    }
-}
-
-/// A Rhai value that has no JSON form.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NotJson(pub String);
-
-impl fmt::Display for NotJson {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-/// How deeply nested a value may be to be stored as JSON (deeper values would exhaust the
-/// stack converting them, and no sensible state is that deep).
-pub const MAX_DEPTH: usize = 128;
-
-/// Rhai → JSON.
-pub fn from_dynamic(d: &Dynamic) -> Result<Value, NotJson> {
-    from_dynamic_at(d, 0)
-}
-
-fn from_dynamic_at(d: &Dynamic, depth: usize) -> Result<Value, NotJson> {
-    if depth > MAX_DEPTH {
-        return Err(NotJson(format!("the value is nested more than {MAX_DEPTH} levels deep")));
-    }
-    if d.is_unit() {
-        return Ok(Value::Null);
-    }
-    if let Ok(b) = d.as_bool() {
-        return Ok(Value::Bool(b));
-    }
-    if let Ok(i) = d.as_int() {
-        return Ok(Value::from(i));
-    }
-    if let Ok(f) = d.as_float() {
-        return Number::from_f64(f).map(Value::Number).ok_or_else(|| NotJson(format!("{f} is not a finite number")));
-    }
-    if let Some(s) = d.read_lock::<ImmutableString>() {
-        return Ok(Value::String(s.to_string()));
-    }
-    if let Ok(c) = d.as_char() {
-        return Ok(Value::String(c.to_string()));
-    }
-    if let Some(items) = d.read_lock::<Array>() {
-        return items.iter().map(|i| from_dynamic_at(i, depth + 1)).collect::<Result<Vec<_>, _>>().map(Value::Array);
-    }
-    if let Some(map) = d.read_lock::<RhaiMap>() {
-        let mut out = Map::new();
-        for (k, v) in map.iter() {
-            out.insert(k.to_string(), from_dynamic_at(v, depth + 1)?);
-        }
-        return Ok(Value::Object(out));
-    }
-    if let Some(view) = d.read_lock::<View>() {
-        return Ok(view.0.to_json());
-    }
-    if let Some(blob) = d.read_lock::<rhai::Blob>() {
-        return Ok(Value::Array(blob.iter().map(|b| Value::from(*b)).collect()));
-    }
-    Err(NotJson(format!("a value of type `{}` cannot be stored as JSON", d.type_name())))
-}
-
 #[cfg(test)]
 mod tests {
+    use rhai::Map as RhaiMap;
+
     use super::*;
     use crate::document::Graph;
 
@@ -508,6 +463,49 @@ mod tests {
     }
 
     #[test]
+    fn backtick_strings_render_values_as_json_like_templates() {
+        let s = scripting();
+        let state =
+            serde_json::json!({"meta": {"a": 1, "b": [true, null, "x"]}, "list": [1, 2.5], "name": "Ann", "n": 3});
+        let c = ctx(state);
+        let e =
+            s.compile("`total: ${state.meta}, list ${state.list}, ${state.name} ${state.n} ${0.000001}`", &[]).unwrap();
+        let t = s
+            .compile_template(
+                "total: {{ state.meta }}, list {{ state.list }}, {{ state.name }} {{ state.n }} {{ 0.000001 }}",
+                &[],
+            )
+            .unwrap();
+        let text = s.render(&t, &c).unwrap();
+        assert_eq!(text, r#"total: {"a":1,"b":[true,null,"x"]}, list [1,2.5], Ann 3 1e-6"#);
+        assert_eq!(s.eval_json(&e, &c).unwrap(), Value::from(text));
+        // A map or list built in the script, `+` onto a string, and `to_string` read the same.
+        let e = s.compile(r#"let m = #{ k: [1, "two"] }; `${m}|` + m + "|" + [3.5].to_string()"#, &[]).unwrap();
+        assert_eq!(s.eval_json(&e, &c).unwrap(), Value::from(r#"{"k":[1,"two"]}|{"k":[1,"two"]}|[3.5]"#));
+        // A value with no JSON form still reads as something rather than failing the text.
+        let e = s.compile("`${[0.0 / 0.0]}`", &[]).unwrap();
+        assert_eq!(s.eval_json(&e, &c).unwrap(), Value::from("[NaN]"));
+    }
+
+    #[test]
+    fn numbers_json_cannot_hold_are_errors_not_null() {
+        let s = scripting();
+        let c = ctx(serde_json::json!({}));
+        let e = s.compile("#{ a: [1, 1.0e308 * 10.0] }", &[]).unwrap();
+        let err = s.eval_json(&e, &c).unwrap_err();
+        assert_eq!(err.cause, EvalCause::NotFinite);
+        assert_eq!(err.message, "gave `a[1]` = inf, which is not a finite number (JSON has no such number)");
+        // JSON text (a model's reply, an HTTP body) cannot bring one in: serde_json refuses it.
+        let e = s.compile(r#"parse_json("[1e400]")"#, &[]).unwrap();
+        assert!(s.eval_json(&e, &c).unwrap_err().message.contains("out of range"));
+        // Integer arithmetic that overflows is Rhai's own error, not a float.
+        let e = s.compile("9223372036854775807 + 1", &[]).unwrap();
+        let err = s.eval_json(&e, &c).unwrap_err();
+        assert_eq!(err.cause, EvalCause::Failed);
+        assert!(err.message.contains("overflow"), "{err}");
+    }
+
+    #[test]
     fn undefined_variables_do_not_compile() {
         let err = scripting().compile("stat.x + 1", &[]).unwrap_err();
         assert!(err.message.contains("stat"), "{err}");
@@ -519,7 +517,7 @@ mod tests {
         let s = scripting();
         let e = s.compile("let x = 0; loop { x += 1; }", &[]).unwrap();
         let err = s.eval(&e, &ctx(serde_json::json!({}))).unwrap_err();
-        assert!(err.0.contains("max_ops"), "{err}");
+        assert!(err.message.contains("max_ops"), "{err}");
     }
 
     #[test]
@@ -527,7 +525,7 @@ mod tests {
         let s = scripting();
         let c = ctx(serde_json::json!({}));
         let e = s.compile("let x = \"x\"; x.pad(5, \"\"); x", &[]).unwrap();
-        assert!(s.eval(&e, &c).unwrap_err().0.contains("must not be empty"));
+        assert!(s.eval(&e, &c).unwrap_err().message.contains("must not be empty"));
         let e = s.compile("let x = \"x\"; x.pad(5, \"ab\"); x", &[]).unwrap();
         assert_eq!(s.eval_json(&e, &c).unwrap(), Value::from("xabab"));
     }
@@ -538,7 +536,7 @@ mod tests {
         let c = ctx(serde_json::json!({}));
         let e = s.compile("let a = []; for i in 0..300 { a = [a]; } a", &[]).unwrap();
         let err = s.eval_json(&e, &c).unwrap_err();
-        assert!(err.0.contains("nested more than"), "{err}");
+        assert!(err.message.contains("nested more than"), "{err}");
     }
 
     #[test]

@@ -9,12 +9,27 @@ pub use crate::describe::{excerpt, type_name};
 use crate::document::{FieldType, Reducer};
 use crate::messages::{self, Writer};
 
+/// `n` as an integer field holds it: a 64-bit signed integer (a whole float such as `2.0`
+/// becomes `2`, while floats are exact).
 fn integral(n: &Number) -> Option<Value> {
-    if n.is_i64() || n.is_u64() {
+    if n.is_i64() {
         return Some(Value::Number(n.clone()));
     }
     let f = n.as_f64()?;
-    (f.fract() == 0.0 && f.abs() < 9.0e15).then(|| Value::from(f as i64))
+    (!n.is_u64() && f.fract() == 0.0 && f.abs() < 9.0e15).then(|| Value::from(f as i64))
+}
+
+/// Why `n` does not fit an `integer` field: past the 64-bit range (a value such as
+/// 9223372036854775808 would otherwise silently become a float), or not whole.
+fn not_integral(n: &Number, value: &Value) -> String {
+    let f = n.as_f64().unwrap_or(0.0);
+    if n.is_u64() || (f.fract() == 0.0 && f >= i64::MAX as f64) {
+        format!("{n} is above the largest integer an `integer` field holds ({})", i64::MAX)
+    } else if f.fract() == 0.0 && f <= i64::MIN as f64 {
+        format!("{n} is below the smallest integer an `integer` field holds ({})", i64::MIN)
+    } else {
+        mismatch(FieldType::Integer, value)
+    }
 }
 
 /// Checks `value` against `ty`, returning it normalised (`2.0` becomes `2` for integers).
@@ -32,7 +47,7 @@ pub fn normalize_type(ty: FieldType, value: &mut Value) -> Result<(), String> {
         (FieldType::String, Value::String(_)) => true,
         (FieldType::Number, Value::Number(_)) => true,
         (FieldType::Integer, Value::Number(n)) => {
-            let Some(i) = integral(n) else { return Err(mismatch(ty, value)) };
+            let Some(i) = integral(n) else { return Err(not_integral(n, value)) };
             *value = i;
             true
         }

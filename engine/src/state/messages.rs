@@ -114,7 +114,7 @@ mod tests {
         let mut patch = vec![];
         let mut u = Map::new();
         u.insert(key.to_string(), v);
-        st.apply(s, &u, &mut patch);
+        st.apply(s, &u, &mut patch).unwrap();
         let mut replayed = before;
         json_patch::patch(&mut replayed, &patch).unwrap();
         assert_eq!(replayed, Value::Object(st.to_json()));

@@ -8,10 +8,12 @@
 //!
 //! | module | what it holds |
 //! |---|---|
+//! | `add` | the `add` reducer's sum: an integer field's stays an integer, a number field's finite |
 //! | `check` | type checks of values and updates, normalised in place |
 //! | `list` | the shared-log list behind `append` and `messages` fields |
 //! | `messages` | the `messages` reducer (LangGraph's `add_messages`) and its patches |
 
+mod add;
 mod check;
 mod list;
 mod messages;
@@ -24,7 +26,7 @@ use indexmap::IndexMap;
 use json_patch::jsonptr::PointerBuf;
 use json_patch::{AddOperation, PatchOperation, RemoveOperation, ReplaceOperation};
 use rhai::Dynamic;
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 
 pub use self::check::{
     check_type, check_update, excerpt, normalize_type, normalize_update, normalize_written, type_name,
@@ -292,17 +294,21 @@ impl State {
     }
 
     /// Applies one node's (already checked) update through the reducers, appending the
-    /// RFC 6902 operations that describe the change to `patch`.
+    /// RFC 6902 operations that describe the change to `patch`. Fails at the first field
+    /// whose reducer cannot give a value (an `add` past what a JSON number or an integer
+    /// field holds), with the fields before it applied: the caller drops the state.
     pub fn apply<'a>(
         &mut self,
         schema: &Schema,
         update: impl IntoIterator<Item = (&'a String, &'a Value)>,
         patch: &mut Vec<PatchOperation>,
-    ) {
+    ) -> Result<(), FieldError> {
         for (key, value) in update {
             let spec = schema.spec(key);
-            self.apply_field(spec, key, value.clone(), patch);
+            self.apply_field(spec, key, value.clone(), patch)
+                .map_err(|message| FieldError { field: key.clone(), message })?;
         }
+        Ok(())
     }
 
     /// Sets fields to the given values as they are, bypassing the reducers.
@@ -317,41 +323,51 @@ impl State {
         }
     }
 
-    fn apply_field(&mut self, spec: &FieldSpec, key: &str, value: Value, patch: &mut Vec<PatchOperation>) {
+    fn apply_field(
+        &mut self,
+        spec: &FieldSpec,
+        key: &str,
+        value: Value,
+        patch: &mut Vec<PatchOperation>,
+    ) -> Result<(), String> {
         match spec.reducer {
             Reducer::Replace => self.replace(spec, key, value, patch),
             Reducer::Append => self.append(spec, key, value, patch),
             Reducer::Messages => self.add_messages(spec, key, &value, patch),
             Reducer::Add => {
                 let sum = match self.fields.get(key) {
-                    Some(Slot::Value { value: current, .. }) => add_numbers(current, &value),
-                    _ => add_numbers(&Value::Null, &value),
+                    Some(Slot::Value { value: current, .. }) => add::add(spec.ty, current, &value)?,
+                    _ => add::add(spec.ty, &Value::Null, &value)?,
                 };
                 self.replace(spec, key, sum, patch);
             }
-            Reducer::Merge => {
-                let Value::Object(update) = value else { return };
-                let fields = Rc::make_mut(&mut self.fields);
-                if !fields.contains_key(key) {
-                    fields.insert(Arc::from(key), Slot::Value { value: Arc::new(Value::Object(Map::new())), bytes: 2 });
-                }
-                let Some(slot) = fields.get_mut(key) else { return };
-                let Slot::Value { value: current, bytes } = slot else { return };
-                let obj = Arc::make_mut(current);
-                if !obj.is_object() {
-                    *obj = Value::Object(Map::new());
-                }
-                let Value::Object(map) = obj else { return };
-                for (k, v) in update {
-                    if map.get(&k) == Some(&v) {
-                        continue;
-                    }
-                    patch.push(PatchOperation::Add(AddOperation { path: pointer(&[key, &k]), value: v.clone() }));
-                    map.insert(k, v);
-                }
-                *bytes = json_len(obj);
-            }
+            Reducer::Merge => self.merge(key, value, patch),
         }
+        Ok(())
+    }
+
+    /// `merge`: the update's keys set into the field's object, shallowly.
+    fn merge(&mut self, key: &str, value: Value, patch: &mut Vec<PatchOperation>) {
+        let Value::Object(update) = value else { return };
+        let fields = Rc::make_mut(&mut self.fields);
+        if !fields.contains_key(key) {
+            fields.insert(Arc::from(key), Slot::Value { value: Arc::new(Value::Object(Map::new())), bytes: 2 });
+        }
+        let Some(slot) = fields.get_mut(key) else { return };
+        let Slot::Value { value: current, bytes } = slot else { return };
+        let obj = Arc::make_mut(current);
+        if !obj.is_object() {
+            *obj = Value::Object(Map::new());
+        }
+        let Value::Object(map) = obj else { return };
+        for (k, v) in update {
+            if map.get(&k) == Some(&v) {
+                continue;
+            }
+            patch.push(PatchOperation::Add(AddOperation { path: pointer(&[key, &k]), value: v.clone() }));
+            map.insert(k, v);
+        }
+        *bytes = json_len(obj);
     }
 
     fn replace(&mut self, spec: &FieldSpec, key: &str, value: Value, patch: &mut Vec<PatchOperation>) {
@@ -438,19 +454,6 @@ fn lowest_index(items: &[Rc<Value>], key: &str) -> usize {
     best
 }
 
-fn add_numbers(a: &Value, b: &Value) -> Value {
-    match (a.as_i64(), b.as_i64()) {
-        (Some(x), Some(y)) => match x.checked_add(y) {
-            Some(s) => Value::from(s),
-            None => Value::from(x as f64 + y as f64),
-        },
-        _ => {
-            let s = a.as_f64().unwrap_or(0.0) + b.as_f64().unwrap_or(0.0);
-            Number::from_f64(s).map_or(Value::Null, Value::Number)
-        }
-    }
-}
-
 /// A JSON Pointer from unescaped tokens.
 pub fn pointer(tokens: &[&str]) -> PointerBuf {
     PointerBuf::from_tokens(tokens.iter().copied())
@@ -526,7 +529,7 @@ mod tests {
     fn apply_checked(state: &mut State, schema: &Schema, update: Value) -> Vec<PatchOperation> {
         let before = Value::Object(state.to_json());
         let mut patch = vec![];
-        state.apply(schema, &obj(update), &mut patch);
+        state.apply(schema, &obj(update), &mut patch).unwrap();
         let mut replayed = before;
         json_patch::patch(&mut replayed, &patch).unwrap();
         assert_eq!(replayed, Value::Object(state.to_json()));
