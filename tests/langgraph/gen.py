@@ -103,6 +103,7 @@ def evaluate(e: Expr, state: dict):
 class Field:
     kind: str  # "int" | "bool" | "list"
     reducer: str  # "replace" | "add" | "append"
+    number: bool = False  # an "int" declared as Switchyard's `number` rather than `integer`
 
 
 @dataclass
@@ -231,7 +232,7 @@ class _Gen:
         rng = self.rng
         fields: dict[str, Field] = {}
         for i in range(rng.randint(1, 3)):
-            fields[f"n{i}"] = Field("int", rng.choice(["replace", "replace", "add"]))
+            fields[f"n{i}"] = Field("int", rng.choice(["replace", "replace", "add"]), number=rng.random() < 0.3)
         for i in range(rng.randint(0, 2)):
             fields[f"l{i}"] = Field("list", "append")
         if rng.random() < 0.4:

@@ -15,7 +15,7 @@ _TYPES = {"int": "integer", "bool": "boolean", "list": "list"}
 def document(g: Graph) -> dict:
     state = {}
     for name, f in g.fields.items():
-        decl = {"type": _TYPES[f.kind]}
+        decl = {"type": "number" if f.number else _TYPES[f.kind]}
         if f.reducer != "replace":
             decl["reducer"] = f.reducer
         state[name] = decl
