@@ -1,0 +1,117 @@
+"""The deliberate differences from LangGraph, each shown on a fixed graph.
+
+The random graphs in differential.py avoid or tolerate these; here each is run on both sides
+and must show exactly as documented, so the documented list cannot silently go stale.
+"""
+
+from __future__ import annotations
+
+import tempfile
+
+import langgraph_side
+import switchyard_side
+from gen import Edge, Field, Graph, Node
+
+ONE = ("int", 1)
+
+
+def when_sees_whole_step() -> tuple[Graph, dict, dict]:
+    """`a` and `b` run in one step; `a -> c` is taken when y == 1, and only `b` writes y.
+
+    Switchyard's `when` sees the whole step's result (y is 1): c runs. LangGraph's conditional
+    edge sees the state before the step plus a's own writes (y is still 0): c does not run.
+    """
+    g = Graph(
+        seed=-1,
+        fields={"x": Field("int", "replace"), "y": Field("int", "replace")},
+        input={"x": 0, "y": 0},
+        nodes=[Node("a", "set", set={"x": ONE}), Node("b", "set", set={"y": ONE}), Node("c", "set", set={"x": ("int", 2)})],
+        edges=[
+            Edge("start", "a"),
+            Edge("start", "b"),
+            Edge("a", "c", when=("cmp", "==", ("field", "y"), ONE)),
+            Edge("b", "end"),
+            Edge("c", "end"),
+        ],
+        max_steps=10,
+    )
+    sy = {"status": "completed", "steps": [["a", "b"], ["c"]], "state": {"x": 2, "y": 1}}
+    lg = {"status": "completed", "steps": [["a", "b"]], "state": {"x": 1, "y": 1}}
+    return g, sy, lg
+
+
+def join_that_cannot_fire() -> tuple[Graph, dict, dict]:
+    """`j` joins `a` and `b`, but `b` never runs (its only edge is `when: false`).
+
+    Switchyard fails the run (kind join) when nothing else can run; LangGraph completes with
+    the barrier holding `a`. Steps and state are the same.
+    """
+    g = Graph(
+        seed=-2,
+        fields={"x": Field("int", "add")},
+        input={"x": 0},
+        nodes=[
+            Node("a", "set", set={"x": ONE}),
+            Node("gate", "set", set={"x": ONE}),
+            Node("b", "set", set={"x": ONE}),
+            Node("j", "set", join=True, set={"x": ONE}),
+        ],
+        edges=[
+            Edge("start", "a"),
+            Edge("start", "gate"),
+            Edge("gate", "b", when=("bool", False)),
+            Edge("gate", "end"),
+            Edge("a", "j"),
+            Edge("b", "j"),
+            Edge("j", "end"),
+        ],
+        max_steps=10,
+    )
+    expected = {"steps": [["a", "gate"]], "state": {"x": 2}}
+    return g, {"status": "join", **expected}, {"status": "completed", **expected}
+
+
+def max_steps_exactly() -> tuple[Graph, dict, dict]:
+    """A chain of two steps under max_steps 2 (LangGraph: recursion_limit 2).
+
+    Switchyard completes: the limit applies only when more remains. LangGraph raises
+    GraphRecursionError after the same two steps, as it does for any run reaching the limit.
+    """
+    g = Graph(
+        seed=-3,
+        fields={"x": Field("int", "add")},
+        input={"x": 0},
+        nodes=[Node("a", "set", set={"x": ONE}), Node("b", "set", set={"x": ONE})],
+        edges=[Edge("start", "a"), Edge("a", "b"), Edge("b", "end")],
+        max_steps=2,
+    )
+    expected = {"steps": [["a"], ["b"]], "state": {"x": 2}}
+    return g, {"status": "completed", **expected}, {"status": "limit", **expected}
+
+
+def max_steps_more_remain() -> tuple[Graph, dict, dict]:
+    """The same chain one node longer: both stop after two steps, at the limit, state kept."""
+    g, _, _ = max_steps_exactly()
+    g.seed = -4
+    g.nodes.append(Node("c", "set", set={"x": ONE}))
+    g.edges = [Edge("start", "a"), Edge("a", "b"), Edge("b", "c"), Edge("c", "end")]
+    expected = {"status": "limit", "steps": [["a"], ["b"]], "state": {"x": 2}}
+    return g, expected, expected
+
+
+CASES = [when_sees_whole_step, join_that_cannot_fire, max_steps_exactly, max_steps_more_remain]
+
+
+def check(binary: str) -> list[str]:
+    """One line per case whose outcome is not the documented one."""
+    failures = []
+    with tempfile.TemporaryDirectory(prefix="switchyard-lg-") as workdir:
+        for case in CASES:
+            g, want_sy, want_lg = case()
+            sy = switchyard_side.run(binary, switchyard_side.document(g), g.input, workdir)
+            lg, _ = langgraph_side.run(g)
+            for side, got, want in (("Switchyard", sy, want_sy), ("LangGraph", lg, want_lg)):
+                have = {k: got.as_dict()[k] for k in want}
+                if have != want:
+                    failures.append(f"{case.__name__}: {side} gave {have} ({got.detail}), documented {want}")
+    return failures
