@@ -174,10 +174,14 @@ fn a_write_failing_mid_run_is_one_warning_the_run_goes_on_and_exits_1() {
     let input = json!({ "base": server.url() }).to_string();
     let file = dir.path().join("run.json").to_string_lossy().into_owned();
     let child = spawn(&["run", &graph, "--input", &input, "--record", &file]);
-    wait_for_steps(&file, 1);
-    // A non-empty directory where the file was: renaming over it fails from now on.
-    std::fs::remove_file(&file).expect("remove the record");
-    std::fs::create_dir(&file).expect("a directory in its place");
+    // After step 2 (`count`) the next step waits 150 ms for the server: time to swap.
+    wait_for_steps(&file, 2);
+    // A non-empty directory where the file was: renaming over it fails from now on. (Tried
+    // again if a write renamed a new file in between.)
+    while {
+        let _ = std::fs::remove_file(&file);
+        std::fs::create_dir(&file).is_err()
+    } {}
     std::fs::write(Path::new(&file).join("keep"), "x").expect("a file inside");
     let out = finish(child, "run --record (replaced by a directory)");
     out.assert_code(1);
