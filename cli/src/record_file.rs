@@ -67,17 +67,23 @@ impl RecordFile {
         }
     }
 
-    /// The record's text: the head serialized now, the steps as kept.
-    fn text(&self, run: &Run) -> String {
-        let head = serde_json::to_string_pretty(&run.record(false)).unwrap_or_default();
+    /// The record's text in three pieces, written one after the other: the head serialized
+    /// now, the steps as kept (not copied), the end.
+    fn pieces<'a>(&'a self, run: &Run) -> [std::borrow::Cow<'a, str>; 3] {
+        let mut head = serde_json::to_string_pretty(&run.record(false)).unwrap_or_default();
         // The head ends with "\n}"; the steps are its last field.
-        let head = head.strip_suffix("\n}").unwrap_or(&head);
-        let steps = if self.step_count == 0 { "[]".to_string() } else { format!("[\n{}\n  ]", self.steps) };
-        format!("{head},\n  \"steps\": {steps}\n}}\n")
+        head.truncate(head.strip_suffix("\n}").map_or(head.len(), str::len));
+        if self.step_count == 0 {
+            head.push_str(",\n  \"steps\": []\n}\n");
+            return [head.into(), "".into(), "".into()];
+        }
+        head.push_str(",\n  \"steps\": [\n");
+        [head.into(), self.steps.as_str().into(), "\n  ]\n}\n".into()]
     }
 
     fn write(&mut self, run: &Run) -> io::Result<()> {
-        replace_atomically(&self.path, self.text(run).as_bytes())
+        let pieces = self.pieces(run);
+        replace_atomically(&self.path, pieces.iter().map(|p| p.as_bytes()))
     }
 
     /// Writes the record after a step; a failure is told once, and the run goes on.
@@ -108,14 +114,14 @@ impl Observer for RecordFile {
 
 /// Replaces `path` with `bytes` so that a reader (or a crash) sees the old file or the new
 /// one, whole: a temporary file beside it, synced, renamed over it, the directory synced.
-fn replace_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+fn replace_atomically<'a>(path: &Path, pieces: impl Iterator<Item = &'a [u8]>) -> io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let written = write_synced(&tmp, bytes).and_then(|()| fs::rename(&tmp, path));
+    let written = write_synced(&tmp, pieces).and_then(|()| fs::rename(&tmp, path));
     if let Err(e) = written {
         let _ = fs::remove_file(&tmp);
         return Err(e);
@@ -124,8 +130,10 @@ fn replace_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     File::open(&dir)?.sync_all()
 }
 
-fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
+fn write_synced<'a>(path: &Path, pieces: impl Iterator<Item = &'a [u8]>) -> io::Result<()> {
     let mut file = OpenOptions::new().write(true).create(true).truncate(true).open(path)?;
-    file.write_all(bytes)?;
+    for bytes in pieces {
+        file.write_all(bytes)?;
+    }
     file.sync_data()
 }
