@@ -407,13 +407,23 @@ fn a_slow_run_on_a_terminal_shows_the_progress_line_and_a_quick_one_does_not() {
     let server = slow_server(400);
     let graph = write(dir.path(), "g.json", &slow_loop(3));
     let input = json!({ "base": server.url() }).to_string();
-    let Some(shown) = on_terminal(&["run", &graph, "--input", &input, "--summary"]) else {
+    let Some(shown) = on_terminal(&["run", &graph, "--input", &input, "--summary", "--events"]) else {
         eprintln!("skipped: `script` is not installed");
         return;
     };
     assert!(shown.contains("1 node running (fetch)"), "{shown}");
     assert!(shown.contains("step 3") || shown.contains("step 4") || shown.contains("step 5"), "{shown}");
     assert!(shown.contains("\"status\": \"completed\""), "the record is still printed: {shown}");
+    // Event lines are printed above the progress line, each whole on its own line (after the
+    // progress line was erased).
+    let events: Vec<u64> = shown
+        .lines()
+        .filter_map(|l| l.find("{\"duration_ms\"").map(|at| l[at..].trim_end()))
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap_or_else(|e| panic!("{e}: {l:?}"))["step"].as_u64().expect("step")
+        })
+        .collect();
+    assert_eq!(events, [1, 2, 3, 4, 5, 6], "{shown}");
 
     let quick = write(dir.path(), "quick.json", &counter(3, 100));
     let shown = on_terminal(&["run", &quick, "--summary"]).expect("script ran before");
