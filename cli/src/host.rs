@@ -88,3 +88,15 @@ impl Host for NativeHost {
         })
     }
 }
+
+/// The host, warning once about entries of `SWITCHYARD_TRUSTED_ORIGINS` that are not origins.
+pub fn native_host() -> NativeHost {
+    let (host, bad) = NativeHost::new();
+    for item in bad {
+        crate::output::say(&format!(
+            "{}: `{item}` is not an origin (scheme://host[:port]); ignored",
+            net::TRUSTED_ORIGINS_VAR
+        ));
+    }
+    host
+}

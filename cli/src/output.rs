@@ -89,3 +89,10 @@ pub fn say(line: &str) {
     let _ = writeln!(err, "switchyard: {line}");
     let _ = err.flush();
 }
+
+/// One line on stderr as it is.
+pub fn raw_line(line: &str) {
+    let mut err = io::stderr().lock();
+    let _ = writeln!(err, "{line}");
+    let _ = err.flush();
+}

@@ -216,3 +216,39 @@ fn a_tampered_breakpoint_stop_is_refused_naming_the_field() {
         assert_eq!(mapped_resume(&r).err().as_deref(), Some(path), "{path}");
     }
 }
+
+/// The record of `graph` run to its end, and those taken after each of its steps while it
+/// ran (status `running`, as `--record` writes them), the one before step 1 first.
+fn records_on_the_way(graph: &str) -> (RunRecord, Vec<RunRecord>) {
+    let plan = Rc::new(compile(&parse_graph(graph).expect("test setup")).plan.expect("test setup"));
+    let host = OfflineHost::new();
+    let mut run = Run::start(plan, json!({}), &host).expect("test setup");
+    let mut on_the_way = vec![run.record(true)];
+    while run.status() == engine::Status::Running {
+        pollster::block_on(run.step(&host));
+        on_the_way.push(run.record(true));
+    }
+    on_the_way.pop();
+    (run.record(true), on_the_way)
+}
+
+#[test]
+fn a_record_written_while_running_continues_from_its_last_step_to_the_same_end() {
+    for graph in [LOOP, MAPPED] {
+        let (end, on_the_way) = records_on_the_way(graph);
+        assert!(on_the_way.len() >= 2, "{graph}");
+        for (k, rec) in on_the_way.into_iter().enumerate() {
+            assert_eq!(rec.status, engine::Status::Running);
+            assert_eq!(rec.step, k as u64);
+            let text = serde_json::to_string(&rec).expect("serializes");
+            let rec: RunRecord = parse_object_as(&text).expect("a running record reads back");
+            let plan = Rc::new(compile(&parse_graph(graph).expect("test setup")).plan.expect("test setup"));
+            let host = OfflineHost::new();
+            let mut run = Run::from_record(plan, &rec, &host).expect("a running record is accepted");
+            assert_eq!(run.next_ids(), rec.next, "what runs next is the record's `next`");
+            run.resume();
+            pollster::block_on(run.run(&host));
+            assert_eq!(run.record(true), end, "resumed after step {k} of {graph}");
+        }
+    }
+}

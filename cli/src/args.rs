@@ -1,0 +1,97 @@
+//! The command line as clap sees it: commands, their arguments and help.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "switchyard", version, about = "Run, resume, validate and draw Switchyard workflow graphs")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Run a graph and print its run record.
+    Run(RunArgs),
+    /// Continue an interrupted, stopped or killed run, or fork it from an earlier step.
+    Resume(ResumeArgs),
+    /// Check a graph and print one diagnostic a line.
+    Validate {
+        graph: String,
+        /// Print the diagnostics as a JSON array.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the graph as a Mermaid flowchart.
+    Mermaid { graph: String },
+    /// Print the JSON Schema of a graph document (`graph`) or of a run record (`run`).
+    Schema { name: String },
+}
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// The graph document (switchyard/graph@1).
+    pub graph: String,
+    /// The run's input: JSON text, or @FILE to read it from a file.
+    #[arg(long, value_name = "JSON|@FILE")]
+    pub input: Option<String>,
+    #[command(flatten)]
+    pub driving: Driving,
+}
+
+#[derive(Args)]
+pub struct ResumeArgs {
+    /// A run record printed by `run` or `resume`, or written by --record (read, never
+    /// modified unless it is also given as --record).
+    pub run: String,
+    /// The graph the run belongs to.
+    #[arg(long)]
+    pub graph: String,
+    /// Answers for waiting human nodes: '{"node": value}', a form's as an object of its
+    /// fields '{"node": {"field": value}}' (or @FILE).
+    #[arg(long, value_name = "JSON|@FILE")]
+    pub answer: Option<String>,
+    /// Fork from the checkpoint after step N (0: before step 1).
+    #[arg(long, value_name = "N")]
+    pub from_step: Option<u64>,
+    /// An update applied at the fork point through the reducers (or @FILE).
+    #[arg(long, value_name = "JSON|@FILE")]
+    pub set: Option<String>,
+    /// Continue even though the graph changed since the run was recorded (its graph_hash
+    /// differs); the new record carries the new graph's hash.
+    #[arg(long)]
+    pub allow_changed_graph: bool,
+    #[command(flatten)]
+    pub driving: Driving,
+}
+
+/// What `run` and `resume` share: how the run is driven and what it reports on the way.
+#[derive(Args)]
+pub struct Driving {
+    /// Leave the steps out of the record printed on stdout (not out of --record's file).
+    #[arg(long)]
+    pub summary: bool,
+    /// Stop before the step that would run any of these nodes (interrupted, exit 3).
+    #[arg(long, value_name = "ID,...", value_delimiter = ',')]
+    pub break_before: Vec<String>,
+    /// Stop after a step that ran any of these nodes (interrupted, exit 3).
+    #[arg(long, value_name = "ID,...", value_delimiter = ',')]
+    pub break_after: Vec<String>,
+    /// Keep the full record in FILE, replaced atomically when the run starts and after every
+    /// step (status `running` until the run ends), so a crash or a kill loses at most the
+    /// step in progress; `resume FILE` continues it. A FILE that cannot be written at the
+    /// start is bad input (exit 2, nothing runs); a write failing later is one warning and
+    /// the run goes on, but if FILE does not hold the final record the exit code is 1.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// Print one JSON line per finished step on stderr:
+    /// {"step", "ran", "status" (the run's after the step), "duration_ms", "next"}.
+    #[arg(long)]
+    pub events: bool,
+    /// Refuse input keys (and --set keys) that no state field declares (exit 2, nothing
+    /// runs) instead of warning about each on stderr.
+    #[arg(long)]
+    pub strict: bool,
+}

@@ -1,0 +1,23 @@
+//! One module per command. `run` and `resume` prepare a run and hand it to
+//! [`crate::session`], which drives it step by step.
+
+pub mod mermaid;
+pub mod resume;
+pub mod run;
+pub mod validate;
+
+use std::rc::Rc;
+
+use engine::Plan;
+use engine::run::Breakpoints;
+
+use crate::args::Driving;
+use crate::input::{self, BadInput, load_graph};
+
+/// The compiled graph at `path`, with the breakpoints `driving` names in it.
+fn plan_with_breakpoints(path: &str, driving: &Driving) -> Result<(Rc<Plan>, Breakpoints), BadInput> {
+    let doc = load_graph(path)?;
+    let plan = Rc::new(input::plan_or_bad_input(path, &doc)?);
+    let breakpoints = input::breakpoints(&plan, driving.break_before.clone(), driving.break_after.clone())?;
+    Ok((plan, breakpoints))
+}

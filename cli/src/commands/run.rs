@@ -1,0 +1,26 @@
+//! `switchyard run GRAPH [--input JSON|@FILE]`: starts a run and drives it to its end.
+
+use engine::Run;
+use serde_json::Value;
+
+use crate::args::RunArgs;
+use crate::exit::Printed;
+use crate::host::native_host;
+use crate::input::{BadInput, parse_json_arg};
+use crate::session::drive_and_print;
+use crate::undeclared::{self, Origin};
+
+pub fn run(args: RunArgs) -> Result<Printed, BadInput> {
+    let (plan, breakpoints) = super::plan_with_breakpoints(&args.graph, &args.driving)?;
+    let input = match &args.input {
+        Some(arg) => parse_json_arg("--input", arg)?,
+        None => serde_json::json!({}),
+    };
+    let host = native_host();
+    let mut run = Run::start(plan.clone(), input.clone(), &host).map_err(|e| BadInput::new(format!("--input: {e}")))?;
+    if let Value::Object(keys) = &input {
+        undeclared::check(&plan, keys, Origin::Input, args.driving.strict)?;
+    }
+    run.set_breakpoints(breakpoints);
+    drive_and_print(&mut run, &host, &args.driving)
+}

@@ -1,0 +1,45 @@
+//! Driving a run step by step (`Run::step`), telling observers — the record file, the event
+//! lines, the progress line — after each step rather than only once the run has stopped.
+
+use engine::host::Host;
+use engine::record::StepDoc;
+use engine::{Run, Status};
+
+/// Something that follows a run as it goes.
+pub trait Observer {
+    /// The run is about to take its first step (it may already have stopped).
+    fn started(&mut self, _run: &Run) {}
+    /// A step is about to run.
+    fn stepping(&mut self, _run: &Run) {}
+    /// A call to `Run::step` returned; `new_steps` are the steps it added to the record
+    /// (none when the run stopped before a step).
+    fn stepped(&mut self, _run: &Run, _new_steps: &[StepDoc]) {}
+    /// The run has stopped.
+    fn finished(&mut self, _run: &Run) {}
+}
+
+/// Steps `run` until it stops, as `Run::run` does (a run stopped at a breakpoint goes on
+/// past it: `Run::step` passes it), telling `observers` along the way.
+pub fn drive(run: &mut Run, host: &dyn Host, observers: &mut [&mut dyn Observer]) {
+    for o in observers.iter_mut() {
+        o.started(run);
+    }
+    loop {
+        for o in observers.iter_mut() {
+            o.stepping(run);
+        }
+        let before = run.steps().len();
+        pollster::block_on(run.step(host));
+        // Turning steps into their record form costs a copy of the state: only when watched.
+        let new_steps = if observers.is_empty() { Vec::new() } else { run.step_docs(before) };
+        for o in observers.iter_mut() {
+            o.stepped(run, &new_steps);
+        }
+        if run.status() != Status::Running {
+            break;
+        }
+    }
+    for o in observers.iter_mut() {
+        o.finished(run);
+    }
+}

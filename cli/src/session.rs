@@ -1,0 +1,52 @@
+//! What `run` and `resume` do once their run is ready: drive it with the observers the flags
+//! ask for (record file, event lines, progress line), then hand back the record to print
+//! and the exit code.
+
+use std::path::Path;
+
+use engine::Run;
+use engine::host::Host;
+
+use crate::args::Driving;
+use crate::console::Console;
+use crate::drive::{Observer, drive};
+use crate::events::Events;
+use crate::exit::{self, EXIT_OUTPUT_FAILED, Printed};
+use crate::input::BadInput;
+use crate::progress::Progress;
+use crate::record_file::RecordFile;
+
+/// Drives `run` to its end as `driving` asks.
+pub fn drive_and_print(run: &mut Run, host: &dyn Host, driving: &Driving) -> Result<Printed, BadInput> {
+    let mut progress = Progress::on_terminal();
+    let console = progress.as_ref().map(|p| Console::with_bar(p.bar())).unwrap_or_default();
+    let mut record = open_record(driving.record.as_deref(), run, &console)?;
+    let mut events = driving.events.then(|| Events::new(console.clone()));
+
+    let mut observers: Vec<&mut dyn Observer> = Vec::new();
+    if let Some(p) = progress.as_mut() {
+        observers.push(p);
+    }
+    if let Some(r) = record.as_mut() {
+        observers.push(r);
+    }
+    if let Some(e) = events.as_mut() {
+        observers.push(e);
+    }
+    drive(run, host, &mut observers);
+
+    // The file was promised to hold the run's end: if it does not, say so by the exit code
+    // (the warning was printed when the write failed).
+    let code = match &record {
+        Some(r) if r.behind().is_some() => EXIT_OUTPUT_FAILED,
+        _ => exit::of_status(run.status()),
+    };
+    Ok(Printed::new(format!("{}\n", run.record_json(!driving.summary)), code))
+}
+
+/// The record file, written once before the first step; a file that cannot be written at
+/// all is bad input, before anything has run.
+fn open_record(path: Option<&Path>, run: &Run, console: &Console) -> Result<Option<RecordFile>, BadInput> {
+    let Some(path) = path else { return Ok(None) };
+    RecordFile::create(path.to_path_buf(), run, console.clone()).map(Some).map_err(|e| BadInput::new(e.0))
+}
