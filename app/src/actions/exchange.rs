@@ -11,6 +11,7 @@ use web_sys::{File, FileReader};
 use engine::Graph;
 
 use super::document::{load_into, may_leave, with_default_layout};
+use crate::model::export::export_text;
 use crate::model::import_cap::check_size;
 use crate::model::share;
 use crate::platform::PlatformRef;
@@ -90,10 +91,10 @@ pub fn import_file(doc: DocState, view: ViewState, alerts: Alerts, platform: Pla
     }
 }
 
-/// Downloads the open graph's document (pretty, stable key order).
+/// Downloads the open graph's document (pretty, stable key order, naming its JSON Schema).
 pub fn download_document(doc: DocState, alerts: Alerts) {
     let (name, text) =
-        doc.editor.with_untracked(|e| (e.document().display_name().to_string(), e.document().to_pretty_json()));
+        doc.editor.with_untracked(|e| (e.document().display_name().to_string(), export_text(e.document())));
     let file = format!("{}.json", slug(&name));
     if download(&file, &text, "application/json").is_err() {
         alerts.error("The browser refused the download.");

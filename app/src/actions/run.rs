@@ -1,6 +1,7 @@
 //! Running the open graph and moving through the run: the commands of the run panel (run,
-//! pause, step, back, continue, reset, answer, fork, retry, open a saved run, open a
-//! subgraph's run). The run's signals are [`RunCtl`], in the state.
+//! pause, step, back, continue, reset, answer, fork, retry, open a saved run, fork a run of an
+//! earlier version of the graph, open a subgraph's run). The run's signals are [`RunCtl`], in
+//! the state.
 
 use std::rc::Rc;
 
@@ -17,6 +18,7 @@ use crate::model::breakpoints::{at_breakpoint, stopped_text};
 use crate::model::instances::node_of;
 use crate::model::origins;
 use crate::model::playback::Playback;
+use crate::model::run_version::{RunVersion, run_version};
 use crate::model::run_view::nested_run;
 use crate::model::saved_run::SavedRun;
 use crate::platform::PlatformRef;
@@ -305,6 +307,11 @@ pub fn try_answer(
     node: &str,
     value: Value,
 ) -> Result<(), InputError> {
+    if ctl.version.with_untracked(RunVersion::is_earlier) {
+        // The form is not shown then; an answer in flight lands here.
+        alerts.info("This run was made with an earlier version of this graph: fork it to go on");
+        return Ok(());
+    }
     let result = ctl.live.try_update_value(|r| r.as_mut().map(|r| r.answer(node, value))).flatten();
     match result {
         Some(Ok(())) => {
@@ -336,15 +343,56 @@ pub fn fork(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef, v
         if values.is_empty() { source.fork(step, None, host) } else { source.fork_with_values(step, values, host) };
     match result {
         Ok(run) => {
-            let mut record = run.record(false);
-            record.steps = Some(run.step_docs(0));
-            ctl.view.set(Some(Playback::new(record, view.initial.clone())));
-            ctl.live.set_value(Some(run));
+            show_fork(ctl, run, view.initial);
             alerts.info(format!("Forked a new run from step {step}; the original run is kept in the history"));
             play(doc, ctl, alerts, platform);
         }
         Err(e) => alerts.error(format!("Cannot fork from step {step}: {e}")),
     }
+}
+
+/// Forks the run on display, made with an earlier version of the graph, into a new run of
+/// the graph as it is now, from the step shown (of the outermost run, when a subgraph's run
+/// is shown), and plays it. When the record cannot be rebuilt against this version, the old
+/// run stays on display and its notice says why ([`RunCtl::fork_refused`]).
+pub fn fork_anyway(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
+    close_all_nested(ctl);
+    if doc.editor.with_untracked(|e| !e.scope().is_empty()) {
+        doc.edit(|e| e.leave_to(0));
+    }
+    let Some(view) = ctl.view.get_untracked() else { return };
+    let step = view.displayed as u64;
+    let run_id = view.record.run_id.clone();
+    let refuse = |why: String| ctl.fork_refused.set(Some((run_id.clone(), why)));
+    let plan = match plan_of(doc) {
+        Ok(p) => p,
+        Err(why) => return refuse(why),
+    };
+    let host = platform.get().host();
+    let host = host.as_ref();
+    let forked = Run::from_record(plan, &view.record, host)
+        .map_err(|e| format!("It cannot be rebuilt against this version: {e}"))
+        .and_then(|source| source.fork(step, None, host).map_err(|e| format!("Cannot fork from step {step}: {e}")));
+    match forked {
+        Ok(run) => {
+            ctl.playing.set(false);
+            let initial = run.state_at(0).map(|s| s.to_json()).unwrap_or(view.initial);
+            show_fork(ctl, run, initial);
+            alerts.info(format!(
+                "Forked a new run from step {step} of {run_id} against the graph as it is now; the original run is kept in the history"
+            ));
+            play(doc, ctl, alerts, platform);
+        }
+        Err(why) => refuse(why),
+    }
+}
+
+/// Shows a run just forked (the steps it took over from its source included) as the live run.
+fn show_fork(ctl: RunCtl, run: Run, initial: Map<String, Value>) {
+    let mut record = run.record(false);
+    record.steps = Some(run.step_docs(0));
+    ctl.view.set(Some(Playback::new(record, initial)));
+    ctl.live.set_value(Some(run));
 }
 
 /// The engine run for a record, against the open graph.
@@ -378,7 +426,10 @@ pub fn open_saved(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: Platform
         Ok(saved) => {
             ctl.playing.set(false);
             ctl.parents.set(Vec::new());
-            ctl.live.set_value(rebuild(doc, alerts, platform, &saved.record));
+            // A run of an earlier version of the graph is only looked at (its notice offers a
+            // fork): rebuilding it against this version would run its rest on a changed graph.
+            let earlier = run_version(&saved.record, &doc.hash.get_untracked()).is_earlier();
+            ctl.live.set_value(if earlier { None } else { rebuild(doc, alerts, platform, &saved.record) });
             ctl.view.set(Some(Playback::new(saved.record, saved.initial)));
         }
         Err(why) => alerts.error(format!("Could not open that run: {why}")),

@@ -19,6 +19,8 @@
 //! | [`library`] | the saved graphs and their storage keys |
 //! | [`doc_id`] | which document is open: a library graph or a file anywhere |
 //! | [`saved_run`] | what is saved for a run, and the history's summary of it |
+//! | [`run_version`] | whether a run shown was made with an earlier version of the graph, and what changed |
+//! | [`export`] | the document as Export writes it, naming its JSON Schema |
 //! | [`playback`] | a run shown one step at a time: statuses, taken edges, state, changes |
 //! | [`run_view`] | moving through a run: forward, back, a subgraph node's run, in step with the canvas |
 //! | [`instances`] | a mapped node's instances (`node[i]`) read as their node, grouped and listed |
@@ -39,6 +41,7 @@ pub mod definitions;
 pub mod doc_id;
 pub mod edit;
 pub mod editor;
+pub mod export;
 pub mod form_answer;
 pub mod form_fields;
 pub mod geometry;
@@ -53,6 +56,7 @@ pub mod origins;
 pub mod outcome;
 pub mod palette;
 pub mod playback;
+pub mod run_version;
 pub mod run_view;
 pub mod saved_run;
 pub mod selection;

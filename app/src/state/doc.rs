@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use engine::{Diagnostic, Graph};
+use engine::{Diagnostic, Graph, GraphHash};
 use leptos::prelude::*;
 
 use crate::model::doc_id::DocId;
@@ -59,6 +59,9 @@ pub struct DocState {
     pub edge_problems: Memo<Arc<HashMap<usize, String>>>,
     /// The subgraph path of the graph on the canvas (empty: the document itself).
     pub scope: Memo<Vec<ScopeStep>>,
+    /// The whole document's hash and its parts' (layout left out), for telling a run of an
+    /// earlier version apart. Computed only while something reads it.
+    pub hash: Memo<Arc<GraphHash>>,
 }
 
 impl DocState {
@@ -121,6 +124,7 @@ impl DocState {
         // each of them reading the editor: a signal's subscribers are dropped one by one in
         // time that grows with their number.
         let scope = Memo::new(move |_| editor.with(|e| e.scope().to_vec()));
+        let hash = Memo::new(move |_| editor.with(|e| Arc::new(GraphHash::of(e.document()))));
         DocState {
             editor,
             library: RwSignal::new(library),
@@ -137,6 +141,7 @@ impl DocState {
             selection,
             edge_problems,
             scope,
+            hash,
         }
     }
 

@@ -8,7 +8,7 @@
 //! | (this file) | [`provide_all`]: builds every part and provides each as a context |
 //! | [`doc`] | [`DocState`]: the editor (document, selection, undo), the library, which document is open and when it was saved, and memos derived from the document (node ids and index, boxes, diagnostics, node and edge problems, flow, selection, subgraph path) |
 //! | [`view`] | [`ViewState`]: pan and zoom, the canvas size, drags, the wire and marquee in progress, the `far` memo, and fit, centre and zoom |
-//! | [`run`] | [`RunCtl`]: the run on display, the playback controls, and whether the run is of the graph on the canvas |
+//! | [`run`] | [`RunCtl`]: the run on display, the playback controls, whether the run is of the graph on the canvas, and whether it was made with an earlier version of the document |
 //! | [`ui`] | [`UiState`]: the theme and the dialog open |
 //! | [`alerts`] | [`Alerts`]: the messages for the user |
 
@@ -35,7 +35,7 @@ use crate::model::library::Library;
 pub fn provide_all(editor: Editor, current: DocId, library: Library) -> (DocState, ViewState, RunCtl, UiState, Alerts) {
     let doc = DocState::new(editor, current, library);
     let view = ViewState::new(doc.node_ids);
-    let run = RunCtl::new(doc.scope);
+    let run = RunCtl::new(doc.scope, doc.hash);
     let ui = UiState::new();
     let alerts = Alerts::new();
     provide_context(doc);

@@ -1,18 +1,20 @@
 //! The run on display: the live engine run behind it, the playback controls' settings, the
-//! run history, the runs around a subgraph's run being shown, and whether the run shown is
-//! of the graph on the canvas. A context of its own ([`use_run`]).
+//! run history, the runs around a subgraph's run being shown, whether the run shown is of the
+//! graph on the canvas, and whether it was made with an earlier version of the document. A
+//! context of its own ([`use_run`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use engine::Run;
 use engine::run::Status;
+use engine::{GraphHash, Run};
 use leptos::prelude::*;
 
 use crate::model::breakpoints::{BreakpointSet, at_breakpoint};
 use crate::model::editor::ScopeStep;
 use crate::model::origins::Contact;
 use crate::model::playback::{NodeStatus, Playback};
+use crate::model::run_version::{RunVersion, run_version};
 use crate::model::saved_run::RunSummary;
 
 /// Speeds offered for live playback: pause between steps, in milliseconds.
@@ -48,11 +50,16 @@ pub struct RunCtl {
     pub instances: Memo<Arc<BTreeMap<String, usize>>>,
     /// The open graph's breakpoints (kept per graph with the editor's preferences).
     pub breakpoints: RwSignal<BreakpointSet>,
+    /// Whether the run on display (the outermost one, when a subgraph's run is shown) was
+    /// made with an earlier version of the document: then it is only looked at, not run on.
+    pub version: Memo<RunVersion>,
+    /// Why the last "Fork anyway" of a run (by run id) was refused.
+    pub fork_refused: RwSignal<Option<(String, String)>>,
 }
 
 impl RunCtl {
     /// The run controls for a canvas showing the subgraph path `scope` (for [`RunCtl::in_step`]).
-    pub fn new(scope: Memo<Vec<ScopeStep>>) -> RunCtl {
+    pub fn new(scope: Memo<Vec<ScopeStep>>, document_hash: Memo<Arc<GraphHash>>) -> RunCtl {
         let view: RwSignal<Option<Playback>> = RwSignal::new(None);
         let statuses =
             Memo::new(move |_| Arc::new(view.with(|v| v.as_ref().map(Playback::statuses).unwrap_or_default())));
@@ -61,6 +68,7 @@ impl RunCtl {
             Memo::new(move |_| Arc::new(view.with(|v| v.as_ref().map(Playback::instance_counts).unwrap_or_default())));
         let parents: RwSignal<Vec<(String, Playback)>> = RwSignal::new(Vec::new());
         let in_step = Memo::new(move |_| scope.with(|s| parents.with(|p| crate::model::run_view::in_step(p, s))));
+        let version = version_memo(view, parents, document_hash);
         RunCtl {
             view,
             statuses,
@@ -77,17 +85,21 @@ impl RunCtl {
             streaming: RwSignal::new(BTreeMap::new()),
             instances,
             breakpoints: RwSignal::new(BreakpointSet::default()),
+            version,
+            fork_refused: RwSignal::new(None),
         }
     }
 
     /// Whether stepping forward can produce a new step: the run goes on, or it stopped at a
-    /// breakpoint, which the next step passes.
+    /// breakpoint, which the next step passes; and it was made with the graph as it is now
+    /// (a run of an earlier version is forked instead).
     pub fn can_advance(&self) -> bool {
-        self.live.with_value(|r| {
-            r.as_ref().is_some_and(|r| {
-                r.status() == Status::Running || (r.status() == Status::Interrupted && at_breakpoint(r.waiting()))
+        !self.version.with_untracked(RunVersion::is_earlier)
+            && self.live.with_value(|r| {
+                r.as_ref().is_some_and(|r| {
+                    r.status() == Status::Running || (r.status() == Status::Interrupted && at_breakpoint(r.waiting()))
+                })
             })
-        })
     }
 
     /// A node's status at the shown step (`data-status`): idle unless the run on display is
@@ -113,6 +125,39 @@ impl RunCtl {
         // Edge indices mean something only for the graph the shown run ran.
         self.in_step.get() && self.taken.with(|t| t.contains(&index))
     }
+}
+
+/// The outermost run on display, as which version of the document it belongs to. The record
+/// is read again only when another run, another step count or another document version
+/// comes up, not at every step scrubbed to.
+fn version_memo(
+    view: RwSignal<Option<Playback>>,
+    parents: RwSignal<Vec<(String, Playback)>>,
+    document_hash: Memo<Arc<GraphHash>>,
+) -> Memo<RunVersion> {
+    let outermost = move |f: &mut dyn FnMut(&Playback)| {
+        parents.with(|p| match p.first() {
+            Some((_, outer)) => f(outer),
+            None => view.with(|v| {
+                if let Some(v) = v {
+                    f(v);
+                }
+            }),
+        })
+    };
+    // (run id, its graph's hash, how many steps it holds)
+    let shown = Memo::new(move |_| {
+        let mut key = None;
+        outermost(&mut |p| key = Some((p.record.run_id.clone(), p.record.graph_hash.clone(), p.len())));
+        key
+    });
+    Memo::new(move |_| {
+        let Some((_, Some(_), _)) = shown.get() else { return RunVersion::Current };
+        let hash = document_hash.get();
+        let mut version = RunVersion::Current;
+        untrack(|| outermost(&mut |p| version = run_version(&p.record, &hash)));
+        version
+    })
 }
 
 pub fn use_run() -> RunCtl {

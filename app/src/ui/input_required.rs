@@ -16,8 +16,12 @@ use crate::state::{use_alerts, use_doc, use_run};
 #[component]
 pub fn InputRequired() -> impl IntoView {
     let ctl = use_run();
-    // Only a change of what waits redraws the forms (and resets what was typed in them).
+    // Only a change of what waits redraws the forms (and resets what was typed in them). A
+    // run of an earlier version of the graph is not answered: its notice offers a fork.
     let waiting = Memo::new(move |_| {
+        if ctl.version.with(|v| v.is_earlier()) {
+            return Vec::new();
+        }
         ctl.view.with(|v| match v {
             Some(v) if v.at_end() && v.record.status == Status::Interrupted => v.record.waiting.clone(),
             _ => Vec::new(),

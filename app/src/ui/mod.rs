@@ -12,6 +12,7 @@
 //! | `canvas` | the canvas and what is drawn on it (nodes, edges, minimap, subgraph path) |
 //! | `run_panel`, `state_view` | the run controls, steps, history, and the state at a step |
 //! | `input_required`, `form_answer`, `run_error` | what a run waits for (an answer, a form, a breakpoint passed), and why it failed |
+//! | `run_version_notice` | a run made with an earlier version of the graph: what changed, and Fork anyway |
 //! | `transcript`, `instance_list`, `live_reply` | a `messages` field as a transcript, a map step's instances, replies streaming in |
 //! | `inspector`, `node_form`, `edge_form`, `graph_form`, `fields` | the right sidebar's forms |
 //! | `node_edit`, `llm_form`, `node_edges` | the node being edited, shared by the node forms; an `llm` node's fields; its edges, to open from the keyboard |
@@ -47,6 +48,7 @@ mod origins_dialog;
 mod palette_bar;
 mod run_error;
 mod run_panel;
+mod run_version_notice;
 mod settings;
 mod state_view;
 mod toolbar;

@@ -10,6 +10,7 @@ use super::input_required::InputRequired;
 use super::instance_list::InstanceList;
 use super::live_reply::LiveReply;
 use super::run_error::RunErrorView;
+use super::run_version_notice::RunVersionNotice;
 use super::state_view::StateView;
 use crate::actions::run as run_ctl;
 use crate::actions::{breakpoints, navigation};
@@ -54,7 +55,11 @@ pub fn RunPanel() -> impl IntoView {
             .with_untracked(|h| h.first().filter(|r| r.status == Status::Interrupted).map(|r| r.run_id.clone()));
         if let Some(run_id) = unfinished {
             run_ctl::open_saved(doc, ctl, alerts, platform, &run_id);
-            alerts.info("Reopened the last run, which is waiting for input");
+            if ctl.version.with_untracked(|v| v.is_earlier()) {
+                alerts.info("Reopened the last run, made with an earlier version of this graph");
+            } else {
+                alerts.info("Reopened the last run, which is waiting for input");
+            }
         }
     });
     let has_view = move || ctl.view.with(Option::is_some);
@@ -71,7 +76,8 @@ pub fn RunPanel() -> impl IntoView {
             })
         })
     };
-    let can_step = move || !at_end() || (ctl.can_advance() && goes_on());
+    // A run of an earlier version of the graph goes on only as a fork (its notice offers one).
+    let can_step = move || !at_end() || (!ctl.version.with(|v| v.is_earlier()) && ctl.can_advance() && goes_on());
     let nested = move || !ctl.parents.with(Vec::is_empty);
 
     view! {
@@ -127,6 +133,7 @@ pub fn RunPanel() -> impl IntoView {
                                 <button on:click=move |_| navigation::back_to_parent_run(doc, ctl)>"Back to the parent run"</button>
                             </div>
                         </Show>
+                        <RunVersionNotice/>
                         <RunErrorView/>
                         <InputRequired/>
                         <LiveReply/>
