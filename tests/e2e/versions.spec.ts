@@ -133,11 +133,14 @@ test('a run of an earlier version names what changed, is only looked at, and For
   // Axe finds nothing serious with the notice shown; the notice as a person sees it.
   expect(await violations(page), 'serious or critical axe violations').toEqual([]);
   mkdirSync(SHOTS, { recursive: true });
+  await notice(page).evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await runRegion(page).screenshot({ path: `${SHOTS}/version-notice-light.png` });
+  await notice(page).screenshot({ path: `${SHOTS}/version-notice-only-light.png` });
   await page.getByRole('button', { name: 'Dark theme', exact: true }).click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   expect(await violations(page), 'serious or critical axe violations (dark theme)').toEqual([]);
   await runRegion(page).screenshot({ path: `${SHOTS}/version-notice-dark.png` });
+  await notice(page).screenshot({ path: `${SHOTS}/version-notice-only-dark.png` });
   await page.getByRole('button', { name: 'Light theme', exact: true }).click();
 
   // Fork anyway: a new run of the graph as it is now, from the step shown, which goes on.
