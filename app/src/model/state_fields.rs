@@ -6,16 +6,7 @@ use engine::Graph;
 use engine::document::{FieldType, Reducer, StateField};
 
 /// Every type, in the order the inspector lists them.
-pub const TYPES: [FieldType; 8] = [
-    FieldType::String,
-    FieldType::Number,
-    FieldType::Integer,
-    FieldType::Boolean,
-    FieldType::List,
-    FieldType::Object,
-    FieldType::Any,
-    FieldType::Messages,
-];
+pub const TYPES: [FieldType; 8] = FieldType::ALL;
 
 /// Every reducer, in the order the inspector lists them.
 pub const REDUCERS: [Reducer; 5] = [Reducer::Replace, Reducer::Append, Reducer::Add, Reducer::Merge, Reducer::Messages];
