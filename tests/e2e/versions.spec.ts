@@ -7,8 +7,8 @@
 // Export writes the document's `$schema` first, and a file carrying one imports.
 //
 // The graph (graphs/versions.json): start → greet (a set node) → ask (a human question) → reply (a set node making
-// `reply` from the answer) → end. Screenshots of the notice go to /work/shots/.
-import { mkdirSync, readFileSync } from 'node:fs';
+// `reply` from the answer) → end. Screenshots of the notice go to the test's output folder.
+import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { graph } from './agent-runs';
@@ -26,7 +26,6 @@ import {
   timeline,
 } from './run-panel';
 
-const SHOTS = '/work/shots';
 const HEADING = 'This run was made with an earlier version of this graph';
 
 const inspector = (page: Page) => page.getByRole('region', { name: 'Inspector', exact: true });
@@ -132,15 +131,15 @@ test('a run of an earlier version names what changed, is only looked at, and For
 
   // Axe finds nothing serious with the notice shown; the notice as a person sees it.
   expect(await violations(page), 'serious or critical axe violations').toEqual([]);
-  mkdirSync(SHOTS, { recursive: true });
+  const shot = (name: string) => test.info().outputPath(name);
   await notice(page).evaluate((el) => el.scrollIntoView({ block: 'start' }));
-  await runRegion(page).screenshot({ path: `${SHOTS}/version-notice-light.png` });
-  await notice(page).screenshot({ path: `${SHOTS}/version-notice-only-light.png` });
+  await runRegion(page).screenshot({ path: shot('version-notice-light.png') });
+  await notice(page).screenshot({ path: shot('version-notice-only-light.png') });
   await page.getByRole('button', { name: 'Dark theme', exact: true }).click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   expect(await violations(page), 'serious or critical axe violations (dark theme)').toEqual([]);
-  await runRegion(page).screenshot({ path: `${SHOTS}/version-notice-dark.png` });
-  await notice(page).screenshot({ path: `${SHOTS}/version-notice-only-dark.png` });
+  await runRegion(page).screenshot({ path: shot('version-notice-dark.png') });
+  await notice(page).screenshot({ path: shot('version-notice-only-dark.png') });
   await page.getByRole('button', { name: 'Light theme', exact: true }).click();
 
   // Fork anyway: a new run of the graph as it is now, from the step shown, which goes on.
