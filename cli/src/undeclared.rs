@@ -20,13 +20,7 @@ pub enum Origin {
 fn describe(origin: Origin, key: &UndeclaredKey) -> String {
     match origin {
         Origin::Input => key.to_string(),
-        Origin::Set => {
-            let hint = match &key.did_you_mean {
-                Some(name) => format!("did you mean `{name}`?"),
-                None => "it becomes a free-form field".into(),
-            };
-            format!("--set: the graph declares no state field `{}` ({hint})", key.key)
-        }
+        Origin::Set => format!("--set: {}", key.message()),
     }
 }
 

@@ -14,13 +14,21 @@ pub struct UndeclaredKey {
     pub did_you_mean: Option<String>,
 }
 
+impl UndeclaredKey {
+    /// What is wrong with the key, wherever it was given: `the graph declares no state field
+    /// `x` (did you mean `y`?)`.
+    pub fn message(&self) -> String {
+        let hint = match &self.did_you_mean {
+            Some(name) => format!("did you mean `{name}`?"),
+            None => "it becomes a free-form field".into(),
+        };
+        format!("the graph declares no state field `{}` ({hint})", self.key)
+    }
+}
+
 impl std::fmt::Display for UndeclaredKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "input.{}: the graph declares no state field `{}`", self.key, self.key)?;
-        match &self.did_you_mean {
-            Some(name) => write!(f, " (did you mean `{name}`?)"),
-            None => f.write_str(" (it becomes a free-form field)"),
-        }
+        write!(f, "input.{}: {}", self.key, self.message())
     }
 }
 
