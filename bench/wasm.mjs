@@ -29,10 +29,12 @@ function fresh() {
 const side = { cases: [], probes: [] };
 for (const key of JSON.parse(fresh().case_keys(JSON.stringify(filters)))) {
   process.stderr.write(`wasm: ${key}\n`);
+  const instance = fresh();
   try {
-    side.cases.push(JSON.parse(fresh().run_case(key, quick)));
+    side.cases.push(JSON.parse(instance.run_case(key, quick)));
   } catch (e) {
-    side.cases.push({ key, name: key, failed: `trapped (${e.message})` });
+    const gb = instance.memory_bytes() / 2 ** 30;
+    side.cases.push({ key, name: key, failed: `trapped (${e.message}) with ${gb.toFixed(1)} GB of linear memory` });
   }
 }
 side.probes = JSON.parse(fresh().run_probes());

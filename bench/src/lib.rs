@@ -26,7 +26,10 @@ mod wasm;
 pub trait Meter {
     /// Microseconds on a monotonic clock with any origin.
     fn now_us(&self) -> f64;
-    /// Heap allocations made so far, where counted (natively).
+    /// Starts or stops counting allocations. Counting costs two atomic additions per
+    /// allocation, so the timed repetitions run without it and one more repetition counts.
+    fn count_allocations(&self, _on: bool) {}
+    /// Heap allocations counted so far, where counted (natively).
     fn allocations(&self) -> Option<u64> {
         None
     }

@@ -21,11 +21,14 @@ impl Meter for NativeMeter {
     fn now_us(&self) -> f64 {
         self.origin.elapsed().as_secs_f64() * 1e6
     }
+    fn count_allocations(&self, on: bool) {
+        alloc_count::set_counting(on);
+    }
     fn allocations(&self) -> Option<u64> {
-        Some(alloc_count::allocations())
+        alloc_count::counting().then(alloc_count::allocations)
     }
     fn live_bytes(&self) -> Option<u64> {
-        Some(alloc_count::live_bytes())
+        alloc_count::counting().then(alloc_count::live_bytes)
     }
 }
 

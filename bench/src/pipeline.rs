@@ -74,7 +74,7 @@ impl Once {
 pub fn measure(case: &Case, meter: &dyn Meter, quick: bool) -> Result<CaseFigures, String> {
     let host = BenchHost { meter, ids: Cell::new(0) };
     let mut times = Vec::new();
-    let mut last = None;
+    let mut last: Option<Run> = None;
     for _ in 0..case.reps(quick).max(1) {
         // The previous run is dropped before timing the next, outside the timings.
         drop(last.take());
@@ -82,10 +82,14 @@ pub fn measure(case: &Case, meter: &dyn Meter, quick: bool) -> Result<CaseFigure
         times.push(once);
         last = Some(run);
     }
-    let run = last.ok_or("no repetition")?;
+    // One more repetition, untimed, counting allocations (where the meter can).
+    drop(last.take());
+    meter.count_allocations(true);
+    let counted = once(case, meter, &host);
+    meter.count_allocations(false);
+    let (counted, run) = counted?;
     let pick = |f: &dyn Fn(&Once) -> f64| median(&times.iter().map(f).collect::<Vec<_>>());
     let node_runs = node_runs(run.steps());
-    let first = times.first().ok_or("no repetition")?;
     let (step_us_first, step_us_last) = drift(run.steps());
     Ok(CaseFigures {
         key: case.key.into(),
@@ -99,12 +103,12 @@ pub fn measure(case: &Case, meter: &dyn Meter, quick: bool) -> Result<CaseFigure
         load_us: pick(&Once::load),
         run_us: pick(&|o| o.run),
         record_us: pick(&|o| o.record),
-        record_bytes: first.record_bytes,
+        record_bytes: counted.record_bytes,
         total_us: pick(&Once::total),
-        run_allocs_per_node: first.allocs[1].map(|a| a as f64 / node_runs.max(1) as f64),
-        load_allocs: first.allocs[0],
-        record_allocs: first.allocs[2],
-        retained_per_step: first.retained.map(|b| b / run.step_count().max(1)),
+        run_allocs_per_node: counted.allocs[1].map(|a| a as f64 / node_runs.max(1) as f64),
+        load_allocs: counted.allocs[0],
+        record_allocs: counted.allocs[2],
+        retained_per_step: counted.retained.map(|b| b / run.step_count().max(1)),
         step_us_first,
         step_us_last,
         failed: None,
@@ -139,7 +143,8 @@ fn once(case: &Case, meter: &dyn Meter, host: &BenchHost) -> Result<(Once, Run),
         record: t5 - t4,
         record_bytes: bytes.len() as u64,
         allocs: [delta(a0, a1), delta(a1, a2), delta(a2, a3)],
-        retained: held.zip(held0).map(|(h, h0)| h.saturating_sub(h0)),
+        // Wrapping: frees of blocks made before counting started push the count below zero.
+        retained: held.zip(held0).map(|(h, h0)| (h.wrapping_sub(h0) as i64).max(0) as u64),
     };
     drop(std::hint::black_box(bytes));
     Ok((once, run))

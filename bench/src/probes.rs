@@ -1,10 +1,11 @@
 //! Single costs timed alone, to tell what makes a case slower in wasm than natively: the
 //! clock, the allocator (dlmalloc in wasm32, the system's natively), serde_json both ways,
-//! and Rhai compiling and evaluating an expression.
+//! SHA-256 (the graph's hash), and Rhai compiling and evaluating an expression.
 
 use std::hint::black_box;
 
 use serde_json::Value;
+use sha2::Digest;
 
 use crate::figures::Probe;
 use crate::{Meter, median};
@@ -36,6 +37,9 @@ pub fn all(meter: &dyn Meter, graph: &str) -> Vec<Probe> {
         }),
         probe(meter, "serde_json: that Value to pretty bytes", "µs", 1, 1.0, &|| {
             black_box(serde_json::to_vec_pretty(&value).ok());
+        }),
+        probe(meter, "SHA-256 of the chain's document", "µs", 1, 1.0, &|| {
+            black_box(sha2::Sha256::digest(graph.as_bytes()));
         }),
         rhai_compile(meter),
         rhai_eval(meter),

@@ -50,3 +50,10 @@ pub fn run_probes() -> String {
     let chain = cases::all().into_iter().next().map(|c| c.graph).unwrap_or_default();
     serde_json::to_string(&probes::all(&NodeMeter, &chain)).unwrap_or_default()
 }
+
+/// The instance's linear memory in bytes: after a trap, tells running out of memory (wasm32
+/// addresses 4 GB at most) from a panic.
+#[wasm_bindgen]
+pub fn memory_bytes() -> f64 {
+    (core::arch::wasm32::memory_size::<0>() * 65536) as f64
+}
