@@ -11,7 +11,8 @@ pub struct Case {
     pub name: &'static str,
     pub graph: String,
     pub input: Value,
-    /// Repetitions for the figures, and with `--quick`.
+    /// Repetitions for the figures, and with `--quick`. A case of more than 3 also runs once
+    /// untimed first.
     pub reps: usize,
     pub quick_reps: usize,
 }

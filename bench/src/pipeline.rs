@@ -75,6 +75,11 @@ pub fn measure(case: &Case, meter: &dyn Meter, quick: bool) -> Result<CaseFigure
     let host = BenchHost { meter, ids: Cell::new(0) };
     let mut times = Vec::new();
     let mut last: Option<Run> = None;
+    // One repetition untimed first, unless the case is heavy: the first pipeline in a process
+    // pays for cold caches and page faults natively, and for baseline-compiled code in wasm.
+    if case.reps > 3 {
+        last = Some(once(case, meter, &host)?.1);
+    }
     for _ in 0..case.reps(quick).max(1) {
         // The previous run is dropped before timing the next, outside the timings.
         drop(last.take());
