@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+use engine::StepStates;
 
 #[derive(Parser)]
 #[command(name = "switchyard", version, about = "Run, resume, validate and draw Switchyard workflow graphs")]
@@ -73,6 +74,11 @@ pub struct Driving {
     /// Leave the steps out of the record printed on stdout (not out of --record's file).
     #[arg(long)]
     pub summary: bool,
+    /// Write the full state on every step of the record (stdout and --record's file), as
+    /// records were before snapshots, rather than only on the first and last steps and where
+    /// the patches since the previous snapshot add up to the state's size.
+    #[arg(long)]
+    pub full_states: bool,
     /// Stop before the step that would run any of these nodes (interrupted, exit 3).
     #[arg(long, value_name = "ID,...", value_delimiter = ',')]
     pub break_before: Vec<String>,
@@ -94,4 +100,11 @@ pub struct Driving {
     /// runs) instead of warning about each on stderr.
     #[arg(long)]
     pub strict: bool,
+}
+
+impl Driving {
+    /// Which steps of the record carry their state.
+    pub fn states(&self) -> StepStates {
+        if self.full_states { StepStates::Every } else { StepStates::Snapshots }
+    }
 }

@@ -3,7 +3,7 @@
 
 use engine::host::Host;
 use engine::record::StepDoc;
-use engine::{Run, Status};
+use engine::{Run, Status, StepStates};
 
 /// Something that follows a run as it goes.
 pub trait Observer {
@@ -12,15 +12,17 @@ pub trait Observer {
     /// A step is about to run.
     fn stepping(&mut self, _run: &Run) {}
     /// A call to `Run::step` returned; `new_steps` are the steps it added to the record
-    /// (none when the run stopped before a step).
+    /// (none when the run stopped before a step), with their states as a record holds them
+    /// when more steps follow (`Run::step_docs_with`).
     fn stepped(&mut self, _run: &Run, _new_steps: &[StepDoc]) {}
     /// The run has stopped.
     fn finished(&mut self, _run: &Run) {}
 }
 
 /// Steps `run` until it stops, as `Run::run` does (a run stopped at a breakpoint goes on
-/// past it: `Run::step` passes it), telling `observers` along the way.
-pub fn drive(run: &mut Run, host: &dyn Host, observers: &mut [&mut dyn Observer]) {
+/// past it: `Run::step` passes it), telling `observers` along the way; the steps they are
+/// given carry their states as `states` says.
+pub fn drive(run: &mut Run, host: &dyn Host, observers: &mut [&mut dyn Observer], states: StepStates) {
     for o in observers.iter_mut() {
         o.started(run);
     }
@@ -30,8 +32,8 @@ pub fn drive(run: &mut Run, host: &dyn Host, observers: &mut [&mut dyn Observer]
         }
         let before = run.steps().len();
         pollster::block_on(run.step(host));
-        // Turning steps into their record form costs a copy of the state: only when watched.
-        let new_steps = if observers.is_empty() { Vec::new() } else { run.step_docs(before) };
+        // Turning steps into their record form can cost a copy of the state: only when watched.
+        let new_steps = if observers.is_empty() { Vec::new() } else { run.step_docs_with(before, states) };
         for o in observers.iter_mut() {
             o.stepped(run, &new_steps);
         }

@@ -12,6 +12,7 @@
 //! | `session` | `run` and `resume` after their run is ready: observers chosen by the flags, the run driven, the exit code |
 //! | `drive` | the stepping loop and the [`drive::Observer`]s it tells after each step |
 //! | `record_file` | `--record FILE`: the record replaced atomically after every step |
+//! | `record_text` | how a record is printed: pretty, one compact step a line |
 //! | `events` | `--events`: a JSON line per finished step |
 //! | `progress` | the progress line on a terminal |
 //! | `console` | stderr lines printed above the progress line |
@@ -35,6 +36,7 @@ mod input;
 mod output;
 mod progress;
 mod record_file;
+mod record_text;
 mod schema;
 mod session;
 mod undeclared;

@@ -7,28 +7,31 @@
 //! progress.
 //!
 //! Writing the whole record after every step would serialize every step again each time
-//! (quadratic in the run's length); each step is serialized once instead, when it is
-//! recorded, and only the record's head (status, state, outputs…) is serialized again. The
-//! bytes are those `run` prints: FILE ends up equal to the full record on stdout.
+//! (quadratic in the run's length); each step is serialized once instead, when the next one
+//! follows it (until then it is the last step, which a complete record gives its state), and
+//! only the record's head (status, state, outputs…) and the last step are serialized again.
+//! The bytes are those `run` prints (`record_text`): FILE ends up equal to the full record on
+//! stdout.
 
+use std::borrow::Cow;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use engine::Run;
 use engine::record::StepDoc;
+use engine::{Run, StepStates};
 
 use crate::console::Console;
 use crate::drive::Observer;
-
-/// Indentation of a step inside the pretty record (`"steps": [` is one level in).
-const STEP_INDENT: &str = "    ";
+use crate::record_text;
 
 pub struct RecordFile {
     path: PathBuf,
-    /// The steps written so far, pretty and indented as inside the record, comma-separated.
+    /// The lines of the steps before the last, comma-separated, as the record holds them.
     steps: String,
-    step_count: usize,
+    /// The last step, as a record holds it while more steps follow: its line is final once
+    /// another step comes (a complete record gives it its state until then).
+    last: Option<StepDoc>,
     /// Why the last write failed, while the file is behind the run.
     behind: Option<String>,
     warned: bool,
@@ -40,10 +43,11 @@ pub struct RecordFile {
 pub struct CannotCreate(pub String);
 
 impl RecordFile {
-    /// Writes the record of `run` as it starts, or says why FILE cannot be written.
-    pub fn create(path: PathBuf, run: &Run, console: Console) -> Result<RecordFile, CannotCreate> {
-        let mut file = RecordFile { path, steps: String::new(), step_count: 0, behind: None, warned: false, console };
-        file.add_steps(&run.step_docs(0));
+    /// Writes the record of `run` as it starts, with the steps' states as `states` says, or
+    /// says why FILE cannot be written.
+    pub fn create(path: PathBuf, run: &Run, states: StepStates, console: Console) -> Result<RecordFile, CannotCreate> {
+        let mut file = RecordFile { path, steps: String::new(), last: None, behind: None, warned: false, console };
+        file.add_steps(run.step_docs_with(0, states));
         file.write(run).map_err(|e| CannotCreate(format!("--record {}: cannot write: {e}", file.path.display())))?;
         Ok(file)
     }
@@ -53,32 +57,31 @@ impl RecordFile {
         self.behind.as_deref()
     }
 
-    fn add_steps(&mut self, steps: &[StepDoc]) {
+    fn add_steps(&mut self, steps: impl IntoIterator<Item = StepDoc>) {
         for s in steps {
-            let pretty = serde_json::to_string_pretty(s).unwrap_or_default();
-            if self.step_count > 0 {
-                self.steps.push_str(",\n");
+            if let Some(before) = self.last.replace(s) {
+                if !self.steps.is_empty() {
+                    self.steps.push(',');
+                }
+                self.steps.push_str(&record_text::step_line(&before));
             }
-            self.steps.push_str(STEP_INDENT);
-            // Pretty JSON has no newline inside a string (they are escaped), so every newline
-            // starts a line that needs the step's indentation.
-            self.steps.push_str(&pretty.replace('\n', &format!("\n{STEP_INDENT}")));
-            self.step_count += 1;
         }
     }
 
-    /// The record's text in three pieces, written one after the other: the head serialized
-    /// now, the steps as kept (not copied), the end.
-    fn pieces<'a>(&'a self, run: &Run) -> [std::borrow::Cow<'a, str>; 3] {
-        let mut head = serde_json::to_string_pretty(&run.record(false)).unwrap_or_default();
-        // The head ends with "\n}"; the steps are its last field.
-        head.truncate(head.strip_suffix("\n}").map_or(head.len(), str::len));
-        if self.step_count == 0 {
-            head.push_str(",\n  \"steps\": []\n}\n");
-            return [head.into(), "".into(), "".into()];
-        }
-        head.push_str(",\n  \"steps\": [\n");
-        [head.into(), self.steps.as_str().into(), "\n  ]\n}\n".into()]
+    /// The record's text in four pieces, written one after the other: the head serialized
+    /// now, the lines of the steps before the last as kept (not copied), the last step's
+    /// line, the end.
+    fn pieces(&self, run: &Run) -> [Cow<'_, str>; 4] {
+        let head = record_text::head(&run.record(false));
+        let Some(last) = &self.last else {
+            return [head.into(), "".into(), "".into(), record_text::tail(false).into()];
+        };
+        let line = match (&last.state, run.state_at(run.step_count())) {
+            (None, Some(state)) => record_text::step_line(&StepDoc { state: Some(state.to_json()), ..last.clone() }),
+            _ => record_text::step_line(last),
+        };
+        let last = if self.steps.is_empty() { line } else { format!(",{line}") };
+        [head.into(), self.steps.as_str().into(), last.into(), record_text::tail(true).into()]
     }
 
     fn write(&mut self, run: &Run) -> io::Result<()> {
@@ -107,7 +110,7 @@ impl RecordFile {
 
 impl Observer for RecordFile {
     fn stepped(&mut self, run: &Run, new_steps: &[StepDoc]) {
-        self.add_steps(new_steps);
+        self.add_steps(new_steps.iter().cloned());
         self.write_after_step(run);
     }
 }

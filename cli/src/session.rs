@@ -2,8 +2,6 @@
 //! ask for (record file, event lines, progress line), then hand back the record to print
 //! and the exit code.
 
-use std::path::Path;
-
 use engine::Run;
 use engine::host::Host;
 
@@ -20,7 +18,7 @@ use crate::record_file::RecordFile;
 pub fn drive_and_print(run: &mut Run, host: &dyn Host, driving: &Driving) -> Result<Printed, BadInput> {
     let mut progress = Progress::on_terminal();
     let console = progress.as_ref().map(|p| Console::with_bar(p.bar())).unwrap_or_default();
-    let mut record = open_record(driving.record.as_deref(), run, &console)?;
+    let mut record = open_record(driving, run, &console)?;
     let mut events = driving.events.then(|| Events::new(console.clone()));
 
     let mut observers: Vec<&mut dyn Observer> = Vec::new();
@@ -33,7 +31,7 @@ pub fn drive_and_print(run: &mut Run, host: &dyn Host, driving: &Driving) -> Res
     if let Some(e) = events.as_mut() {
         observers.push(e);
     }
-    drive(run, host, &mut observers);
+    drive(run, host, &mut observers, driving.states());
 
     // The file was promised to hold the run's end: if it does not, say so by the exit code
     // (the warning was printed when the write failed).
@@ -41,12 +39,14 @@ pub fn drive_and_print(run: &mut Run, host: &dyn Host, driving: &Driving) -> Res
         Some(r) if r.behind().is_some() => EXIT_OUTPUT_FAILED,
         _ => exit::of_status(run.status()),
     };
-    Ok(Printed::new(format!("{}\n", run.record_json(!driving.summary)), code))
+    Ok(Printed::new(crate::record_text::printed(run, !driving.summary, driving.states()), code))
 }
 
 /// The record file, written once before the first step; a file that cannot be written at
 /// all is bad input, before anything has run.
-fn open_record(path: Option<&Path>, run: &Run, console: &Console) -> Result<Option<RecordFile>, BadInput> {
-    let Some(path) = path else { return Ok(None) };
-    RecordFile::create(path.to_path_buf(), run, console.clone()).map(Some).map_err(|e| BadInput::new(e.0))
+fn open_record(driving: &Driving, run: &Run, console: &Console) -> Result<Option<RecordFile>, BadInput> {
+    let Some(path) = driving.record.as_deref() else { return Ok(None) };
+    RecordFile::create(path.to_path_buf(), run, driving.states(), console.clone())
+        .map(Some)
+        .map_err(|e| BadInput::new(e.0))
 }

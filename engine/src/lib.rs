@@ -15,9 +15,10 @@
 //! | [`script`] | the Rhai sandbox: expressions, scripts, `{{ }}` templates; values to and from JSON (a number JSON cannot hold is an error, text of lists and maps is JSON): `script/{builtins, clock, json}` |
 //! | [`state`] | state fields, reducers, type checks, JSON patches: `state/{add, check, list, messages}` |
 //! | [`messages`] | chat messages (spec 2.6): their shape, updates to a `messages` field, ids, `has_tool_calls` |
-//! | [`run`] | the executor: `run/{types, errors, start, step, exec, subgraph, definition, route, interrupt, form, breakpoint, ended, fork, record, scope, outcome, nodeset, task, map, verify}` |
+//! | [`run`] | the executor: `run/{types, errors, start, step, exec, subgraph, definition, route, interrupt, form, breakpoint, ended, fork, record, snapshots, scope, outcome, nodeset, task, map, verify}` |
 //! | `effects` | `llm`, `http` and `tools` nodes: requests rendered, sent through the [`Host`] (streamed when it watches), timed out and retried; model providers (mock, OpenAI-compatible, Anthropic); the executor calls in with what they need, not the whole run: `effects/{send, http, llm, chat, mock, openai, anthropic, sse, tools}` |
 //! | [`record`] | the run record, `switchyard/run@1` |
+//! | [`snapshots`] | which steps of a record carry their full state (the snapshot rule), and any step's state rebuilt from the nearest snapshot and the patches after it |
 //! | `schema` | (feature `schema`) the JSON Schemas of both documents, derived from these types: `schema/{graph, run}` |
 //! | [`update`] | what a node writes in a step |
 //! | [`json_schema`] | JSON Schema for tool `parameters` and `output_schema`: compiled once, values checked with the path of a mismatch |
@@ -68,6 +69,7 @@ pub mod run;
 #[cfg(feature = "schema")]
 pub mod schema;
 pub mod script;
+pub mod snapshots;
 pub mod state;
 pub mod update;
 
@@ -80,3 +82,4 @@ pub use parse::{DocError, parse_graph};
 pub use plan::{Compiled, Plan, compile, validate};
 pub use record::{RUN_FORMAT, RUN_SCHEMA_ID, RunRecord, Usage};
 pub use run::{ErrorKind, InputError, NodeError, Run, RunError, Status};
+pub use snapshots::StepStates;

@@ -1,6 +1,7 @@
 //! The run record, `switchyard/run@1` (spec section 4): what a run did, step by step, in a
 //! form that can be saved, shown, and resumed or forked later. [`crate::Run::record`] writes
-//! one and [`crate::Run::from_record`] reads one back.
+//! one and [`crate::Run::from_record`] reads one back; [`crate::snapshots`] says which steps
+//! carry their full state and rebuilds the others'.
 
 use std::collections::BTreeMap;
 
@@ -120,8 +121,13 @@ pub struct StepDoc {
     /// An RFC 6902 JSON Patch from the state before the step to the state after it.
     #[cfg_attr(feature = "schema", schemars(schema_with = "crate::schema::run::patch"))]
     pub patch: json_patch::Patch,
-    /// The state after the step.
-    pub state: Map<String, Value>,
+    /// The state after the step, where the record keeps a snapshot: on the first and last
+    /// steps and where the patches since the previous snapshot add up to the size of the state
+    /// (every step with `--full-states`). Elsewhere absent: [`crate::snapshots::state_after`]
+    /// rebuilds it from the nearest earlier snapshot.
+    #[cfg_attr(feature = "schema", schemars(schema_with = "crate::schema::run::snapshot"))]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<Map<String, Value>>,
     /// The nodes due to run in the following step.
     pub next: Vec<String>,
     /// The items of the map instances in `next`: node id → one `{"as": name, "item": value}`

@@ -9,6 +9,7 @@ use std::rc::Rc;
 
 use engine::host::{Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture, Origin, check_origin};
 use engine::run::Breakpoints;
+use engine::snapshots::{self, StepStates};
 use engine::{OfflineHost, Run, compile, parse_graph};
 use include_dir::{Dir, include_dir};
 use serde_json::{Value, json};
@@ -354,6 +355,7 @@ fn check_run(run: &Run, want: &Value) -> Result<(), String> {
     }
     check_step_fields(&rec_json, want)?;
     check_patches(run, &rec_json)?;
+    check_snapshots(run, &rec_json, want)?;
     Ok(())
 }
 
@@ -616,20 +618,79 @@ fn has_all(got: &Value, want: &Value) -> bool {
     }
 }
 
-/// Every step's patch turns the state before it into the state after it.
+/// Every step's patch turns the state before it into the state after it (what
+/// `--full-states` writes); the default form gives a step its state exactly where the
+/// snapshot rule says (first step, last step, patches since the previous snapshot adding up
+/// to the state's size), each such state agrees with the patches, and every step's state
+/// rebuilt from the nearest snapshot is the full form's.
 fn check_patches(run: &Run, rec: &Value) -> Result<(), String> {
     // A fork's edit (`set`) shows up in the patch of its first own step, so the chain holds
     // from the initial state for forks too.
-    let mut state = Value::Object(run.state_at(0).map(|s| s.to_json()).unwrap_or_default());
-    for s in rec["steps"].as_array().cloned().unwrap_or_default() {
+    let initial = run.state_at(0).map(|s| s.to_json()).unwrap_or_default();
+    let full = serde_json::to_value(run.record_with(true, StepStates::Every)).map_err(|e| e.to_string())?;
+    let docs = run.record(true).steps.unwrap_or_default();
+    let steps = rec["steps"].as_array().cloned().unwrap_or_default();
+    let mut state = Value::Object(initial.clone());
+    let mut since = 0;
+    for (k, s) in steps.iter().enumerate() {
         let patch: json_patch::Patch =
             serde_json::from_value(s["patch"].clone()).map_err(|e| format!("patch does not parse: {e}"))?;
         json_patch::patch(&mut state, &patch).map_err(|e| format!("step {}: patch does not apply: {e}", s["step"]))?;
-        if state != s["state"] {
+        let full_state = &full["steps"][k]["state"];
+        if state != *full_state {
             return Err(format!(
-                "step {}: applying the patch gives {state}, but the step's state is {}",
-                s["step"], s["state"]
+                "step {}: applying the patch gives {state}, but the step's state is {full_state}",
+                s["step"]
             ));
+        }
+        since += s["patch"].to_string().len();
+        let by_rule = k == 0 || since >= state.to_string().len();
+        if by_rule {
+            since = 0;
+        }
+        let due = by_rule || k + 1 == steps.len();
+        match (&s["state"], due) {
+            (Value::Null, false) => {}
+            (snapshot, true) if *snapshot == state => {}
+            (Value::Null, true) => {
+                return Err(format!("step {}: the snapshot rule gives it its state, but it has none", s["step"]));
+            }
+            (_, false) => {
+                return Err(format!("step {}: has its state, which the snapshot rule does not give it", s["step"]));
+            }
+            (snapshot, true) => {
+                return Err(format!("step {}: snapshot {snapshot}, but the patches give {state}", s["step"]));
+            }
+        }
+        let rebuilt = snapshots::state_after(&initial, &docs, k + 1).map_err(|e| format!("step {}: {e}", s["step"]))?;
+        if Value::Object(rebuilt.clone()) != *full_state {
+            return Err(format!(
+                "step {}: rebuilt {}, but the full state is {full_state}",
+                s["step"],
+                Value::Object(rebuilt)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `snapshots`: the steps that carry their state in the default form; `step_states`: the
+/// state after a step, rebuilt from the nearest snapshot.
+fn check_snapshots(run: &Run, rec: &Value, want: &Value) -> Result<(), String> {
+    let steps = rec["steps"].as_array().cloned().unwrap_or_default();
+    if let Some(w) = want.get("snapshots") {
+        let got: Vec<&Value> = steps.iter().filter(|s| !s["state"].is_null()).map(|s| &s["step"]).collect();
+        if json!(got) != *w {
+            return Err(format!("steps with a snapshot: want {w}, got {}", json!(got)));
+        }
+    }
+    let initial = run.state_at(0).map(|s| s.to_json()).unwrap_or_default();
+    let docs = run.record(true).steps.unwrap_or_default();
+    for (n, w) in want["step_states"].as_object().into_iter().flatten() {
+        let k: usize = n.parse().map_err(|_| format!("step_states keys are step numbers, got {n}"))?;
+        let got = Value::Object(snapshots::state_after(&initial, &docs, k).map_err(|e| e.to_string())?);
+        if got != *w {
+            return Err(format!("state after step {k} (rebuilt):\n  want {w}\n  got  {got}"));
         }
     }
     Ok(())

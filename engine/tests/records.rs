@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use engine::parse::parse_object_as;
-use engine::{OfflineHost, Run, RunRecord, compile, parse_graph};
+use engine::{OfflineHost, Run, RunRecord, StepStates, compile, parse_graph};
 use serde_json::{Value, json};
 
 const LOOP: &str = r#"{
@@ -90,7 +90,7 @@ fn an_untouched_record_is_accepted() {
 #[test]
 fn tampered_records_are_refused_naming_the_field() {
     type Tamper = fn(&mut Value);
-    let cases: [(&str, Tamper); 10] = [
+    let cases: [(&str, Tamper); 11] = [
         ("steps[1].ran[0]", |r| r["steps"][1]["ran"][0] = json!("end")),
         ("steps[0].ran[0]", |r| r["steps"][0]["ran"][0] = json!("start")),
         ("steps[2].ran[0]", |r| r["steps"][2]["ran"][0] = json!("nobody")),
@@ -99,6 +99,7 @@ fn tampered_records_are_refused_naming_the_field() {
         ("steps[1].patch", |r| {
             r["steps"][1]["patch"] = json!([{"op": "remove", "path": "/nothing/here"}]);
         }),
+        ("steps[1].state", |r| r["steps"][1]["state"] = json!({"count": 7})),
         ("steps[0].duration_ms", |r| r["steps"][0]["duration_ms"] = json!(-1e12)),
         ("steps[1].step", |r| r["steps"][1]["step"] = json!(7)),
         ("steps[0].updates.end", |r| r["steps"][0]["updates"] = json!({"end": {"count": 1}})),
@@ -251,4 +252,61 @@ fn a_record_written_while_running_continues_from_its_last_step_to_the_same_end()
             assert_eq!(run.record(true), end, "resumed after step {k} of {graph}");
         }
     }
+}
+
+/// A loop that appends one number per step, `steps` times.
+fn append_loop(steps: u32) -> String {
+    format!(
+        r#"{{
+  "format": "switchyard/graph@1",
+  "state": {{ "n": {{ "type": "integer" }}, "items": {{ "type": "list", "reducer": "append" }} }},
+  "nodes": [ {{ "id": "start", "kind": "start" }},
+             {{ "id": "tick", "kind": "set", "set": {{ "n": "state.n + 1", "items": "state.n" }} }},
+             {{ "id": "end", "kind": "end" }} ],
+  "edges": [ {{ "from": "start", "to": "tick" }},
+             {{ "from": "tick", "to": "tick", "when": "state.n < {steps}" }},
+             {{ "from": "tick", "to": "end", "when": "state.n >= {steps}" }} ],
+  "limits": {{ "max_steps": {} }}
+}}"#,
+        steps + 1
+    )
+}
+
+#[test]
+fn a_snapshot_that_disagrees_with_the_patches_is_refused_naming_the_field() {
+    let mut r = record();
+    r["steps"][1]["state"] = json!({"count": 7});
+    let plan = Rc::new(compile(&parse_graph(LOOP).expect("test setup")).plan.expect("test setup"));
+    let record: RunRecord = serde_json::from_value(r).expect("test setup");
+    let Err(e) = Run::from_record(plan, &record, &OfflineHost::new()) else { panic!("a wrong snapshot was accepted") };
+    assert_eq!(e.path, "steps[1].state");
+    assert!(e.message.contains("`count` is 7 in the snapshot, but the patches give 2"), "{e}");
+}
+
+/// A record with every step's state (`--full-states`, or written before snapshots) and one
+/// with snapshots read back as the same run, which forks alike from a step without a
+/// snapshot.
+#[test]
+fn full_state_and_snapshot_records_read_back_as_the_same_run() {
+    let graph = append_loop(300);
+    let plan = Rc::new(compile(&parse_graph(&graph).expect("test setup")).plan.expect("test setup"));
+    let host = OfflineHost::new();
+    let mut run = Run::start(plan.clone(), json!({}), &host).expect("test setup");
+    pollster::block_on(run.run(&host));
+    let snapshots = run.record(true);
+    let full = run.record_with(true, StepStates::Every);
+    let docs = snapshots.steps.as_deref().unwrap_or_default();
+    let with_state = docs.iter().filter(|s| s.state.is_some()).count();
+    assert!(with_state > 2 && with_state < 100, "{with_state} of 300 steps carry their state");
+    assert!(full.steps.as_deref().unwrap_or_default().iter().all(|s| s.state.is_some()));
+    let step = docs.iter().position(|s| s.state.is_none()).expect("a step without a snapshot") as u64 + 1;
+    let mut forks = Vec::new();
+    for record in [&snapshots, &full] {
+        let read = Run::from_record(plan.clone(), record, &host).expect("the record reads");
+        assert_eq!(read.record(true), snapshots);
+        let fork = read.fork(step, None, &host).expect("a fork");
+        assert_eq!(fork.state_json()["n"], json!(step));
+        forks.push(fork.state_json());
+    }
+    assert_eq!(forks[0], forks[1]);
 }

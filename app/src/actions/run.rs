@@ -277,7 +277,7 @@ pub fn save(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
         return;
     }
     let graph = doc.current.get_untracked();
-    let saved = SavedRun { record: view.record.clone(), initial: view.initial.clone() };
+    let saved = SavedRun { record: view.complete_record(), initial: view.initial.clone() };
     let platform = platform.get();
     match platform.save_run(&graph, &saved) {
         Ok(notices) => {

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use engine::record::{RunRecord, StepDoc};
 use engine::run::Status;
+use engine::snapshots;
 use serde_json::{Map, Value};
 
 use super::instances::{self, entries_of, failed_in, node_of};
@@ -110,18 +111,37 @@ impl Playback {
         self.displayed.checked_sub(1).and_then(|i| self.steps().get(i))
     }
 
-    /// The state after the displayed step.
-    pub fn state(&self) -> &Map<String, Value> {
-        self.current().map_or(&self.initial, |s| &s.state)
+    /// The state after the displayed step: the nearest snapshot at or before it, with the
+    /// patches since applied (a record keeps a step's full state only now and then).
+    pub fn state(&self) -> Map<String, Value> {
+        self.state_after(self.displayed)
     }
 
     /// The state before the displayed step (`None` at step 0).
-    pub fn state_before(&self) -> Option<&Map<String, Value>> {
-        match self.displayed {
-            0 => None,
-            1 => Some(&self.initial),
-            k => self.steps().get(k - 2).map(|s| &s.state),
+    pub fn state_before(&self) -> Option<Map<String, Value>> {
+        self.displayed.checked_sub(1).map(|k| self.state_after(k))
+    }
+
+    /// The state after the first `count` steps. A record whose patches do not apply (a
+    /// damaged file) shows the state of the last snapshot before the damage.
+    fn state_after(&self, count: usize) -> Map<String, Value> {
+        let steps = self.steps();
+        snapshots::state_after(&self.initial, steps, count).unwrap_or_else(|_| {
+            snapshots::nearest_snapshot(steps, count)
+                .and_then(|k| steps[k].state.clone())
+                .unwrap_or_else(|| self.initial.clone())
+        })
+    }
+
+    /// The record as a complete record holds it (the last step with its state), to save or
+    /// export: the steps of a live run arrive without it.
+    pub fn complete_record(&self) -> RunRecord {
+        let mut record = self.record.clone();
+        if let Some(steps) = record.steps.as_mut() {
+            // A record whose patches do not apply is saved as it is.
+            let _ = snapshots::seal(&self.initial, steps);
         }
+        record
     }
 
     /// How many instances of each mapped node the displayed step ran.
@@ -246,7 +266,7 @@ mod tests {
         assert_eq!(p.statuses()[first], NodeStatus::Done);
         p.show(0);
         assert!(p.statuses().is_empty());
-        assert_eq!(p.state(), &p.initial);
+        assert_eq!(p.state(), p.initial);
     }
 
     #[test]
@@ -264,7 +284,7 @@ mod tests {
         for k in 1..=p.len() {
             p.show(k);
             let changed = p.changed_keys();
-            let before = if k == 1 { p.initial.clone() } else { p.steps()[k - 2].state.clone() };
+            let before = p.state_before().expect("a step before");
             for key in p.state().keys() {
                 assert_eq!(changed.contains(key), before.get(key) != p.state().get(key), "step {k} key {key}");
             }
@@ -317,14 +337,21 @@ mod tests {
             live.extend(run.record(false), run.step_docs(live.len()));
             assert_eq!(live.displayed, live.len(), "the newest step is shown");
         }
-        let mut whole = Playback::new(run.record(true), initial);
-        assert_eq!(live.record, whole.record);
+        let mut whole = Playback::new(run.record(true), initial.clone());
+        // The live steps lack the last step's state; saving completes them into the record.
+        assert_eq!(live.complete_record(), whole.record);
         assert!(whole.len() > 8, "the complex request loops");
+        let full = run.record_with(true, engine::StepStates::Every).steps.unwrap();
+        assert!(whole.steps().iter().filter(|s| s.state.is_none()).count() > 0, "some steps carry no state");
         for k in (0..=whole.len()).chain([3, 1, 7, 0]) {
             live.show(k);
             whole.show(k);
             assert_eq!(whole.statuses(), walked_statuses(&whole), "step {k}");
             assert_eq!(live.statuses(), whole.statuses(), "step {k}");
+            // Every step's state, rebuilt from the nearest snapshot, is the one the engine had.
+            let want = if k == 0 { initial.clone() } else { full[k - 1].state.clone().unwrap() };
+            assert_eq!(whole.state(), want, "step {k}");
+            assert_eq!(live.state(), want, "step {k}");
         }
     }
 
@@ -371,9 +398,9 @@ mod tests {
         p.show(3);
         assert_eq!(p.statuses().get("summarize"), Some(&NodeStatus::Error));
         assert!(p.instance_counts().is_empty(), "step 3 ran no instances");
-        assert_eq!(p.state_before().and_then(|s| s.get("n")), Some(&Value::from(2)));
+        assert_eq!(p.state_before().and_then(|s| s.get("n").cloned()), Some(Value::from(2)));
         p.show(1);
-        assert_eq!(p.state_before(), Some(&p.initial));
+        assert_eq!(p.state_before(), Some(p.initial.clone()));
         p.show(0);
         assert_eq!(p.state_before(), None);
         // Without the failure the mapped node is active, then done.

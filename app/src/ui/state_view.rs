@@ -21,9 +21,9 @@ pub fn StateView() -> impl IntoView {
     let alerts = use_alerts();
     let platform = use_platform();
     let ctl = use_run();
-    let state = Memo::new(move |_| ctl.view.with(|v| v.as_ref().map(|v| v.state().clone())));
+    let state = Memo::new(move |_| ctl.view.with(|v| v.as_ref().map(|v| v.state())));
     let changed = Memo::new(move |_| ctl.view.with(|v| v.as_ref().map(Playback::changed_keys).unwrap_or_default()));
-    let before = Memo::new(move |_| ctl.view.with(|v| v.as_ref().and_then(|v| v.state_before().cloned())));
+    let before = Memo::new(move |_| ctl.view.with(|v| v.as_ref().and_then(|v| v.state_before())));
     // Field types are the graph's on the canvas: known only when the run shown is of it.
     let transcripts =
         Memo::new(

@@ -134,12 +134,11 @@ impl Run {
 
     /// Brings the bookkeeping up to date with a recorded step.
     pub(super) fn replay(&mut self, s: StepRecord) {
-        self.record_bytes += s.approx_bytes();
         if s.failed {
             self.live.remember_errors(&s);
             self.active_ms += s.duration_ms;
             self.set_next(&s);
-            self.steps.push(s);
+            self.push_step(s);
             return;
         }
         self.replay_suspended(&s);
@@ -149,7 +148,7 @@ impl Run {
         self.state = s.state.clone();
         self.set_next(&s);
         self.pending_joins = s.pending_joins.iter().copied().collect();
-        self.steps.push(s);
+        self.push_step(s);
     }
 
     /// What runs after recorded step `s`: its `next`, the map instances with their items.

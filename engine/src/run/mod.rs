@@ -23,6 +23,7 @@
 //! | `form` | human forms (spec 2.8): the form a node waits with, defaults evaluated; an answer checked field by field |
 //! | `fork` | checkpoints: [`Run::fork`], [`Run::resume`], rewinding and replaying steps |
 //! | `record` | a run as a [`RunRecord`], and back |
+//! | `snapshots` | which steps' states the record writes (the rule kept step by step), and every step's state rebuilt from a record's patches |
 //! | `scope` | what expressions see: `state`, `input`, `outputs`, `errors`, `step` |
 //! | `outcome` | what one node did, before the step applies it |
 //! | `nodeset` | the active set |
@@ -45,6 +46,7 @@ mod outcome;
 mod record;
 mod route;
 mod scope;
+mod snapshots;
 mod start;
 mod step;
 mod subgraph;
@@ -107,6 +109,8 @@ pub struct Run {
     waiting: Vec<Waiting>,
     error: Option<RunError>,
     steps: Vec<StepRecord>,
+    /// Which steps the record gives a snapshot of their state.
+    snapshots: snapshots::Snapshots,
     /// Time spent in steps so far, against `run_timeout_ms`.
     active_ms: f64,
     /// About how many bytes the steps take in the record, against `max_record_bytes`.
@@ -145,6 +149,7 @@ impl Run {
             waiting: Vec::new(),
             error: None,
             steps: Vec::new(),
+            snapshots: snapshots::Snapshots::default(),
             active_ms: 0.0,
             record_bytes: 0,
             forked_from: None,

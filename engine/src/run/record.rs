@@ -1,4 +1,6 @@
 //! A run as its [`RunRecord`] (spec 4), and a run rebuilt from one to resume or fork it.
+//! Steps carry their state where [`crate::snapshots`] puts it, or on every step when asked
+//! ([`StepStates::Every`]).
 
 use std::rc::Rc;
 use std::sync::Arc;
@@ -14,11 +16,18 @@ use crate::record::{RUN_FORMAT, RunRecord, StepDoc, Usage};
 use crate::run::errors::InputError;
 use crate::run::task::{Fanout, Task, split_name};
 use crate::run::types::{Status, StepRecord};
+use crate::snapshots::StepStates;
 use crate::state::State;
 
 impl Run {
-    /// The record of this run; `with_steps: false` gives the summary.
+    /// The record of this run; `with_steps: false` gives the summary. Steps carry their
+    /// state where the snapshot rule puts it.
     pub fn record(&self, with_steps: bool) -> RunRecord {
+        self.record_with(with_steps, StepStates::Snapshots)
+    }
+
+    /// The record of this run, with the steps' states as `states` says.
+    pub fn record_with(&self, with_steps: bool, states: StepStates) -> RunRecord {
         let plan = &self.plan;
         RunRecord {
             schema: None,
@@ -38,7 +47,7 @@ impl Run {
             graph_hash: Some(plan.graph_hash().hash.clone()),
             graph_parts: plan.graph_hash().parts.clone(),
             forked_from: self.forked_from.clone(),
-            steps: with_steps.then(|| self.steps.iter().map(|s| step_doc(plan, s)).collect()),
+            steps: with_steps.then(|| self.complete_step_docs(states)),
         }
     }
 
@@ -54,10 +63,34 @@ impl Run {
         total
     }
 
-    /// Steps `from..` as they appear in the record: an editor showing a live run appends
-    /// these rather than rebuilding the whole record after every step.
+    /// Steps `from..` as a record holds them when more steps follow: with their state where
+    /// the snapshot rule puts one. An editor showing a live run, or a file kept up to date,
+    /// appends these rather than rebuilding the whole record after every step; a complete
+    /// record also gives its last step its state ([`Run::record`] does, and
+    /// [`crate::snapshots::seal`] does it for steps gathered this way).
     pub fn step_docs(&self, from: usize) -> Vec<StepDoc> {
-        self.steps.iter().skip(from).map(|s| step_doc(&self.plan, s)).collect()
+        self.step_docs_with(from, StepStates::Snapshots)
+    }
+
+    /// Steps `from..` as a record holds them when more steps follow, with the states `states`
+    /// says.
+    pub fn step_docs_with(&self, from: usize, states: StepStates) -> Vec<StepDoc> {
+        let with_state = |i: usize| self.writes_state(i, states);
+        self.steps.iter().enumerate().skip(from).map(|(i, s)| step_doc(&self.plan, s, with_state(i))).collect()
+    }
+
+    /// Step `index` (from 0) as the complete record holds it, with the states `states` says
+    /// and, on the last step, its state whatever the form: a writer that prints a record
+    /// step by step holds one step's state at a time.
+    pub fn step_doc(&self, index: usize, states: StepStates) -> Option<StepDoc> {
+        let s = self.steps.get(index)?;
+        let last = index + 1 == self.steps.len();
+        Some(step_doc(&self.plan, s, last || self.writes_state(index, states)))
+    }
+
+    /// Every step as the complete record holds it: the last one with its state too.
+    fn complete_step_docs(&self, states: StepStates) -> Vec<StepDoc> {
+        (0..self.steps.len()).filter_map(|i| self.step_doc(i, states)).collect()
     }
 
     /// The record as pretty JSON.
@@ -75,11 +108,12 @@ impl Run {
         };
         let mut run = Run::start(plan.clone(), Value::Object(record.input.clone()), host)
             .map_err(|e| bad(e.path, format!("the run's input no longer fits the graph: {}", e.message)))?;
-        super::verify::check_record(&plan, record, &run.state.to_json())?;
+        super::verify::check_record(&plan, record)?;
+        let states = super::snapshots::rebuild_states(&plan.schema, &run.state, steps)?;
         run.run_id = record.run_id.clone();
         run.forked_from = record.forked_from.clone();
-        for (k, s) in steps.iter().enumerate() {
-            run.replay(step_record(&plan, k, s)?);
+        for (k, (s, state)) in steps.iter().zip(states).enumerate() {
+            run.replay(step_record(&plan, k, s, state)?);
         }
         for (k, name) in record.next.iter().enumerate() {
             task(&plan, format!("next[{k}]"), name)?;
@@ -134,8 +168,9 @@ fn by_task<T: Clone>(
     Ok(out.into())
 }
 
-/// Step `s` (the `k`th of the record) as the run keeps it, names turned into tasks.
-fn step_record(plan: &Plan, k: usize, s: &StepDoc) -> Result<StepRecord, InputError> {
+/// Step `s` (the `k`th of the record, `state` after it) as the run keeps it, names turned
+/// into tasks.
+fn step_record(plan: &Plan, k: usize, s: &StepDoc, state: State) -> Result<StepRecord, InputError> {
     let at = |field: &str| format!("steps[{k}].{field}");
     let ids = |field: &str, list: &[String]| -> Result<Vec<usize>, InputError> {
         list.iter().enumerate().map(|(n, id)| index(plan, format!("{}[{n}]", at(field)), id)).collect()
@@ -161,7 +196,7 @@ fn step_record(plan: &Plan, k: usize, s: &StepDoc) -> Result<StepRecord, InputEr
         updates,
         errors,
         patch: s.patch.0.clone(),
-        state: State::from_json(&plan.schema, &s.state),
+        state,
         next: tasks("next", &s.next)?,
         map: map.into_iter().collect(),
         waiting: ids("waiting", &s.waiting)?.into(),
@@ -173,8 +208,8 @@ fn step_record(plan: &Plan, k: usize, s: &StepDoc) -> Result<StepRecord, InputEr
     })
 }
 
-/// Step `s` as the record writes it, tasks turned into names.
-fn step_doc(plan: &Plan, s: &StepRecord) -> StepDoc {
+/// Step `s` as the record writes it, tasks turned into names, with its state or without.
+fn step_doc(plan: &Plan, s: &StepRecord, with_state: bool) -> StepDoc {
     let id = |i: &usize| plan.node(*i).id.to_string();
     let name = |t: &Task| t.name(plan);
     StepDoc {
@@ -184,7 +219,7 @@ fn step_doc(plan: &Plan, s: &StepRecord) -> StepDoc {
         updates: s.updates.iter().map(|(t, u)| (name(t), (**u).clone())).collect(),
         errors: s.errors.iter().map(|(t, e)| (name(t), e.clone())).collect(),
         patch: json_patch::Patch(s.patch.to_vec()),
-        state: s.state.to_json(),
+        state: with_state.then(|| s.state.to_json()),
         next: s.next.iter().map(name).collect(),
         map: s.map.iter().map(|(ix, items)| (id(&ix), items.to_vec())).collect(),
         waiting: s.waiting.iter().map(id).collect(),

@@ -340,8 +340,7 @@ impl Run {
         record.taken.sort_unstable();
         record.duration_ms = (host.now_ms() - t0).max(0.0);
         self.active_ms += record.duration_ms;
-        self.record_bytes += record.approx_bytes();
-        self.steps.push(record);
+        self.push_step(record);
         suspended_now
     }
 
@@ -398,8 +397,7 @@ impl Run {
         record.next = self.next_tasks();
         record.map = self.fanout.clone();
         self.live.remember_errors(&record);
-        self.record_bytes += record.approx_bytes();
-        self.steps.push(record);
+        self.push_step(record);
         self.status = Status::Failed;
         self.error =
             Some(RunError { node: task.map(|t| t.name(&self.plan)), kind: error.kind, message: error.message });

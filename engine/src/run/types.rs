@@ -171,10 +171,10 @@ impl StepRecord {
     /// About how many bytes the step holds in memory as part of the run's record: what it
     /// ran, wrote, sent and changed, serialized, doubled for the structures holding it, plus
     /// the step's own allocations (measured: a step of a one-field self-loop takes about 1 KB).
-    /// The states are shared between steps, so they are not counted.
-    pub(crate) fn approx_bytes(&self) -> u64 {
-        let mut n = Counter(0);
-        let _ = serde_json::to_writer(&mut n, &self.patch);
+    /// The states are shared between steps, so they are not counted. `patch_bytes` is the
+    /// patch's serialized size, which the caller has measured already.
+    pub(crate) fn approx_bytes(&self, patch_bytes: u64) -> u64 {
+        let mut n = Counter(patch_bytes);
         for (_, u) in &self.updates {
             let _ = serde_json::to_writer(&mut n, &**u);
         }

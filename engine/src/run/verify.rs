@@ -4,13 +4,12 @@
 //! Checked: every node a step or the record names exists and is one a step can run (not
 //! `start` or `end`), and a map instance (`node[i]`) is one of a node some map edge leads to;
 //! the map instances in a step's `next` are exactly those its `map` gives items for; edge
-//! indices are in range; step numbers count up from 1; each step's patch applies to the state
-//! before it; durations are finite and not negative (a negative one would give the run time
-//! back and switch its timeout off).
+//! indices are in range; step numbers count up from 1; durations are finite and not negative
+//! (a negative one would give the run time back and switch its timeout off). That each step's
+//! patch applies to the state before it, and agrees with the step's snapshot, is checked as
+//! the states are rebuilt (`snapshots`).
 
 use std::collections::BTreeSet;
-
-use serde_json::{Map, Value};
 
 use crate::document::NodeKind;
 use crate::plan::Plan;
@@ -22,8 +21,8 @@ fn bad(path: impl Into<String>, message: impl Into<String>) -> InputError {
     InputError { path: path.into(), message: message.into() }
 }
 
-/// Checks `record` against `plan`; `initial` is the state before step 1.
-pub(super) fn check_record(plan: &Plan, record: &RunRecord, initial: &Map<String, Value>) -> Result<(), InputError> {
+/// Checks `record` against `plan`.
+pub(super) fn check_record(plan: &Plan, record: &RunRecord) -> Result<(), InputError> {
     let steps = record.steps.as_deref().unwrap_or_default();
     if record.step != steps.len() as u64 {
         return Err(bad("step", format!("the record has {} steps, but says {}", steps.len(), record.step)));
@@ -34,15 +33,13 @@ pub(super) fn check_record(plan: &Plan, record: &RunRecord, initial: &Map<String
     for (k, w) in record.waiting.iter().enumerate() {
         runnable(plan, format!("waiting[{k}].node"), &w.node)?;
     }
-    let mut before = initial;
     for (k, s) in steps.iter().enumerate() {
-        check_step(plan, k, s, before)?;
-        before = &s.state;
+        check_step(plan, k, s)?;
     }
     Ok(())
 }
 
-fn check_step(plan: &Plan, k: usize, s: &StepDoc, before: &Map<String, Value>) -> Result<(), InputError> {
+fn check_step(plan: &Plan, k: usize, s: &StepDoc) -> Result<(), InputError> {
     let at = |field: &str| format!("steps[{k}].{field}");
     if s.step != k as u64 + 1 {
         return Err(bad(at("step"), format!("expected step {}, found {}", k + 1, s.step)));
@@ -83,11 +80,6 @@ fn check_step(plan: &Plan, k: usize, s: &StepDoc, before: &Map<String, Value>) -
     }
     if !s.duration_ms.is_finite() || s.duration_ms < 0.0 {
         return Err(bad(at("duration_ms"), format!("must be a number ≥ 0, found {}", s.duration_ms)));
-    }
-    if !s.patch.0.is_empty() {
-        let mut state = Value::Object(before.clone());
-        json_patch::patch(&mut state, &s.patch)
-            .map_err(|e| bad(at("patch"), format!("does not apply to the state before the step: {e}")))?;
     }
     Ok(())
 }

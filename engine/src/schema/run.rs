@@ -1,5 +1,6 @@
 //! What the run record's schema needs beyond its types' derived shapes: a node's update (an
-//! object of any values, kept as a sorted list in memory) and a step's JSON Patch (RFC 6902).
+//! object of any values, kept as a sorted list in memory), a step's JSON Patch (RFC 6902),
+//! and a step's state snapshot (present or absent, never `null`).
 
 use std::borrow::Cow;
 
@@ -52,5 +53,13 @@ pub fn patch(_: &mut SchemaGenerator) -> Schema {
             op("copy", from),
             op("test", value)
         ] }
+    })
+}
+
+/// A step's `state`: an object where the record keeps a snapshot, absent elsewhere.
+pub fn snapshot(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({
+        "description": "The state after the step, on the steps that keep a snapshot: the first, the last, and a step where the patches since the previous snapshot add up (as compact JSON) to the size of the state; every step with --full-states. Absent elsewhere: the nearest earlier snapshot with the patches after it applied gives it.",
+        "type": "object"
     })
 }

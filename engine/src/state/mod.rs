@@ -12,11 +12,13 @@
 //! | `check` | type checks of values and updates, normalised in place |
 //! | `list` | the shared-log list behind `append` and `messages` fields |
 //! | `messages` | the `messages` reducer (LangGraph's `add_messages`) and its patches |
+//! | `patch` | a recorded patch applied to a state in place, and a state compared with a snapshot |
 
 mod add;
 mod check;
 mod list;
 mod messages;
+mod patch;
 
 use std::io;
 use std::rc::Rc;
