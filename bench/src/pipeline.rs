@@ -138,7 +138,9 @@ fn once(case: &Case, meter: &dyn Meter, host: &BenchHost) -> Result<(Once, Run),
     if run.status() != Status::Completed {
         return Err(format!("{}: the run ended {:?}: {:?}", case.key, run.status(), run.error()));
     }
-    let bytes = serde_json::to_vec_pretty(&run.record(true)).map_err(|e| e.to_string())?;
+    // Compact JSON: the CLI prints the same steps one compact line each under a pretty head
+    // (cli/src/record_text.rs), within a few bytes a step of this.
+    let bytes = serde_json::to_vec(&run.record(true)).map_err(|e| e.to_string())?;
     let (t5, a3) = (meter.now_us(), allocs());
     let once = Once {
         parse: t1 - t0,
