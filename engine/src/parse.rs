@@ -77,6 +77,11 @@ fn check_format(graph: &Graph) -> Result<(), DocError> {
 
 /// Reads any strict document type from JSON text.
 pub fn parse_json_as<T: DeserializeOwned>(text: &str) -> Result<T, DocError> {
+    // The fast path: no path tracking, which costs on every value of a document that is
+    // almost always fine. Only a document that fails is read again, to say where.
+    if let Ok(value) = serde_json::from_str(text) {
+        return Ok(value);
+    }
     let mut de = serde_json::Deserializer::from_str(text);
     let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = path_string(e.path());

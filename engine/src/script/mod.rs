@@ -19,6 +19,7 @@ mod clock;
 mod json;
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
 
@@ -39,7 +40,8 @@ pub const SCOPE_NAMES: [&str; 5] = ["state", "input", "outputs", "errors", "step
 #[derive(Debug, Clone)]
 pub struct Expr {
     pub source: String,
-    ast: rhai::AST,
+    // Shared: one source compiled once serves every node, edge and run that uses it.
+    ast: Rc<rhai::AST>,
 }
 
 /// A compiled template: literal text with `{{ expression }}` holes.
@@ -220,6 +222,9 @@ pub struct Scripting {
     engine: Engine,
     max_ops: u64,
     guard: Rc<Guard>,
+    /// Every source compiled so far, with the extra names it was compiled with: graphs
+    /// repeat the same few expressions (`state.n + 1` on a thousand nodes).
+    compiled: RefCell<HashMap<(Box<str>, Box<[Box<str>]>), Result<Expr, CompileError>>>,
 }
 
 impl fmt::Debug for Scripting {
@@ -270,7 +275,7 @@ impl Scripting {
             let v: Value = serde_json::from_str(s).map_err(|e| format!("parse_json: {e}"))?;
             Ok(to_dynamic(&v))
         });
-        Scripting { engine, max_ops: limits.max_ops, guard }
+        Scripting { engine, max_ops: limits.max_ops, guard, compiled: RefCell::default() }
     }
 
     /// The deadline evaluations run under; the executor sets it before it evaluates.
@@ -280,6 +285,18 @@ impl Scripting {
 
     /// Compiles an expression or script that sees the standard names plus `extra`.
     pub fn compile(&self, source: &str, extra: &[&str]) -> Result<Expr, CompileError> {
+        let key: (Box<str>, Box<[Box<str>]>) = (source.into(), extra.iter().map(|n| Box::from(*n)).collect());
+        if let Some(known) = self.compiled.borrow().get(&key) {
+            return known.clone();
+        }
+        let result = self.compile_new(source, extra);
+        self.compiled.borrow_mut().insert(key, result.clone());
+        result
+    }
+
+    /// Compiles `source` with Rhai (what [`Scripting::compile`] does for a source it has not
+    /// seen).
+    fn compile_new(&self, source: &str, extra: &[&str]) -> Result<Expr, CompileError> {
         let mut scope = Scope::new();
         // Declared as plain variables, not constants: the optimizer would otherwise fold
         // these placeholder values into the compiled code.
@@ -290,7 +307,7 @@ impl Scripting {
             return Err(CompileError { line: 1, column: 1, message: "the expression is empty".into() });
         }
         match self.engine.compile_with_scope(&scope, source) {
-            Ok(ast) => Ok(Expr { source: source.to_string(), ast }),
+            Ok(ast) => Ok(Expr { source: source.to_string(), ast: Rc::new(ast) }),
             Err(e) => Err(CompileError {
                 line: e.1.line().unwrap_or(1),
                 column: e.1.position().unwrap_or(1),
@@ -503,6 +520,20 @@ mod tests {
         let err = s.eval_json(&e, &c).unwrap_err();
         assert_eq!(err.cause, EvalCause::Failed);
         assert!(err.message.contains("overflow"), "{err}");
+    }
+
+    #[test]
+    fn a_source_is_compiled_once_and_its_error_given_to_every_use() {
+        let s = scripting();
+        let a = s.compile("state.n + 1", &[]).unwrap();
+        let b = s.compile("state.n + 1", &[]).unwrap();
+        assert!(Rc::ptr_eq(&a.ast, &b.ast), "the second use shares the first compile");
+        // Other names in scope are another compile: `item` is known in one and not the other.
+        assert!(s.compile("item + 1", &["item"]).is_ok());
+        let first = s.compile("item + 1", &[]).unwrap_err();
+        assert_eq!(s.compile("item + 1", &[]).unwrap_err(), first);
+        assert!(first.message.contains("item"), "{first}");
+        assert_eq!(s.compiled.borrow().len(), 3);
     }
 
     #[test]
