@@ -217,6 +217,9 @@ impl ViewSource for ObjectView {
     }
 }
 
+/// A source and the extra names in scope it was compiled with.
+type SourceKey = (Box<str>, Box<[Box<str>]>);
+
 /// The Rhai engine configured as Switchyard's sandbox.
 pub struct Scripting {
     engine: Engine,
@@ -224,7 +227,7 @@ pub struct Scripting {
     guard: Rc<Guard>,
     /// Every source compiled so far, with the extra names it was compiled with: graphs
     /// repeat the same few expressions (`state.n + 1` on a thousand nodes).
-    compiled: RefCell<HashMap<(Box<str>, Box<[Box<str>]>), Result<Expr, CompileError>>>,
+    compiled: RefCell<HashMap<SourceKey, Result<Expr, CompileError>>>,
 }
 
 impl fmt::Debug for Scripting {
@@ -285,7 +288,7 @@ impl Scripting {
 
     /// Compiles an expression or script that sees the standard names plus `extra`.
     pub fn compile(&self, source: &str, extra: &[&str]) -> Result<Expr, CompileError> {
-        let key: (Box<str>, Box<[Box<str>]>) = (source.into(), extra.iter().map(|n| Box::from(*n)).collect());
+        let key: SourceKey = (source.into(), extra.iter().map(|n| Box::from(*n)).collect());
         if let Some(known) = self.compiled.borrow().get(&key) {
             return known.clone();
         }
