@@ -33,7 +33,7 @@ impl GraphHash {
     pub fn of(graph: &Graph) -> GraphHash {
         let mut doc = serde_json::to_value(graph).unwrap_or(Value::Null);
         strip_presentation(&mut doc);
-        GraphHash { hash: sha256_hex(&canonical(&doc)), parts: parts(&doc) }
+        GraphHash { hash: hex(&digest(&doc), 64), parts: parts(&doc) }
     }
 }
 
@@ -91,7 +91,7 @@ fn describe(part: &str) -> String {
 fn parts(doc: &Value) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     let Value::Object(map) = doc else { return out };
-    let short = |v: &Value| sha256_hex(&canonical(v))[..PART_DIGITS].to_string();
+    let short = |v: &Value| hex(&digest(v), PART_DIGITS);
     for (key, value) in map {
         match (key.as_str(), value) {
             ("format", _) => {}
@@ -135,21 +135,38 @@ fn text(v: &Value) -> &str {
     v.as_str().unwrap_or("?")
 }
 
-/// Canonical JSON: serde_json's maps keep their keys sorted, and `to_string` adds no
-/// whitespace.
-fn canonical(v: &Value) -> String {
-    v.to_string()
+/// The SHA-256 of `v`'s canonical JSON: serde_json's maps keep their keys sorted, and its
+/// compact writer adds no whitespace. Written straight into the hasher, never into a string:
+/// a graph hashes every node and edge on its own.
+fn digest(v: &Value) -> [u8; 32] {
+    let mut hasher = HashWriter(Sha256::new());
+    // Writing into a hasher cannot fail, and a `Value` always serializes.
+    let _ = serde_json::to_writer(&mut hasher, v);
+    hasher.0.finalize().into()
 }
 
-fn sha256_hex(text: &str) -> String {
-    let digest = Sha256::digest(text.as_bytes());
-    // By hand rather than `write!` a byte at a time: a graph hashes every node and edge.
+/// Feeds what serde_json writes to the hasher.
+struct HashWriter(Sha256);
+
+impl std::io::Write for HashWriter {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.update(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The first `digits` lowercase hex digits of `bytes`.
+fn hex(bytes: &[u8], digits: usize) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(64);
-    for b in digest {
+    let mut out = String::with_capacity(digits);
+    for b in bytes.iter().take(digits.div_ceil(2)) {
         out.push(char::from(HEX[usize::from(b >> 4)]));
         out.push(char::from(HEX[usize::from(b & 15)]));
     }
+    out.truncate(digits);
     out
 }
 
