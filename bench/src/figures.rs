@@ -20,7 +20,7 @@ pub struct CaseFigures {
     pub load_us: f64,
     /// The executor from `Run::start` to the run's end, every step recorded.
     pub run_us: f64,
-    /// The run record serialized to the pretty JSON the CLI writes.
+    /// The run record serialized to JSON bytes (compact, as the CLI writes steps).
     pub record_us: f64,
     pub record_bytes: u64,
     /// The whole pipeline (median of the sums, not the sum of the medians).

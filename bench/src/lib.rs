@@ -1,8 +1,8 @@
 //! `./dev bench`: Switchyard's pipelines measured as a user runs them, natively and with the
 //! engine compiled to wasm32 and run in Node. One case is a graph document (text) and its
 //! input, measured in three phases: load (parse, validate and compile, the graph's hash),
-//! run (the executor to the end, every step recorded) and record (the run record as the
-//! pretty JSON bytes the CLI writes). The same code runs on both targets; only the clock and
+//! run (the executor to the end, every step recorded) and record (the run record as JSON
+//! bytes, compact as the CLI writes its steps). The same code runs on both targets; only the clock and
 //! the allocation counter are passed in ([`Meter`]).
 //!
 //! | module | what |

@@ -61,7 +61,7 @@ fn phases(out: &mut String, native: &Side, wasm: Option<&Side>) {
     let _ = writeln!(
         out,
         "Whole pipelines in process (medians): load = parse + validate/compile + hash; run = the executor, \
-         every step recorded; record = the run record to pretty JSON bytes. native | wasm (Node)."
+         every step recorded; record = the run record to JSON bytes. native | wasm (Node)."
     );
     let _ = writeln!(
         out,
