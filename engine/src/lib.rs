@@ -23,6 +23,7 @@
 //! | [`update`] | what a node writes in a step |
 //! | [`json_schema`] | JSON Schema for tool `parameters` and `output_schema`: compiled once, values checked with the path of a mismatch |
 //! | [`host`] | the [`Host`] trait through which every effect goes |
+//! | `json_size` | a value's length as compact JSON, counted without building the text |
 //! | `describe` | a JSON value's type name and an excerpt, for error messages |
 //! | [`diagnostic`] | a validation problem: severity, path, message |
 //! | [`mermaid`] | Mermaid flowchart export |
@@ -60,6 +61,7 @@ mod effects;
 pub mod graph_hash;
 pub mod host;
 pub mod json_schema;
+mod json_size;
 pub mod mermaid;
 pub mod messages;
 pub mod parse;

@@ -55,20 +55,7 @@ impl SnapshotRule {
 /// The size of `patch` as compact JSON: what the rule counts. Costs the patch's size, not the
 /// state's.
 pub fn patch_len(patch: &[PatchOperation]) -> u64 {
-    struct Counter(u64);
-    impl std::io::Write for Counter {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0 += buf.len() as u64;
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut n = Counter(0);
-    // Writing into a counter cannot fail.
-    let _ = serde_json::to_writer(&mut n, patch);
-    n.0
+    crate::json_size::json_len(patch)
 }
 
 /// A step's state could not be rebuilt: a patch that does not apply to the state before it.

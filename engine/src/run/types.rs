@@ -11,23 +11,11 @@ use thin_vec::ThinVec;
 use indexmap::IndexMap;
 
 use crate::document::FieldType;
+use crate::json_size::ByteCount;
 use crate::run::errors::NodeError;
 use crate::run::task::{Fanout, Task};
 use crate::state::State;
 use crate::update::Update;
-
-/// Counts bytes written to it.
-struct Counter(u64);
-
-impl std::io::Write for Counter {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0 += buf.len() as u64;
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 /// Where a run stands (spec 3.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -174,7 +162,7 @@ impl StepRecord {
     /// The states are shared between steps, so they are not counted. `patch_bytes` is the
     /// patch's serialized size, which the caller has measured already.
     pub(crate) fn approx_bytes(&self, patch_bytes: u64) -> u64 {
-        let mut n = Counter(patch_bytes);
+        let mut n = ByteCount(patch_bytes);
         for (_, u) in &self.updates {
             let _ = serde_json::to_writer(&mut n, &**u);
         }

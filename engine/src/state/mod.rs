@@ -20,7 +20,6 @@ mod list;
 mod messages;
 mod patch;
 
-use std::io;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -461,30 +460,13 @@ pub fn pointer(tokens: &[&str]) -> PointerBuf {
     PointerBuf::from_tokens(tokens.iter().copied())
 }
 
-struct Counter(usize);
-
-impl io::Write for Counter {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0 += buf.len();
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
 /// Length of `v` serialized as compact JSON.
 pub fn json_len(v: &Value) -> usize {
-    let mut c = Counter(0);
-    // Writing into a counter cannot fail.
-    let _ = serde_json::to_writer(&mut c, v);
-    c.0
+    usize::try_from(crate::json_size::json_len(v)).unwrap_or(usize::MAX)
 }
 
 fn str_len(s: &str) -> usize {
-    let mut c = Counter(0);
-    let _ = serde_json::to_writer(&mut c, s);
-    c.0
+    usize::try_from(crate::json_size::json_len(s)).unwrap_or(usize::MAX)
 }
 
 /// The state as scripts see it.
