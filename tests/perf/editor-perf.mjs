@@ -10,7 +10,8 @@
 //   open      navigation → all nodes in the DOM, the graph saved in localStorage beforehand
 //   import    click on "Import pasted JSON" → all nodes in the DOM
 //   pan       frames per second while dragging the empty canvas background
-//   drag      frames per second while dragging one node by its header
+//   drag      frames per second while dragging one node by its header, and which other
+//             nodes and edges the DOM changes of that drag touched (none should be)
 //   wasm      the release .wasm in dist/, raw and gzipped
 // Frames are counted in the page with requestAnimationFrame; input is real mouse events
 // (Chromium's input pipeline), sent as fast as the page takes them.
@@ -219,6 +220,36 @@ async function measureDrag(page, from, seconds, radius = 150) {
   return { ...result, sent: i };
 }
 
+/** In the page: starts noting which nodes and edges the DOM changes of a gesture touch. */
+function watchMutations() {
+  const nodes = new Set();
+  const edges = new Set();
+  const observer = new MutationObserver((records) => {
+    for (const r of records) {
+      const el = r.target instanceof Element ? r.target : r.target.parentElement;
+      const n = el?.closest('[data-node-id]');
+      if (n) nodes.add(n.getAttribute('data-node-id'));
+      const e = el?.closest('[data-edge-index]');
+      if (e) edges.add(e);
+    }
+  });
+  observer.observe(document.querySelector('.viewport'), { subtree: true, childList: true, attributes: true, characterData: true });
+  window.__mutations = {
+    // What was touched besides node `id` and the edges into or out of it.
+    stop(id) {
+      observer.takeRecords();
+      observer.disconnect();
+      const own = (e) => e.getAttribute('data-edge-from') === id || e.getAttribute('data-edge-to') === id;
+      return {
+        node: nodes.has(id),
+        otherNodes: [...nodes].filter((n) => n !== id).length,
+        ownEdges: [...edges].filter(own).length,
+        otherEdges: [...edges].filter((e) => !own(e)).length,
+      };
+    },
+  };
+}
+
 async function idleFps(page, seconds = 1) {
   await page.evaluate(() => window.__frames.start());
   await page.waitForTimeout(seconds * 1000);
@@ -321,7 +352,9 @@ async function main() {
       const grip = (await head.count()) > 0 ? head : page.locator(`[data-node-id="${target}"]`);
       const box = await grip.boundingBox();
       const nodeBefore = await page.locator(`[data-node-id="${target}"]`).boundingBox();
+      await page.evaluate(watchMutations);
       results.drag = await measureDrag(page, { x: box.x + box.width / 2, y: box.y + box.height / 2 }, SECONDS, 60);
+      results.drag.touched = await page.evaluate((id) => window.__mutations.stop(id), target);
       const nodeAfter = await page.locator(`[data-node-id="${target}"]`).boundingBox();
       results.drag.node = target;
       results.drag.moved = Math.round(Math.hypot(nodeAfter.x - nodeBefore.x, nodeAfter.y - nodeBefore.y));
@@ -400,6 +433,9 @@ function report(r) {
     ['  worst / p95 frame', `${ms(r.drag.worst)} / ${ms(r.drag.p95)}`, '', ''],
     ['  pointer moves handled', `${r.drag.moves} (${(r.drag.moves / SECONDS).toFixed(0)}/s)`, '', r.drag.moved > 0 ? '' : 'DID NOT MOVE'],
     ['  app script per move, median / worst', `${ms(r.drag.scriptMedian)} / ${ms(r.drag.scriptWorst)}`, '', ''],
+    ['  DOM changed: other nodes / other edges (its own edges)',
+      `${r.drag.touched.otherNodes} / ${r.drag.touched.otherEdges} (${r.drag.touched.ownEdges})`, '0 / 0',
+      ok(r.drag.touched.node && r.drag.touched.otherNodes === 0 && r.drag.touched.otherEdges === 0)],
     ...longFrames(r.drag),
     ['wasm raw', kb(r.wasm.raw), '', ''],
     ['wasm gzip -9', kb(r.wasm.gzip), `<= ${kb(TARGETS.gzip)}`, ok(r.wasm.gzip <= TARGETS.gzip)],

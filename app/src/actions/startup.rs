@@ -66,9 +66,11 @@ fn init_view(doc: DocState, view: ViewState) {
         Some(v) => view.view.set(View::from(&v)),
         None => {
             // A first fit with the canvas size guessed, so a large graph is first built at
-            // the zoom it is shown at (plain boxes from far out), then the exact fit.
+            // the zoom it is shown at (plain boxes from far out), then the exact fit when the
+            // canvas reports its size.
             view.fit_view(&doc);
-            request_animation_frame(move || view.fit_view(&doc));
+            view.fit_when_measured.set_value(true);
         }
     }
+    view.settle();
 }

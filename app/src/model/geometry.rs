@@ -15,6 +15,12 @@ pub const READABLE_ZOOM: f64 = 0.6;
 pub const FIT_MAX_ZOOM: f64 = 1.25;
 /// Snap-to-grid step.
 pub const GRID: f64 = 20.0;
+/// How far past each side of the screen a large graph is still drawn in full detail, as a
+/// share of the screen's size, so a short pan finds its nodes already drawn.
+pub const DETAIL_MARGIN: f64 = 0.25;
+/// The detailed area's edges are rounded out to multiples of this (canvas units), so that
+/// panning changes it only now and then rather than on every frame.
+pub const DETAIL_SNAP: f64 = 1024.0;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Point {
@@ -120,6 +126,19 @@ impl View {
         Point::new(canvas.x * self.zoom + self.x, canvas.y * self.zoom + self.y)
     }
 
+    /// The canvas area whose nodes and edges a large graph draws in full detail: what is seen
+    /// plus [`DETAIL_MARGIN`] on each side, rounded out to [`DETAIL_SNAP`], so it stays the same
+    /// over small pans and zooms.
+    pub fn detail_area(&self, w: f64, h: f64) -> Rect {
+        let seen = self.visible(w, h);
+        let (mx, my) = (seen.w * DETAIL_MARGIN, seen.h * DETAIL_MARGIN);
+        let down = |v: f64| (v / DETAIL_SNAP).floor() * DETAIL_SNAP;
+        let up = |v: f64| (v / DETAIL_SNAP).ceil() * DETAIL_SNAP;
+        let (x0, y0) = (down(seen.x - mx), down(seen.y - my));
+        let (x1, y1) = (up(seen.x + seen.w + mx), up(seen.y + seen.h + my));
+        Rect { x: x0, y: y0, w: x1 - x0, h: y1 - y0 }
+    }
+
     /// Zooms by `factor`, keeping the canvas point under `screen` where it is.
     pub fn zoom_at(&self, factor: f64, screen: Point) -> View {
         let anchor = self.to_canvas(screen);
@@ -166,6 +185,23 @@ fn fit_axis(start: f64, len: f64, focus: f64, size: f64, padding: f64, zoom: f64
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_detail_area_covers_the_screen_with_a_margin_and_ignores_small_pans() {
+        let v = View { x: -500.0, y: -300.0, zoom: 0.5 };
+        let seen = v.visible(1400.0, 900.0);
+        assert_eq!(seen, Rect { x: 1000.0, y: 600.0, w: 2800.0, h: 1800.0 });
+        let area = v.detail_area(1400.0, 900.0);
+        // The screen and a quarter of it on each side are inside; the corners are on the snap.
+        assert!(area.x <= seen.x - 700.0 && area.y <= seen.y - 450.0);
+        assert!(area.x + area.w >= seen.x + seen.w + 700.0 && area.y + area.h >= seen.y + seen.h + 450.0);
+        for c in [area.x, area.y, area.w, area.h] {
+            assert_eq!(c % DETAIL_SNAP, 0.0);
+        }
+        // Panning by a few pixels leaves it as it was; panning by a screen moves it.
+        assert_eq!(View { x: -510.0, y: -295.0, ..v }.detail_area(1400.0, 900.0), area);
+        assert_ne!(View { x: -1900.0, ..v }.detail_area(1400.0, 900.0), area);
+    }
 
     #[test]
     fn zooming_keeps_the_point_under_the_pointer() {

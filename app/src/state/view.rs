@@ -34,22 +34,35 @@ pub struct ViewState {
     pub wire: RwSignal<Option<Wire>>,
     pub marquee: RwSignal<Option<Rect>>,
     /// A large graph seen from far out: nodes are drawn as plain coloured boxes.
-    pub far: Memo<bool>,
+    pub far: Settled<bool>,
+    /// On a large graph, the canvas area drawn in full detail (see [`View::detail_area`]):
+    /// nodes and edges outside it are drawn plain, as from far out. `None` draws everything.
+    pub detail_area: Settled<Option<Rect>>,
+    /// Fit the graph again once the canvas's real size is known (the first fit guessed it).
+    pub fit_when_measured: StoredValue<bool>,
 }
 
 impl ViewState {
     /// The view of a document whose node ids are `node_ids` (for [`ViewState::far`]).
     pub fn new(node_ids: Memo<Vec<String>>) -> ViewState {
         let view = RwSignal::new(View::default());
-        let far = Memo::new(move |_| node_ids.with(Vec::len) > FAR_NODES && view.with(|v| v.zoom) < FAR_ZOOM);
+        let large = Memo::new(move |_| node_ids.with(Vec::len) > FAR_NODES);
+        let far = Settled::new(move || large.get() && view.with(|v| v.zoom) < FAR_ZOOM);
+        let canvas_size = RwSignal::new((1000.0, 700.0));
+        let detail_area = Settled::new(move || {
+            let (w, h) = canvas_size.get();
+            large.get().then(|| view.with(|v| v.detail_area(w, h)))
+        });
         ViewState {
             view,
             far,
-            canvas_size: RwSignal::new((1000.0, 700.0)),
+            detail_area,
+            canvas_size,
             drag_ids: RwSignal::new(Arc::new(BTreeSet::new())),
             drag_offset: RwSignal::new((0.0, 0.0)),
             wire: RwSignal::new(None),
             marquee: RwSignal::new(None),
+            fit_when_measured: StoredValue::new(false),
         }
     }
 
@@ -62,6 +75,22 @@ impl ViewState {
             r.y += dy;
         }
         Some(r)
+    }
+
+    /// Whether something occupying `area` (canvas units) is drawn in full detail now: never
+    /// from far out; on a large graph, only near the screen. Tracked, for memos.
+    pub fn detailed(&self, area: Option<Rect>) -> bool {
+        !self.far.get()
+            && self.detail_area.with(|d| match (d, area) {
+                (Some(d), Some(a)) => d.intersects(&a),
+                _ => true,
+            })
+    }
+
+    /// Brings what depends on the view (far out, the detailed area) up to date at once.
+    pub fn settle(&self) {
+        self.far.settle();
+        self.detail_area.settle();
     }
 
     /// The canvas point at the centre of the visible area.
@@ -95,6 +124,51 @@ impl ViewState {
     pub fn zoom_by(&self, factor: f64) {
         let (w, h) = self.canvas_size.get_untracked();
         self.view.update(|v| *v = v.zoom_at(factor, Point::new(w / 2.0, h / 2.0)));
+    }
+}
+
+/// A value derived from the view, held in a signal that is set again only when the value
+/// changes. Unlike a memo of the view, it does not make its thousands of readers (every node
+/// and edge) check themselves on each frame of a pan, only when what they read has changed.
+pub struct Settled<T: Send + Sync + 'static> {
+    value: RwSignal<T>,
+    compute: StoredValue<Arc<dyn Fn() -> T + Send + Sync>>,
+}
+
+// By hand: a derive would ask `T: Copy`, but only the handles are copied.
+impl<T: Send + Sync + 'static> Clone for Settled<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: Send + Sync + 'static> Copy for Settled<T> {}
+
+impl<T: PartialEq + Clone + Send + Sync + 'static> Settled<T> {
+    fn new(compute: impl Fn() -> T + Send + Sync + 'static) -> Settled<T> {
+        let settled = Settled { value: RwSignal::new(untrack(&compute)), compute: StoredValue::new(Arc::new(compute)) };
+        Effect::new(move |_| settled.update(settled.compute.with_value(|c| c())));
+        settled
+    }
+
+    /// Brings the value up to date now rather than when its effect next runs (before the
+    /// canvas is first drawn, so it is not drawn twice).
+    pub fn settle(&self) {
+        self.update(untrack(|| self.compute.with_value(|c| c())));
+    }
+
+    fn update(&self, now: T) {
+        if self.value.with_untracked(|v| *v != now) {
+            self.value.set(now);
+        }
+    }
+
+    pub fn get(&self) -> T {
+        self.value.get()
+    }
+
+    pub fn with<R>(&self, f: impl FnOnce(&T) -> R) -> R {
+        self.value.with(f)
     }
 }
 

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use web_sys::PointerEvent;
 
-use super::CanvasCtx;
+use super::{CanvasCtx, class_list};
 use crate::model::geometry::{Point, Rect};
 use crate::model::layout::Direction;
 use crate::model::palette::shorten;
@@ -60,14 +60,16 @@ pub fn EdgeView(
     let view = use_view();
     let run = use_run();
     let ctx = expect_context::<CanvasCtx>();
-    let geometry = {
+    // Both ends' boxes (drag included): the curve, and whether the edge is drawn in detail.
+    let ends = {
         let (from, to) = (from.clone(), to.clone());
-        Memo::new(move |_| {
-            let a = view.rect_of(&doc, &from)?;
-            let b = view.rect_of(&doc, &to)?;
-            Some(curve(&a, &b, from == to, doc.flow.get()))
-        })
+        Memo::new(move |_| Some((view.rect_of(&doc, &from)?, view.rect_of(&doc, &to)?)))
     };
+    let geometry = {
+        let self_loop = from == to;
+        Memo::new(move |_| ends.get().map(|(a, b)| curve(&a, &b, self_loop, doc.flow.get())))
+    };
+    let detailed = Memo::new(move |_| view.detailed(ends.get().map(|(a, b)| a.union(&b))));
     let selected = Memo::new(move |_| doc.selection.with(|s| s.edges.contains(&index)));
     let taken = Memo::new(move |_| run.edge_taken(index));
     let problem = Memo::new(move |_| doc.edge_problems.with(|m| m.get(&index).cloned().unwrap_or_default()));
@@ -95,8 +97,8 @@ pub fn EdgeView(
         ev.prevent_default();
         ctx.start_wire(view, &wire_from, Some(index), ev.client_x() as f64, ev.client_y() as f64);
     };
-    let d = move || geometry.get().map(|g| g.0).unwrap_or_default();
-    let mid = move || geometry.get().map_or(Point::new(0.0, 0.0), |g| g.1);
+    let d = move || geometry.with(|g| g.as_ref().map(|g| g.0.clone()).unwrap_or_default());
+    let mid = move || geometry.with(|g| g.as_ref().map_or(Point::new(0.0, 0.0), |g| g.1));
     let end = {
         let to = to.clone();
         Memo::new(move |_| match (view.rect_of(&doc, &to), doc.flow.get()) {
@@ -105,23 +107,32 @@ pub fn EdgeView(
             (None, _) => Point::new(0.0, 0.0),
         })
     };
+    // One class list, not five reactive toggles: 1,500 edges are drawn at once.
+    let (conditional, mapped) = (when.is_some(), map.is_some());
+    let classes = move || {
+        let flags = [
+            (selected.get(), "selected"),
+            (taken.get(), "taken"),
+            (conditional, "conditional"),
+            (mapped, "mapped"),
+            (problem.with(|p| !p.is_empty()), "invalid"),
+        ];
+        class_list("edge", &flags)
+    };
     view! {
         <g
-            class="edge"
-            class:selected=selected
-            class:taken=taken
-            class:conditional=when.is_some()
-            class:mapped=map.is_some()
-            class:invalid=move || !problem.get().is_empty()
+            class=classes
             data-edge-from=from.clone()
             data-edge-to=to.clone()
             data-edge-index=index
             data-edge-map=map.is_some().then_some("true")
             data-taken=move || if taken.get() { "true" } else { "false" }
         >
-            <path class="edge-line" d=d marker-end=move || if taken.get() { "url(#arrow-taken)" } else { "url(#arrow)" }></path>
-            // From far out on a large graph only the line is drawn (see `ViewState::far`).
-            {move || (!view.far.get()).then(|| {
+            // The arrow head follows `taken` through the stylesheet (`marker-end`).
+            <path class="edge-line" d=d></path>
+            // From far out, or away from the screen, a large graph's edges are only their line
+            // (see `ViewState::detailed`).
+            {move || detailed.get().then(|| {
                 let plain_title = plain_title.clone();
                 let text = text.clone();
                 let on_end = on_end.clone();

@@ -103,11 +103,16 @@ pub fn Canvas() -> impl IntoView {
         if let Some(el) = canvas.get_untracked() {
             let r = el.get_bounding_client_rect();
             view.canvas_size.set((r.width().max(1.0), r.height().max(1.0)));
+            if view.fit_when_measured.get_value() {
+                view.fit_when_measured.set_value(false);
+                view.fit_view(&doc);
+            }
         }
     };
+    // The observer reports the first size once the page is laid out; measuring here instead
+    // would force a layout of every node just drawn (300 ms for a thousand nodes).
     Effect::new(move |_| {
         if let Some(el) = canvas.get() {
-            measure();
             observe_size(&el, measure);
         }
     });
@@ -311,6 +316,16 @@ fn edge_keys(doc: DocState) -> Vec<EdgeKey> {
                 (i, x.from.clone(), x.to.clone(), x.label.clone(), x.when.clone(), map)
             })
             .collect()
+    })
+}
+
+/// `base` followed by the names of the flags that are on: one `class` attribute in place of a
+/// reactive toggle per class.
+fn class_list(base: &str, flags: &[(bool, &str)]) -> String {
+    flags.iter().filter(|(on, _)| *on).fold(base.to_string(), |mut c, (_, name)| {
+        c.push(' ');
+        c.push_str(name);
+        c
     })
 }
 

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use web_sys::PointerEvent;
 
 use super::node_menu::NodeMenu;
-use super::{CanvasCtx, from_control};
+use super::{CanvasCtx, class_list, from_control};
 use crate::actions::navigation;
 use crate::model::outcome::fails_run;
 use crate::model::palette;
@@ -40,6 +40,8 @@ pub fn NodeView(id: String) -> impl IntoView {
         let id = id.clone();
         Memo::new(move |_| view.rect_of(&doc, &id))
     };
+    // Its body is drawn only near the screen on a large graph, and never from far out.
+    let detailed = Memo::new(move |_| view.detailed(rect.get()));
     let selected = {
         let id = id.clone();
         Memo::new(move |_| doc.selection.with(|s| s.nodes.contains(&id)))
@@ -104,35 +106,50 @@ pub fn NodeView(id: String) -> impl IntoView {
             menu_open.set(true);
         }
     };
+    // One class list and one style for the whole box: a thousand nodes each with a dozen
+    // reactive attributes made opening a large graph slow.
+    let classes = move || {
+        let flags = [
+            (selected.get(), "selected"),
+            (fails(), "failed-end"),
+            (menu_open.get(), "menu-open"),
+            (disabled(), "disabled"),
+            (problems.with(|p| p.0 > 0), "has-errors"),
+            (kind() == Some(NodeKind::Note), "note"),
+            (doc.flow.get() == crate::model::layout::Direction::TopDown, "flow-down"),
+            (!detailed.get(), "plain"),
+        ];
+        class_list("node", &flags)
+    };
+    let style = move || {
+        let kind = info().color_var;
+        match rect.get() {
+            Some(r) => format!(
+                "transform: translate({}px, {}px); width: {}px; height: {}px; --kind: var({kind})",
+                r.x, r.y, r.w, r.h
+            ),
+            None => format!("--kind: var({kind})"),
+        }
+    };
     let menu_id = id.clone();
     view! {
         <div
-            class="node"
-            class:selected=selected
-            class:failed-end=fails
-            class:menu-open=move || menu_open.get()
+            class=classes
             data-outcome=move || fails().then_some("failed")
             data-breakpoints=move || breaks.with(|b| (!b.is_empty()).then(|| b.iter().map(|s| side_word(*s)).collect::<Vec<_>>().join(" ")))
             on:contextmenu=on_menu
             on:keydown=on_key
-            class:disabled=disabled
-            class:has-errors=move || problems.with(|p| p.0 > 0)
-            class:note=move || kind() == Some(NodeKind::Note)
-            class:flow-down=move || doc.flow.get() == crate::model::layout::Direction::TopDown
             data-node-id=id.clone()
             data-kind=kind_name
             data-status=move || status.get()
             data-instances=move || (instances.get() > 0).then(|| instances.get().to_string())
-            style:transform=move || rect.get().map(|r| format!("translate({}px, {}px)", r.x, r.y)).unwrap_or_default()
-            style:width=move || rect.get().map(|r| format!("{}px", r.w)).unwrap_or_default()
-            style:height=move || rect.get().map(|r| format!("{}px", r.h)).unwrap_or_default()
-            style=move || format!("--kind: var({})", info().color_var)
+            style=style
             on:pointerdown=on_down
             on:dblclick=on_dblclick
             role="group"
             aria-label=aria
         >
-            {move || (!view.far.get()).then(|| view! { <NodeBody id=body_id.clone() node=node problems=problems instances=instances/> })}
+            {move || detailed.get().then(|| view! { <NodeBody id=body_id.clone() node=node problems=problems instances=instances/> })}
             {move || breaks.get().into_iter().map(|side| {
                 let text = format!("Breakpoint {}", side_word(side));
                 view! { <span class=format!("bp-dot {}", side_word(side)) role="img" aria-label=text.clone() title=text></span> }
@@ -176,28 +193,35 @@ fn NodeBody(
     let open_id = id;
     view! {
         <div class="node-head">
-            <span class="node-icon" aria-hidden="true">{move || info().icon}</span>
-            <span class="node-title">{title}</span>
-            <span class="node-kind">{move || info().title}</span>
-            {move || node.with(|n| n.as_ref().is_some_and(fails_run)).then(|| view! {
-                <span class="node-flag failed-flag" title="Outcome failed: a run reaching this end fails">"✖ fails run"</span>
-            })}
-            {move || pinned().then(|| view! { <span class="node-flag" title="Pinned: uses a fixed update">"📌"</span> })}
+            // Icon, title and kind change together and seldom: one reactive part, not three.
             {move || {
-                let n = instances.get();
-                (n > 0).then(|| view! {
-                    <span class="badge instances-badge" role="img" aria-label=format!("{n} instances")
-                        title=format!("{n} instances ran in this step")>{format!("×{n}")}</span>
-                })
+                let info = info();
+                view! {
+                    <span class="node-icon" aria-hidden="true">{info.icon}</span>
+                    <span class="node-title">{title()}</span>
+                    <span class="node-kind">{info.title}</span>
+                }
             }}
+            // The flags and badges: one reactive part for all four (most nodes show none).
             {move || {
                 let (errors, warnings, text) = problems.get();
-                (errors + warnings > 0).then(|| view! {
-                    <span class="badge" class:error={errors > 0} class:warning={errors == 0} title=text
-                        data-problems={errors + warnings}>
-                        {if errors > 0 { errors.to_string() } else { warnings.to_string() }}
-                    </span>
-                })
+                let n = instances.get();
+                view! {
+                    {node.with(|n| n.as_ref().is_some_and(fails_run)).then(|| view! {
+                        <span class="node-flag failed-flag" title="Outcome failed: a run reaching this end fails">"✖ fails run"</span>
+                    })}
+                    {pinned().then(|| view! { <span class="node-flag" title="Pinned: uses a fixed update">"📌"</span> })}
+                    {(n > 0).then(|| view! {
+                        <span class="badge instances-badge" role="img" aria-label=format!("{n} instances")
+                            title=format!("{n} instances ran in this step")>{format!("×{n}")}</span>
+                    })}
+                    {(errors + warnings > 0).then(|| view! {
+                        <span class="badge" class:error={errors > 0} class:warning={errors == 0} title=text
+                            data-problems={errors + warnings}>
+                            {if errors > 0 { errors.to_string() } else { warnings.to_string() }}
+                        </span>
+                    })}
+                }
             }}
         </div>
         <div class="node-summary">{summary}</div>
@@ -209,11 +233,14 @@ fn NodeBody(
                     on:click=move |_| navigation::enter(doc, run, alerts, &open_id)>"Open ⤵"</button>
             }
         })}
-        <Show when=has_in>
-            <div class="handle in" data-handle="in" title="Input"></div>
-        </Show>
-        <Show when=has_out>
-            <div class="handle out" data-handle="out" title="Drag to connect" on:pointerdown=on_out.clone()></div>
-        </Show>
+        {move || {
+            let on_out = on_out.clone();
+            view! {
+                {has_in().then(|| view! { <div class="handle in" data-handle="in" title="Input"></div> })}
+                {has_out().then(|| view! {
+                    <div class="handle out" data-handle="out" title="Drag to connect" on:pointerdown=on_out></div>
+                })}
+            }
+        }}
     }
 }
