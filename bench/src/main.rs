@@ -39,6 +39,8 @@ struct Args {
     wasm: Option<String>,
     cli: Option<String>,
     langgraph: Option<String>,
+    /// Hidden: print this case's graph document and stop (to profile a CLI run of it).
+    print_graph: Option<String>,
     filters: Vec<String>,
 }
 
@@ -53,6 +55,7 @@ fn parse_args() -> Result<Args, String> {
             "--wasm" => args.wasm = Some(value("--wasm")?),
             "--cli" => args.cli = Some(value("--cli")?),
             "--langgraph" => args.langgraph = Some(value("--langgraph")?),
+            "--print-graph" => args.print_graph = Some(value("--print-graph")?),
             s if s.starts_with('-') => return Err(format!("unknown option {s}")),
             word => args.filters.push(word.to_string()),
         }
@@ -75,6 +78,16 @@ fn main() {
     };
     let meter = NativeMeter { origin: Instant::now() };
     let all = cases::all();
+    if let Some(key) = &args.print_graph {
+        match all.iter().find(|c| c.key == key.as_str()) {
+            Some(case) => println!("{}", case.graph),
+            None => {
+                eprintln!("switchyard-bench: no case `{key}`");
+                std::process::exit(2);
+            }
+        }
+        return;
+    }
     let selected: Vec<_> = all.iter().filter(|c| c.selected(&args.filters)).collect();
     let mut native = Side::default();
     for case in &selected {

@@ -15,24 +15,27 @@ const STEP_INDENT: &str = "    ";
 
 /// The record of `run` as printed, ending with a newline: with its steps' states as `states`
 /// says, or without its steps (`with_steps: false`, the summary). Steps are turned into JSON
-/// one at a time, so a record with every step's state is never whole in memory but as text.
+/// one at a time, each written straight from the run, so a record with every step's state
+/// is never whole in memory but as text.
 pub fn printed(run: &Run, with_steps: bool, states: StepStates) -> String {
     let record = run.record(false);
     if !with_steps {
         return format!("{}\n", pretty(&record));
     }
-    let mut text = head(&record);
+    let mut text = head(&record).into_bytes();
     let count = run.steps().len();
     for k in 0..count {
         if k > 0 {
-            text.push(',');
+            text.push(b',');
         }
-        if let Some(s) = run.step_doc(k, states) {
-            text.push_str(&step_line(&s));
-        }
+        // As `step_line` writes the step's `StepDoc`, without building one.
+        text.push(b'\n');
+        text.extend_from_slice(STEP_INDENT.as_bytes());
+        run.write_step_json(k, states, &mut text);
     }
-    text.push_str(&tail(count > 0));
-    text
+    text.extend_from_slice(tail(count > 0).as_bytes());
+    // Only strings and serde_json's output went in: UTF-8 throughout.
+    String::from_utf8(text).unwrap_or_default()
 }
 
 /// A record's `summary` (without its steps, `Run::record(false)`), up to where the steps

@@ -33,7 +33,9 @@ impl GraphHash {
     pub fn of(graph: &Graph) -> GraphHash {
         let mut doc = serde_json::to_value(graph).unwrap_or(Value::Null);
         strip_presentation(&mut doc);
-        GraphHash { hash: hex(&digest(&doc), 64), parts: parts(&doc) }
+        let mut hashes = Hashes::default();
+        hashes.document(&doc);
+        GraphHash { hash: hex(&hashes.whole.0.finalize(), 64), parts: hashes.parts }
     }
 }
 
@@ -87,65 +89,122 @@ fn describe(part: &str) -> String {
     }
 }
 
-/// The parts of a document (already without layout) with their short hashes.
-fn parts(doc: &Value) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    let Value::Object(map) = doc else { return out };
-    let short = |v: &Value| hex(&digest(v), PART_DIGITS);
-    for (key, value) in map {
-        match (key.as_str(), value) {
-            ("format", _) => {}
-            ("state" | "tools" | "definitions", Value::Object(entries)) => {
-                for (name, v) in entries {
-                    out.insert(format!("{key}.{name}"), short(v));
-                }
+/// The document's hash and its parts' hashes in one pass: each part is written as canonical
+/// JSON once, and the same bytes go to its own hasher and to the whole document's, with the
+/// punctuation between parts written to the whole one alone (what serde_json's compact
+/// writer puts there), so both hashes come out as if each had been written on its own.
+#[derive(Default)]
+struct Hashes {
+    whole: HashWriter,
+    parts: BTreeMap<String, String>,
+    /// One part's JSON, reused from part to part.
+    buffer: Vec<u8>,
+}
+
+impl Hashes {
+    /// Hashes `doc` (already without layout) and each of its parts.
+    fn document(&mut self, doc: &Value) {
+        let Value::Object(map) = doc else {
+            self.plain(doc);
+            return;
+        };
+        self.punctuation(b"{");
+        for (i, (key, value)) in map.iter().enumerate() {
+            if i > 0 {
+                self.punctuation(b",");
             }
-            ("nodes", Value::Array(nodes)) => {
-                for (k, node) in nodes.iter().enumerate() {
+            self.key(key);
+            match (key.as_str(), value) {
+                ("format", _) => self.plain(value),
+                ("state" | "tools" | "definitions", Value::Object(entries)) => {
+                    self.punctuation(b"{");
+                    for (k, (name, v)) in entries.iter().enumerate() {
+                        if k > 0 {
+                            self.punctuation(b",");
+                        }
+                        self.key(name);
+                        self.part(format!("{key}.{name}"), v);
+                    }
+                    self.punctuation(b"}");
+                }
+                ("nodes", Value::Array(nodes)) => self.list(nodes, |k, node| {
                     let id = node["id"].as_str().map_or_else(|| format!("#{k}"), str::to_string);
-                    out.insert(format!("nodes.{id}"), short(node));
-                }
-            }
-            ("edges", Value::Array(edges)) => {
-                for edge in edges {
-                    let mut name = format!("{} → {}", text(&edge["from"]), text(&edge["to"]));
-                    if let Some(label) = edge["label"].as_str() {
-                        let _ = write!(name, " ({label})");
-                    }
-                    // Two edges between the same nodes with the same label (different `when`s)
-                    // are told apart by their order.
-                    let mut key = format!("edges.{name}");
-                    let mut n = 2;
-                    while out.contains_key(&key) {
-                        key = format!("edges.{name} #{n}");
-                        n += 1;
-                    }
-                    out.insert(key, short(edge));
-                }
-            }
-            _ => {
-                out.insert(key.clone(), short(value));
+                    format!("nodes.{id}")
+                }),
+                ("edges", Value::Array(edges)) => self.edges(edges),
+                _ => self.part(key.clone(), value),
             }
         }
+        self.punctuation(b"}");
     }
-    out
+
+    /// A list whose items are parts, each named by `name`.
+    fn list(&mut self, items: &[Value], name: impl Fn(usize, &Value) -> String) {
+        self.punctuation(b"[");
+        for (k, item) in items.iter().enumerate() {
+            if k > 0 {
+                self.punctuation(b",");
+            }
+            self.part(name(k, item), item);
+        }
+        self.punctuation(b"]");
+    }
+
+    /// The edges, each a part named by its ends (and label); two edges between the same
+    /// nodes with the same label (different `when`s) are told apart by their order.
+    fn edges(&mut self, edges: &[Value]) {
+        self.punctuation(b"[");
+        for (k, edge) in edges.iter().enumerate() {
+            if k > 0 {
+                self.punctuation(b",");
+            }
+            let mut name = format!("{} → {}", text(&edge["from"]), text(&edge["to"]));
+            if let Some(label) = edge["label"].as_str() {
+                let _ = write!(name, " ({label})");
+            }
+            let mut key = format!("edges.{name}");
+            let mut n = 2;
+            while self.parts.contains_key(&key) {
+                key = format!("edges.{name} #{n}");
+                n += 1;
+            }
+            self.part(key, edge);
+        }
+        self.punctuation(b"]");
+    }
+
+    /// Part `name`: `value` into the whole hash and its own.
+    fn part(&mut self, name: String, value: &Value) {
+        self.buffer.clear();
+        // Writing a `Value` into a vector cannot fail.
+        let _ = serde_json::to_writer(&mut self.buffer, value);
+        self.whole.0.update(&self.buffer);
+        let own: [u8; 32] = Sha256::digest(&self.buffer).into();
+        self.parts.insert(name, hex(&own, PART_DIGITS));
+    }
+
+    /// `value` into the whole hash only.
+    fn plain(&mut self, value: &Value) {
+        let _ = serde_json::to_writer(&mut self.whole, value);
+    }
+
+    /// An object's key and its colon, into the whole hash only.
+    fn key(&mut self, key: &str) {
+        let _ = serde_json::to_writer(&mut self.whole, key);
+        self.punctuation(b":");
+    }
+
+    fn punctuation(&mut self, bytes: &[u8]) {
+        self.whole.0.update(bytes);
+    }
 }
 
 fn text(v: &Value) -> &str {
     v.as_str().unwrap_or("?")
 }
 
-/// The SHA-256 of `v`'s canonical JSON: serde_json's maps keep their keys sorted, and its
-/// compact writer adds no whitespace. Written straight into the hasher, never into a string:
-/// a graph hashes every node and edge on its own.
-fn digest(v: &Value) -> [u8; 32] {
-    let mut hasher = HashWriter(Sha256::new());
-    // Writing into a hasher cannot fail, and a `Value` always serializes.
-    let _ = serde_json::to_writer(&mut hasher, v);
-    hasher.0.finalize().into()
-}
-
 /// Feeds what serde_json writes to the hasher.
+#[derive(Default)]
 struct HashWriter(Sha256);
 
 impl std::io::Write for HashWriter {

@@ -235,7 +235,27 @@ fn strip(record: &engine::RunRecord) -> Value {
     v
 }
 
+/// `Run::write_step_json` writes every step byte for byte as its `StepDoc` serializes.
+fn step_json_is_the_step_docs(run: &Run) -> Result<(), String> {
+    for states in [StepStates::Snapshots, StepStates::Every] {
+        for k in 0..run.steps().len() {
+            let doc = serde_json::to_vec(&run.step_doc(k, states)).map_err(|e| e.to_string())?;
+            let mut written = Vec::new();
+            run.write_step_json(k, states, &mut written);
+            if written != doc {
+                return Err(format!(
+                    "step {k} written straight:\n  {}\nas its StepDoc:\n  {}",
+                    String::from_utf8_lossy(&written),
+                    String::from_utf8_lossy(&doc)
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn check_run(run: &Run, want: &Value) -> Result<(), String> {
+    step_json_is_the_step_docs(run)?;
     let rec = run.record(true);
     let rec_json = serde_json::to_value(&rec).map_err(|e| e.to_string())?;
     if let Some(s) = want["status"].as_str()

@@ -41,7 +41,7 @@ use crate::document::EffectiveLimits;
 use crate::host::Host;
 use crate::plan::PlanNode;
 use crate::run::errors::{ErrorKind, NodeError};
-use crate::script::{Ctx, Guard, Scripting, Template};
+use crate::script::{Ctx, Guard, Scripting, Template, Why};
 use crate::update::Update;
 
 /// How much of a reply an error message quotes.
@@ -138,8 +138,8 @@ impl Deadline {
         let run_left = (self.run_timeout_ms as f64 - self.used_ms).max(0.0);
         let own = node.map(|n| n.timeout_ms.unwrap_or(self.node_timeout_ms) as f64);
         let why = match (node, own) {
-            (Some(n), Some(own)) if own <= run_left => format!("node `{}` took longer than {own} ms", n.id),
-            _ => format!("the run's time limit passed (run_timeout_ms {})", self.run_timeout_ms),
+            (Some(n), Some(own)) if own <= run_left => Why::Node { id: n.id.clone(), ms: own },
+            _ => Why::Run { run_timeout_ms: self.run_timeout_ms },
         };
         let ms = own.map_or(run_left, |o| o.min(run_left));
         guard.set(Some(clock), self.step_started_ms + ms, why);

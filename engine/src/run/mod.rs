@@ -15,6 +15,7 @@
 //! | `exec` | running one node: `set`, `script`, `router`, `human`, pinned and disabled nodes |
 //! | `subgraph` | a `subgraph` node: an embedded run (its `graph` or a definition it `use`s) driven to its end |
 //! | `definition` | a tool that `use`s a definition: a run of it per call, its final state the result |
+//! | `step_json` | a step written as the record's JSON straight from the run (what the CLI prints), no `StepDoc` built |
 //! | `route` | edges followed after a step (once per node, after all its instances), joins, the next active set |
 //! | `map` | map edges at run time: the items their lists give, `max_fanout`, the scope each instance sees, its mock turn |
 //! | `breakpoint` | stops before or after chosen nodes ([`Run::set_breakpoints`]), and passing them |
@@ -49,6 +50,7 @@ mod scope;
 mod snapshots;
 mod start;
 mod step;
+mod step_json;
 mod subgraph;
 pub(crate) mod task;
 pub(crate) mod types;

@@ -7,6 +7,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::host::Clock;
 
@@ -22,8 +23,18 @@ pub(crate) struct Guard {
     clock: RefCell<Option<Clock>>,
     /// When evaluations must stop, on the clock; infinite when there is no deadline.
     deadline_ms: Cell<f64>,
-    /// Why, for the error message ("node_timeout_ms (200 ms) passed").
-    why: RefCell<String>,
+    /// Why, for the error message (`None` until a deadline is set); kept as its parts and written out only when an
+    /// evaluation is stopped (the deadline is set several times a step).
+    why: RefCell<Option<Why>>,
+}
+
+/// What a deadline stands for.
+#[derive(Debug, Clone)]
+pub(crate) enum Why {
+    /// Node `id`'s own limit, `ms` from the step's start.
+    Node { id: Arc<str>, ms: f64 },
+    /// The run's `run_timeout_ms`.
+    Run { run_timeout_ms: u64 },
 }
 
 impl Guard {
@@ -34,10 +45,10 @@ impl Guard {
     }
 
     /// Evaluations from now on stop at `deadline_ms` on `clock`, for reason `why`.
-    pub(crate) fn set(&self, clock: Option<Clock>, deadline_ms: f64, why: String) {
+    pub(crate) fn set(&self, clock: Option<Clock>, deadline_ms: f64, why: Why) {
         *self.clock.borrow_mut() = clock;
         self.deadline_ms.set(deadline_ms);
-        *self.why.borrow_mut() = why;
+        *self.why.borrow_mut() = Some(why);
     }
 
     /// Evaluations from now on run without a deadline.
@@ -59,6 +70,12 @@ impl Guard {
 
     /// The message of an evaluation the deadline stopped.
     pub(super) fn message(&self) -> String {
-        format!("{STOPPED}{}", self.why.borrow())
+        match &*self.why.borrow() {
+            Some(Why::Node { id, ms }) => format!("{STOPPED}node `{id}` took longer than {ms} ms"),
+            Some(Why::Run { run_timeout_ms }) => {
+                format!("{STOPPED}the run's time limit passed (run_timeout_ms {run_timeout_ms})")
+            }
+            None => STOPPED.to_string(),
+        }
     }
 }

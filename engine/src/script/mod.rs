@@ -26,7 +26,7 @@ use std::rc::Rc;
 use rhai::{Array, Dynamic, Engine, INT, ImmutableString, Scope};
 use serde_json::{Map, Value};
 
-pub(crate) use self::clock::Guard;
+pub(crate) use self::clock::{Guard, Why};
 pub use self::json::{MAX_DEPTH, NotJson, Step, from_dynamic, to_dynamic};
 use crate::document::EffectiveLimits;
 
