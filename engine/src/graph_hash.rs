@@ -127,48 +127,26 @@ impl Hashes {
                     }
                     self.punctuation(b"}");
                 }
-                ("nodes", Value::Array(nodes)) => self.list(nodes, |k, node| {
+                ("nodes", Value::Array(nodes)) => self.list(nodes, |_, k, node| {
                     let id = node["id"].as_str().map_or_else(|| format!("#{k}"), str::to_string);
                     format!("nodes.{id}")
                 }),
-                ("edges", Value::Array(edges)) => self.edges(edges),
+                ("edges", Value::Array(edges)) => self.list(edges, |named, _, edge| edge_part(named, edge)),
                 _ => self.part(key.clone(), value),
             }
         }
         self.punctuation(b"}");
     }
 
-    /// A list whose items are parts, each named by `name`.
-    fn list(&mut self, items: &[Value], name: impl Fn(usize, &Value) -> String) {
+    /// A list whose items are parts, each named by `name` (given the parts named so far).
+    fn list(&mut self, items: &[Value], name: impl Fn(&BTreeMap<String, String>, usize, &Value) -> String) {
         self.punctuation(b"[");
         for (k, item) in items.iter().enumerate() {
             if k > 0 {
                 self.punctuation(b",");
             }
-            self.part(name(k, item), item);
-        }
-        self.punctuation(b"]");
-    }
-
-    /// The edges, each a part named by its ends (and label); two edges between the same
-    /// nodes with the same label (different `when`s) are told apart by their order.
-    fn edges(&mut self, edges: &[Value]) {
-        self.punctuation(b"[");
-        for (k, edge) in edges.iter().enumerate() {
-            if k > 0 {
-                self.punctuation(b",");
-            }
-            let mut name = format!("{} → {}", text(&edge["from"]), text(&edge["to"]));
-            if let Some(label) = edge["label"].as_str() {
-                let _ = write!(name, " ({label})");
-            }
-            let mut key = format!("edges.{name}");
-            let mut n = 2;
-            while self.parts.contains_key(&key) {
-                key = format!("edges.{name} #{n}");
-                n += 1;
-            }
-            self.part(key, edge);
+            let part = name(&self.parts, k, item);
+            self.part(part, item);
         }
         self.punctuation(b"]");
     }
@@ -197,6 +175,22 @@ impl Hashes {
     fn punctuation(&mut self, bytes: &[u8]) {
         self.whole.0.update(bytes);
     }
+}
+
+/// An edge's part name, by its ends (and label); two edges between the same nodes with the
+/// same label (different `when`s) are told apart by their order.
+fn edge_part(named: &BTreeMap<String, String>, edge: &Value) -> String {
+    let mut name = format!("{} → {}", text(&edge["from"]), text(&edge["to"]));
+    if let Some(label) = edge["label"].as_str() {
+        let _ = write!(name, " ({label})");
+    }
+    let mut key = format!("edges.{name}");
+    let mut n = 2;
+    while named.contains_key(&key) {
+        key = format!("edges.{name} #{n}");
+        n += 1;
+    }
+    key
 }
 
 fn text(v: &Value) -> &str {
