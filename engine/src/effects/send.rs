@@ -100,7 +100,8 @@ fn retry_after_ms(resp: &HttpResponse) -> Option<u64> {
     (secs.is_finite() && secs >= 0.0).then(|| (secs * 1000.0).ceil() as u64)
 }
 
-/// One attempt: the host's reply, or a timeout after `timeout` ms.
+/// One attempt: the host's reply, or a timeout after `timeout` ms (timed here unless the host
+/// times its requests itself).
 async fn send_once(
     call: &EffectCall<'_>,
     request: &HttpRequest,
@@ -113,6 +114,9 @@ async fn send_once(
         Transport::Whole => call.host.http(request),
         Transport::Stream { chunk, .. } => call.host.http_stream(request, chunk),
     };
+    if call.host.enforces_timeouts() {
+        return reply.await;
+    }
     match select(reply, call.host.sleep(timeout)).await {
         Either::Left((r, _)) => r,
         Either::Right(((), _)) => Err(HttpFailure { message: String::new(), timed_out: true }),

@@ -84,6 +84,13 @@ pub trait Host {
     fn http(&self, request: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, HttpFailure>>;
     /// Resolves after `ms` milliseconds (retry backoff, timeouts).
     fn sleep(&self, ms: u64) -> LocalBoxFuture<'_, ()>;
+    /// Whether the host itself ends every request after its [`HttpRequest::timeout_ms`].
+    /// By default the engine also races each request against [`Host::sleep`]; a host whose
+    /// replies are replayed from a journal (a durable workflow) must decide a timeout in one
+    /// place only, or a replay could decide it otherwise, so it says `true` here.
+    fn enforces_timeouts(&self) -> bool {
+        false
+    }
     /// The clock, for the sandbox to read during an evaluation, so that `node_timeout_ms`
     /// and `run_timeout_ms` stop a running script and not only the steps after it. A host
     /// without one (the default) leaves scripts bounded by `max_ops` alone.
