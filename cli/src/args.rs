@@ -29,6 +29,85 @@ pub enum Command {
     Mermaid { graph: String },
     /// Print the JSON Schema of a graph document (`graph`) or of a run record (`run`).
     Schema { name: String },
+    /// Serve runs as durable workflows to a Restate server (starts `switchyard-serve`, built
+    /// beside this program).
+    Serve {
+        /// Where to listen for the Restate server's calls.
+        #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:9080")]
+        listen: String,
+    },
+    /// Start a run on a Restate server that serves `switchyard serve`; print its run id.
+    Submit(SubmitArgs),
+    /// Print a served run's record without its steps; exit by its status.
+    Status(RunAt),
+    /// Answer what a served run waits for.
+    Answer(AnswerArgs),
+    /// Print a served run's record, as `run` prints one; exit by its status.
+    Record(RunAt),
+    /// Fork a served run from the checkpoint after a step; print the new run's id.
+    Fork(ForkArgs),
+}
+
+/// Which Restate ingress the client commands talk to.
+#[derive(Args)]
+pub struct Server {
+    /// The Restate ingress's URL (default: $SWITCHYARD_SERVER, else http://127.0.0.1:18080).
+    #[arg(long, value_name = "URL")]
+    pub server: Option<String>,
+}
+
+#[derive(Args)]
+pub struct SubmitArgs {
+    /// The graph document (switchyard/graph@1); or leave it out and give --graph-hash.
+    #[arg(required_unless_present = "graph_hash")]
+    pub graph: Option<String>,
+    /// Run a graph the server already has (sent with an earlier run), by its graph_hash.
+    #[arg(long, value_name = "HASH", conflicts_with = "graph")]
+    pub graph_hash: Option<String>,
+    /// The run's input: JSON text, or @FILE to read it from a file.
+    #[arg(long, value_name = "JSON|@FILE")]
+    pub input: Option<String>,
+    /// The new run's id (letters, digits, `-`, `_`, `.`; default: a fresh one).
+    #[arg(long, value_name = "RUN_ID")]
+    pub id: Option<String>,
+    #[command(flatten)]
+    pub server: Server,
+}
+
+#[derive(Args)]
+pub struct RunAt {
+    /// The run's id, as `submit` printed it.
+    pub run_id: String,
+    #[command(flatten)]
+    pub server: Server,
+}
+
+#[derive(Args)]
+pub struct AnswerArgs {
+    /// The run's id.
+    pub run_id: String,
+    /// Answers for waiting human nodes: '{"node": value}' (or @FILE), as `resume --answer`.
+    #[arg(long, value_name = "JSON|@FILE")]
+    pub answer: String,
+    #[command(flatten)]
+    pub server: Server,
+}
+
+#[derive(Args)]
+pub struct ForkArgs {
+    /// The run to fork.
+    pub run_id: String,
+    /// Fork from the checkpoint after step N (0: before step 1).
+    #[arg(long, value_name = "N")]
+    pub from_step: u64,
+    /// An update applied at the fork point through the reducers (or @FILE).
+    #[arg(long, value_name = "JSON|@FILE")]
+    pub set: Option<String>,
+    /// The new run's id (default: a fresh one).
+    #[arg(long, value_name = "RUN_ID")]
+    pub id: Option<String>,
+    #[command(flatten)]
+    pub server: Server,
 }
 
 #[derive(Args)]

@@ -19,6 +19,9 @@ impl Printed {
     }
 }
 
+/// A served run that is still going (`status` and `record` only).
+pub const EXIT_RUNNING: u8 = 5;
+
 /// The exit code of a run that stopped with `status`.
 pub fn of_status(status: Status) -> u8 {
     match status {
@@ -26,7 +29,7 @@ pub fn of_status(status: Status) -> u8 {
         Status::Failed => 1,
         Status::Interrupted => 3,
         Status::LimitReached => 4,
-        // A run is always driven until it stops.
-        Status::Running => 1,
+        // `run` and `resume` drive a run until it stops; only a served run is seen going.
+        Status::Running => EXIT_RUNNING,
     }
 }

@@ -8,7 +8,8 @@
 //! | module | what it holds |
 //! |---|---|
 //! | `args` | the command line as clap parses it, with every flag's help |
-//! | `commands` | one module per command: `run`, `resume`, `validate`, `mermaid` |
+//! | `commands` | one module per command: `run`, `resume`, `validate`, `mermaid`, `serve`, and the Restate clients `submit`, `status` (and `record`), `answer`, `fork` |
+//! | `ingress` | the clients' HTTP calls to a Restate ingress, refusals read |
 //! | `session` | `run` and `resume` after their run is ready: observers chosen by the flags, the run driven, the exit code |
 //! | `drive` | the stepping loop and the [`drive::Observer`]s it tells after each step |
 //! | `record_file` | `--record FILE`: the record replaced atomically after every step |
@@ -32,6 +33,7 @@ mod drive;
 mod events;
 mod exit;
 mod host;
+mod ingress;
 mod input;
 mod output;
 mod progress;
@@ -85,6 +87,12 @@ fn dispatch(command: Command) -> Result<Printed, BadInput> {
         Command::Validate { graph, json } => commands::validate::validate_graph(&graph, json),
         Command::Mermaid { graph } => commands::mermaid::mermaid(&graph),
         Command::Schema { name } => schema::print(&name).map(|text| Printed::new(text, 0)),
+        Command::Serve { listen } => commands::serve::serve(&listen),
+        Command::Submit(args) => commands::submit::submit(args),
+        Command::Status(args) => commands::status::status(args),
+        Command::Record(args) => commands::status::record(args),
+        Command::Answer(args) => commands::answer::answer(args),
+        Command::Fork(args) => commands::fork::fork(args),
     }
 }
 

@@ -38,6 +38,22 @@ pub fn printed(run: &Run, with_steps: bool, states: StepStates) -> String {
     String::from_utf8(text).unwrap_or_default()
 }
 
+/// A record read back (from a served run), printed as [`printed`] prints a run's: pretty,
+/// each step on a line; a record without steps as a summary.
+pub fn printed_record(record: &RunRecord) -> String {
+    let Some(steps) = &record.steps else { return format!("{}\n", pretty(record)) };
+    let summary = RunRecord { steps: None, ..record.clone() };
+    let mut text = head(&summary);
+    for (k, step) in steps.iter().enumerate() {
+        if k > 0 {
+            text.push(',');
+        }
+        text.push_str(&step_line(step));
+    }
+    text.push_str(&tail(!steps.is_empty()));
+    text
+}
+
 /// A record's `summary` (without its steps, `Run::record(false)`), up to where the steps
 /// start (`"steps": [`): the steps' lines, comma-separated, then [`tail`] complete it.
 pub fn head(summary: &RunRecord) -> String {

@@ -1,9 +1,16 @@
 //! One module per command. `run` and `resume` prepare a run and hand it to
-//! [`crate::session`], which drives it step by step.
+//! [`crate::session`], which drives it step by step. `serve` starts the Restate deployment;
+//! `submit`, `status`, `record`, `answer` and `fork` are its clients ([`crate::ingress`]).
 
+pub mod answer;
+pub mod fork;
 pub mod mermaid;
+mod remote;
 pub mod resume;
 pub mod run;
+pub mod serve;
+pub mod status;
+pub mod submit;
 pub mod validate;
 
 use std::rc::Rc;

@@ -1,0 +1,43 @@
+//! `switchyard serve [--listen ADDR]`: starts `switchyard-serve`, the Restate deployment, which
+//! is a program of its own so that this one carries no async runtime or Restate SDK.
+
+use std::path::PathBuf;
+
+use crate::exit::Printed;
+use crate::input::BadInput;
+
+/// The serving program's name.
+const PROGRAM: &str = "switchyard-serve";
+
+pub fn serve(listen: &str) -> Result<Printed, BadInput> {
+    let program = beside_this_program().unwrap_or_else(|| PathBuf::from(PROGRAM));
+    let mut command = std::process::Command::new(&program);
+    command.arg("--listen").arg(listen);
+    match start(command) {
+        Ok(code) => Ok(Printed::new(String::new(), code)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(BadInput::new(format!(
+            "serve: `{PROGRAM}` is not installed beside switchyard nor on PATH; build it with `cargo build -p switchyard-serve`"
+        ))),
+        Err(e) => Err(BadInput::new(format!("serve: cannot start {}: {e}", program.display()))),
+    }
+}
+
+/// `switchyard-serve` in this program's folder, where Cargo builds and installs both.
+fn beside_this_program() -> Option<PathBuf> {
+    let path = std::env::current_exe().ok()?.with_file_name(PROGRAM);
+    path.is_file().then_some(path)
+}
+
+/// Becomes the serving program (on Unix its signals and exit are its own), or runs it to its
+/// end elsewhere.
+#[cfg(unix)]
+fn start(mut command: std::process::Command) -> std::io::Result<u8> {
+    use std::os::unix::process::CommandExt;
+    Err(command.exec())
+}
+
+#[cfg(not(unix))]
+fn start(mut command: std::process::Command) -> std::io::Result<u8> {
+    let status = command.status()?;
+    Ok(status.code().and_then(|c| u8::try_from(c).ok()).unwrap_or(1))
+}

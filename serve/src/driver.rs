@@ -1,0 +1,119 @@
+//! The engine's thread. The engine is single-threaded (`Rc` inside) and the workflow handler
+//! lives on the service's async runtime, so each run gets a thread of its own that drives
+//! the run step by step and tells the handler, by message, what to perform and what to
+//! keep ([`ToHandler`]).
+
+use std::rc::Rc;
+
+use engine::host::OfflineHost;
+use engine::{Plan, Run, Status};
+use serde_json::{Map, Value};
+use tokio::sync::mpsc;
+
+use crate::host::ServeHost;
+use crate::load::plan_of;
+use crate::messages::ToHandler;
+use crate::protocol::ForkFrom;
+
+/// What a run starts from.
+pub enum Origin {
+    /// A new run of this input.
+    Input(Value),
+    /// A fork of an earlier run.
+    Fork(Box<ForkFrom>),
+}
+
+/// Starts the engine's thread for a run of the graph `document` (compiled there: a plan is
+/// not `Send`).
+pub fn spawn(
+    document: Value,
+    origin: Origin,
+    run_id: String,
+    to_handler: mpsc::UnboundedSender<ToHandler>,
+    answers: mpsc::UnboundedReceiver<Map<String, Value>>,
+) {
+    std::thread::spawn(move || {
+        let Ok(runtime) = tokio::runtime::Builder::new_current_thread().build() else {
+            let _ = to_handler.send(ToHandler::Invalid("cannot start the engine's runtime".into()));
+            return;
+        };
+        let plan = match plan_of(document) {
+            Ok((plan, _)) => Rc::new(plan),
+            Err(refusal) => return drop(to_handler.send(ToHandler::Invalid(refusal.message().to_string()))),
+        };
+        runtime.block_on(drive(plan, origin, run_id, to_handler, answers));
+    });
+}
+
+async fn drive(
+    plan: Rc<Plan>,
+    origin: Origin,
+    run_id: String,
+    to_handler: mpsc::UnboundedSender<ToHandler>,
+    mut answers: mpsc::UnboundedReceiver<Map<String, Value>>,
+) {
+    let host = ServeHost::new(run_id, to_handler.clone());
+    let mut run = match begin(plan, origin, &host) {
+        Ok(run) => run,
+        Err(message) => return drop(to_handler.send(ToHandler::Invalid(message))),
+    };
+    let send = |m: ToHandler| to_handler.send(m).is_ok();
+    let mut kept = run.steps().len();
+    if !send(ToHandler::Started { summary: Box::new(run.record(false)), steps: run.step_docs(0) }) {
+        return;
+    }
+    loop {
+        if run.status() == Status::Interrupted && !run.at_breakpoint() {
+            if !take_answers(&mut run, &to_handler, &mut answers).await {
+                return;
+            }
+            continue;
+        }
+        if run.status() != Status::Running && run.status() != Status::Interrupted {
+            let last = run.steps().len().checked_sub(1);
+            let last = last.and_then(|i| run.step_doc(i, engine::StepStates::Snapshots).map(|d| (i, Box::new(d))));
+            send(ToHandler::Finished { summary: Box::new(run.record(false)), last });
+            return;
+        }
+        run.step(&host).await;
+        let steps = run.step_docs(kept);
+        let first = kept;
+        kept = run.steps().len();
+        if !send(ToHandler::Stepped { summary: Box::new(run.record(false)), first, steps }) {
+            return;
+        }
+    }
+}
+
+/// The run, new or forked; an invalid input or fork point is the message to answer with.
+fn begin(plan: Rc<Plan>, origin: Origin, host: &ServeHost) -> Result<Run, String> {
+    match origin {
+        // The error names its path, `input…`.
+        Origin::Input(input) => Run::start(plan, input, host).map_err(|e| e.to_string()),
+        Origin::Fork(fork) => {
+            let ForkFrom { record, from_step, set } = *fork;
+            // The original is read with a host of its own: its id is its own, not the fork's.
+            let original = Run::from_record(plan, &record, &OfflineHost::new()).map_err(|e| format!("record: {e}"))?;
+            original.fork(from_step, set, host).map_err(|e| format!("from_step/set: {e}"))
+        }
+    }
+}
+
+/// Waits for the answers of what the run waits for, and gives them to the run; `false` when
+/// the handler has gone.
+async fn take_answers(
+    run: &mut Run,
+    to_handler: &mpsc::UnboundedSender<ToHandler>,
+    answers: &mut mpsc::UnboundedReceiver<Map<String, Value>>,
+) -> bool {
+    if to_handler.send(ToHandler::Waiting(run.waiting_for())).is_err() {
+        return false;
+    }
+    let Some(given) = answers.recv().await else { return false };
+    for (node, value) in given {
+        if let Err(e) = run.answer(&node, value) {
+            return to_handler.send(ToHandler::AnswerRefused(e.to_string())).is_ok();
+        }
+    }
+    true
+}

@@ -1,0 +1,49 @@
+//! Effects as the workflow handler performs them: an HTTP request sent for real, with the
+//! keys of the service's environment (the same variables as the CLI's, and the same rule:
+//! a key goes only to its provider's origin and to `SWITCHYARD_TRUSTED_ORIGINS`).
+
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use engine::host::{Auth, HttpRequest, KeyRing, redact};
+
+use crate::messages::Exchange;
+
+/// The keys and trusted origins of the service's environment, read once.
+pub fn keys() -> &'static KeyRing {
+    static KEYS: OnceLock<KeyRing> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let env = |vars: &[&str]| vars.iter().find_map(|v| std::env::var(v).ok().filter(|k| !k.trim().is_empty()));
+        let mut keys = KeyRing::new();
+        if let Some(k) = env(&net::API_KEY_VARS) {
+            keys.add_key(Auth::OpenAi, &k);
+        }
+        if let Some(k) = env(&net::ANTHROPIC_KEY_VARS) {
+            keys.add_key(Auth::Anthropic, &k);
+        }
+        for bad in keys.trust_list(&std::env::var(net::TRUSTED_ORIGINS_VAR).unwrap_or_default()) {
+            eprintln!("{}: `{bad}` is not an origin (scheme://host[:port]); ignored", net::TRUSTED_ORIGINS_VAR);
+        }
+        keys
+    })
+}
+
+/// Sends `request` on a blocking thread (the HTTP client is a blocking one), timed out
+/// after the request's `timeout_ms`; the reply is what the journal keeps.
+pub async fn send(request: HttpRequest) -> Exchange {
+    let started = Instant::now();
+    let result = tokio::task::spawn_blocking(move || {
+        let keys = keys();
+        let key = request.auth.and_then(|auth| keys.key_for(auth, &request.url));
+        net::send_bound(&request, key, keys.trusted()).map(|mut reply| {
+            // Every key held is removed from every reply, sent with the request or not.
+            reply.body = redact(&reply.body, keys.keys());
+            reply
+        })
+    })
+    .await
+    .unwrap_or_else(|e| {
+        Err(engine::host::HttpFailure { message: format!("the request's thread failed: {e}"), timed_out: false })
+    });
+    Exchange::of(result, started.elapsed().as_secs_f64() * 1000.0)
+}

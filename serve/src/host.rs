@@ -1,0 +1,92 @@
+//! The host a served run sees: every effect becomes a message to the workflow handler, which
+//! journals it, so a run replayed after a crash gets the same replies without sending again.
+//!
+//! Replay needs the engine to ask the same things in the same order, and to record the same
+//! bytes. So the clock is not the wall clock: it advances by what the journal says each
+//! effect took (an HTTP call's measured time, a back-off's length) and by one microsecond
+//! per reading, and the run id is the workflow's key. A step's `duration_ms` is then the
+//! time its effects took, as journaled; a script's own run time is not counted (scripts are
+//! bounded by `max_ops`).
+
+use std::cell::Cell;
+
+use engine::host::{Clock, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::messages::ToHandler;
+
+/// What one reading of the clock adds, in milliseconds: enough for readings to differ, too
+/// little to show in a duration.
+const TICK_MS: f64 = 0.001;
+
+/// The engine's side of the channel to the workflow handler.
+pub struct ServeHost {
+    run_id: String,
+    to_handler: mpsc::UnboundedSender<ToHandler>,
+    clock: std::rc::Rc<Cell<f64>>,
+}
+
+impl ServeHost {
+    pub fn new(run_id: String, to_handler: mpsc::UnboundedSender<ToHandler>) -> ServeHost {
+        ServeHost { run_id, to_handler, clock: std::rc::Rc::new(Cell::new(0.0)) }
+    }
+
+    fn advance(&self, ms: f64) {
+        self.clock.set(self.clock.get() + ms);
+    }
+}
+
+fn handler_gone() -> HttpFailure {
+    HttpFailure { message: "the workflow handler stopped".into(), timed_out: false }
+}
+
+impl Host for ServeHost {
+    fn now_ms(&self) -> f64 {
+        let t = self.clock.get();
+        self.advance(TICK_MS);
+        t
+    }
+
+    fn new_run_id(&self) -> String {
+        self.run_id.clone()
+    }
+
+    fn http(&self, request: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, HttpFailure>> {
+        let (tx, rx) = oneshot::channel();
+        let sent = self.to_handler.send(ToHandler::Http(request, tx)).is_ok();
+        Box::pin(async move {
+            if !sent {
+                return Err(handler_gone());
+            }
+            let Ok(exchange) = rx.await else { return Err(handler_gone()) };
+            self.advance(exchange.took_ms);
+            exchange.into_result()
+        })
+    }
+
+    fn sleep(&self, ms: u64) -> LocalBoxFuture<'_, ()> {
+        let (tx, rx) = oneshot::channel();
+        let sent = self.to_handler.send(ToHandler::Sleep(ms, tx)).is_ok();
+        Box::pin(async move {
+            if sent {
+                let _ = rx.await;
+            }
+            self.advance(ms as f64);
+        })
+    }
+
+    /// Requests are timed out by the handler, inside the journaled call: the engine must not
+    /// race them against a timer of its own.
+    fn enforces_timeouts(&self) -> bool {
+        true
+    }
+
+    fn clock(&self) -> Option<Clock> {
+        let clock = self.clock.clone();
+        Some(std::rc::Rc::new(move || clock.get()))
+    }
+
+    fn key_allowed(&self, auth: engine::host::Auth, url: &str) -> Result<(), String> {
+        crate::effects::keys().allowed(auth, url)
+    }
+}

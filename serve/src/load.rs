@@ -1,0 +1,56 @@
+//! A graph document sent to the service, read and compiled, with the CLI's messages for what
+//! is wrong with it.
+
+use engine::{Plan, compile};
+use serde_json::Value;
+
+/// Why a request cannot be served; each maps to an HTTP status the client sees.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// The graph, the input, an answer or a fork point is not valid (400).
+    BadInput(String),
+    /// Nothing with this name exists (404).
+    NotFound(String),
+    /// The run is not in a state to take this (409).
+    Conflict(String),
+}
+
+impl Refusal {
+    pub fn code(&self) -> u16 {
+        match self {
+            Refusal::BadInput(_) => 400,
+            Refusal::NotFound(_) => 404,
+            Refusal::Conflict(_) => 409,
+        }
+    }
+
+    pub fn message(&self) -> &str {
+        match self {
+            Refusal::BadInput(m) | Refusal::NotFound(m) | Refusal::Conflict(m) => m,
+        }
+    }
+}
+
+impl From<Refusal> for restate_sdk::errors::HandlerError {
+    fn from(r: Refusal) -> Self {
+        restate_sdk::errors::TerminalError::new_with_code(r.code(), r.message()).into()
+    }
+}
+
+/// The graph's plan and its hash; a document that does not parse or compile is refused with
+/// its first error, by JSON path, as `switchyard run` words it, after `graph: `.
+pub fn plan_of(document: Value) -> Result<(Plan, String), Refusal> {
+    let graph = engine::parse::graph_from_value(document).map_err(|e| Refusal::BadInput(format!("graph: {e}")))?;
+    let compiled = compile(&graph);
+    let Some(plan) = compiled.plan else {
+        let errors: Vec<_> = compiled.diagnostics.iter().filter(|d| d.is_error()).collect();
+        let first = errors.first().map(|d| format!("{}: {}", d.path, d.message)).unwrap_or_default();
+        let more = match errors.len() {
+            0 | 1 => String::new(),
+            n => format!(" (and {} more; see `switchyard validate`)", n - 1),
+        };
+        return Err(Refusal::BadInput(format!("graph: invalid graph: {first}{more}")));
+    };
+    let hash = plan.graph_hash().hash.clone();
+    Ok((plan, hash))
+}

@@ -1,0 +1,225 @@
+//! `GraphRun`, the workflow of one run, keyed by run id (spec section 5).
+//!
+//! | handler | kind | what it does |
+//! |---|---|---|
+//! | `run` | the workflow's body, once per run | reads the graph (or fetches a registered one by hash), runs it step by step on an engine thread, journals every effect, keeps the record after every step, waits on a durable promise while a human node waits |
+//! | `status` | shared | the record without its steps |
+//! | `record` | shared | the whole record, as `switchyard run` prints it |
+//! | `answer` | shared | checks answers against what waits, as `switchyard resume --answer` would, then resolves the promise the run waits on |
+//! | `fork` | shared | starts a new run from this one's record at a step, with `--set` applied there |
+
+use std::time::Duration;
+
+use engine::RunRecord;
+use engine::host::{HttpRequest, OfflineHost};
+use restate_sdk::prelude::*;
+use serde_json::{Map, Value};
+use tokio::sync::mpsc;
+
+use crate::driver::{self, Origin};
+use crate::graphs::GraphStoreClient;
+use crate::load::{Refusal, plan_of};
+use crate::messages::ToHandler;
+use crate::protocol::{ForkFrom, ForkRequest, RunRequest};
+use crate::store::{self, ANSWER_ERROR, AWAITING, Awaiting, GRAPH, SUMMARY};
+
+pub struct GraphRun;
+
+#[restate_sdk::workflow(
+    name = "GraphRun",
+    // A run whose service is gone (killed, redeployed) is retried with back-off up to a
+    // minute apart; one that still fails after that is paused, not killed: nothing it did is
+    // lost, and an operator resumes it.
+    invocation_retry_policy(initial_interval = "100ms", max_interval = "60s", factor = 2.0, max_attempts = 50, on_max_attempts = "pause"),
+    // A finished run's record stays readable for a week.
+    workflow_completion_retention = "7 days"
+)]
+impl GraphRun {
+    #[handler]
+    async fn run(&self, ctx: WorkflowContext<'_>, request: Json<RunRequest>) -> HandlerResult<Json<RunRecord>> {
+        let request = request.into_inner();
+        let document = graph_document(&ctx, &request).await?;
+        let inline = request.graph.is_some();
+        ctx.set(GRAPH, Json(document.clone()));
+        let origin = match request.fork {
+            Some(fork) => Origin::Fork(fork),
+            None => Origin::Input(request.input.unwrap_or_else(|| Value::Object(Map::new()))),
+        };
+        let (to_handler, mut from_engine) = mpsc::unbounded_channel();
+        let (answers, answers_rx) = mpsc::unbounded_channel();
+        driver::spawn(document.clone(), origin, ctx.key().to_string(), to_handler, answers_rx);
+        let mut effects = 0u32;
+        let mut asked = 0u32;
+        while let Some(message) = from_engine.recv().await {
+            match message {
+                ToHandler::Http(request, reply) => {
+                    effects += 1;
+                    let name = effect_name(effects, &request);
+                    let Json(exchange) =
+                        ctx.run(|| async move { Ok(Json(crate::effects::send(request).await)) }).name(name).await?;
+                    let _ = reply.send(exchange);
+                }
+                ToHandler::Sleep(ms, reply) => {
+                    ctx.sleep(Duration::from_millis(ms)).await?;
+                    let _ = reply.send(());
+                }
+                ToHandler::Started { summary, steps } => {
+                    if let (true, Some(hash)) = (inline, summary.graph_hash.as_deref()) {
+                        // Later runs may name the graph by its hash.
+                        ctx.object_client::<GraphStoreClient>(hash).put(Json(document.clone())).send();
+                    }
+                    store::keep_steps(&ctx, 0, steps);
+                    ctx.set(SUMMARY, Json(*summary));
+                }
+                ToHandler::Stepped { summary, first, steps } => {
+                    store::keep_steps(&ctx, first, steps);
+                    ctx.set(SUMMARY, Json(*summary));
+                }
+                ToHandler::Waiting(nodes) => {
+                    asked += 1;
+                    let promise = format!("answer-{asked}");
+                    ctx.set(AWAITING, Json(Awaiting { promise: promise.clone(), nodes }));
+                    let Json(given) = ctx.promise::<Json<Map<String, Value>>>(&promise).await?;
+                    ctx.clear(AWAITING);
+                    let _ = answers.send(given);
+                }
+                ToHandler::AnswerRefused(message) => ctx.set(ANSWER_ERROR, message),
+                ToHandler::Finished { summary, last } => {
+                    if let Some((index, step)) = last {
+                        store::keep_steps(&ctx, index, vec![*step]);
+                    }
+                    ctx.set(SUMMARY, Json((*summary).clone()));
+                    return Ok(Json(*summary));
+                }
+                ToHandler::Invalid(message) => return Err(Refusal::BadInput(message).into()),
+            }
+        }
+        Err(TerminalError::new_with_code(500, "the run's engine stopped without a result").into())
+    }
+
+    #[handler]
+    async fn status(&self, ctx: SharedWorkflowContext<'_>) -> HandlerResult<Json<RunRecord>> {
+        match store::summary(&ctx).await? {
+            Some(summary) => Ok(Json(summary)),
+            None => Err(no_run(&ctx).into()),
+        }
+    }
+
+    #[handler]
+    async fn record(&self, ctx: SharedWorkflowContext<'_>) -> HandlerResult<Json<RunRecord>> {
+        match store::record(&ctx).await? {
+            Some(record) => Ok(Json(record)),
+            None => Err(no_run(&ctx).into()),
+        }
+    }
+
+    #[handler]
+    async fn answer(
+        &self,
+        ctx: SharedWorkflowContext<'_>,
+        given: Json<Map<String, Value>>,
+    ) -> HandlerResult<Json<Vec<String>>> {
+        let given = given.into_inner();
+        let Some(awaiting) = ctx.get::<Json<Awaiting>>(AWAITING).await?.map(Json::into_inner) else {
+            return Err(not_waiting(&ctx).await?.into());
+        };
+        if given.is_empty() {
+            return Err(Refusal::BadInput(format!(
+                "answer: give at least one answer, {{\"node\": answer}}; the run waits for {}",
+                awaiting.nodes.join(", ")
+            ))
+            .into());
+        }
+        check_answers(&ctx, &awaiting, &given).await?;
+        let answered: Vec<String> = given.keys().cloned().collect();
+        ctx.resolve_promise::<Json<Map<String, Value>>>(&awaiting.promise, Json(given));
+        Ok(Json(answered))
+    }
+
+    #[handler]
+    async fn fork(&self, mut ctx: SharedWorkflowContext<'_>, request: Json<ForkRequest>) -> HandlerResult<String> {
+        let ForkRequest { from_step, set, run_id } = request.into_inner();
+        let (Some(record), Some(document)) = (store::record(&ctx).await?, store::graph(&ctx).await?) else {
+            return Err(no_run(&ctx).into());
+        };
+        let (plan, _) = plan_of(document.clone())?;
+        // Checked here, so that a bad fork point is refused to the caller, not left to fail
+        // in a run nobody waits for.
+        let original = engine::Run::from_record(std::rc::Rc::new(plan), &record, &OfflineHost::new())
+            .map_err(|e| Refusal::BadInput(format!("record: {e}")))?;
+        if let Err(e) = original.fork(from_step, set.clone(), &OfflineHost::new()) {
+            return Err(Refusal::BadInput(format!("from_step/set: {e}")).into());
+        }
+        drop(original);
+        let new_id = run_id.unwrap_or_else(|| ctx.rand_uuid().to_string());
+        let request = RunRequest {
+            graph: Some(document),
+            graph_hash: None,
+            input: None,
+            fork: Some(Box::new(ForkFrom { record, from_step, set })),
+        };
+        ctx.workflow_client::<GraphRunClient>(new_id.as_str()).run(Json(request)).send();
+        Ok(new_id)
+    }
+}
+
+/// The request's graph document: sent with it, or registered before under its hash.
+async fn graph_document(ctx: &WorkflowContext<'_>, request: &RunRequest) -> Result<Value, HandlerError> {
+    match (&request.graph, &request.graph_hash) {
+        (Some(document), None) => Ok(document.clone()),
+        (None, Some(hash)) => {
+            let Json(found) = ctx.object_client::<GraphStoreClient>(hash.as_str()).get().call().await?;
+            found.ok_or_else(|| Refusal::BadInput(format!("graph_hash: no graph is registered as {hash}")).into())
+        }
+        (Some(_), Some(_)) => Err(Refusal::BadInput("give either graph or graph_hash, not both".into()).into()),
+        (None, None) => Err(Refusal::BadInput("graph: missing (or name a registered one by graph_hash)".into()).into()),
+    }
+}
+
+/// Each answer checked as `switchyard resume --answer` checks it, against the run rebuilt
+/// from its record: a node that does not wait is a conflict, a wrong answer bad input.
+async fn check_answers(
+    ctx: &SharedWorkflowContext<'_>,
+    awaiting: &Awaiting,
+    given: &Map<String, Value>,
+) -> Result<(), HandlerError> {
+    if let Some(node) = given.keys().find(|n| !awaiting.nodes.contains(n)) {
+        return Err(Refusal::Conflict(format!(
+            "answer.{node}: `{node}` is not waiting for an answer (waiting: {})",
+            awaiting.nodes.join(", ")
+        ))
+        .into());
+    }
+    let (Some(record), Some(document)) = (store::record(ctx).await?, store::graph(ctx).await?) else {
+        return Err(no_run(ctx).into());
+    };
+    let (plan, _) = plan_of(document)?;
+    let mut run = engine::Run::from_record(std::rc::Rc::new(plan), &record, &OfflineHost::new())
+        .map_err(|e| Refusal::BadInput(format!("record: {e}")))?;
+    for (node, value) in given {
+        run.answer(node, value.clone()).map_err(|e| Refusal::BadInput(e.to_string()))?;
+    }
+    Ok(())
+}
+
+fn no_run(ctx: &SharedWorkflowContext<'_>) -> Refusal {
+    Refusal::NotFound(format!("no run has the id {} (or it has not started yet)", ctx.key()))
+}
+
+/// Why an answer finds nothing waiting.
+async fn not_waiting(ctx: &SharedWorkflowContext<'_>) -> Result<Refusal, HandlerError> {
+    Ok(match ctx.get::<Json<RunRecord>>(SUMMARY).await? {
+        None => no_run(ctx),
+        Some(Json(summary)) => Refusal::Conflict(format!(
+            "the run is not waiting for an answer (status: {}, step {})",
+            summary.status.name(),
+            summary.step
+        )),
+    })
+}
+
+/// A journal entry's name: which call, to where (the URL cut short).
+fn effect_name(n: u32, request: &HttpRequest) -> String {
+    let url: String = request.url.chars().take(120).collect();
+    format!("http #{n} {} {url}", request.method)
+}

@@ -1,0 +1,58 @@
+//! What the tests and the benchmark share: a fake model server, a real Restate server with the
+//! service, the graph they run, and how records are compared.
+
+#![allow(dead_code)]
+
+pub mod fake_openai;
+pub mod restate;
+
+use serde_json::{Value, json};
+
+/// A graph with a model call and a person's approval: `draft` asks the model for a reply to
+/// the request, `approve` waits for `approve` or `reject`, and an approved draft is
+/// published.
+pub fn approval_graph(base_url: &str) -> Value {
+    json!({
+        "format": "switchyard/graph@1",
+        "name": "Drafted reply",
+        "state": {
+            "request": { "type": "string" },
+            "draft": { "type": "string", "default": "" },
+            "decision": { "type": "string", "default": "" },
+            "published": { "type": "boolean", "default": false }
+        },
+        "nodes": [
+            { "id": "start", "kind": "start", "required": ["request"] },
+            { "id": "draft", "kind": "llm", "prompt": "Write a reply to: {{ state.request }}", "writes": "draft",
+              "model": { "provider": "openai", "model": "fake-1", "base_url": base_url } },
+            { "id": "approve", "kind": "human", "prompt": "Send this? {{ state.draft }}", "writes": "decision",
+              "options": ["approve", "reject"] },
+            { "id": "publish", "kind": "set", "set": { "published": "true" } },
+            { "id": "end", "kind": "end" }
+        ],
+        "edges": [
+            { "from": "start", "to": "draft" },
+            { "from": "draft", "to": "approve" },
+            { "from": "approve", "to": "publish", "label": "approve" },
+            { "from": "approve", "to": "end", "label": "reject" },
+            { "from": "publish", "to": "end" }
+        ]
+    })
+}
+
+/// A record with what may differ between two runs of the same graph, input and replies
+/// taken out (spec 3.7): the run id and the steps' durations.
+pub fn comparable(record: &Value) -> Value {
+    let mut r = record.clone();
+    if let Some(o) = r.as_object_mut() {
+        o.remove("run_id");
+    }
+    if let Some(steps) = r.get_mut("steps").and_then(Value::as_array_mut) {
+        for s in steps {
+            if let Some(o) = s.as_object_mut() {
+                o.remove("duration_ms");
+            }
+        }
+    }
+    r
+}

@@ -1,0 +1,165 @@
+//! A real Restate server and `switchyard serve` (started through the `switchyard` command, as a
+//! person would), on free loopback ports, in a folder of their own; the deployment registered.
+//! Both are killed when the harness is dropped.
+//!
+//! The server is the pinned `@restatedev/restate-server` that `./dev` installs with `npm ci`
+//! (or `SWITCHYARD_RESTATE_SERVER` names one).
+
+#![allow(dead_code)]
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+pub struct Restate {
+    server: Child,
+    service: Option<Child>,
+    pub ingress: String,
+    admin: String,
+    service_port: u16,
+    _dir: tempfile::TempDir,
+}
+
+/// A port free on the loopback interface now.
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
+}
+
+/// Where the built binaries are (`switchyard-serve` is this package's, `switchyard` is built
+/// beside it by `cargo test --workspace`).
+pub fn bin(name: &str) -> PathBuf {
+    let serve = PathBuf::from(env!("CARGO_BIN_EXE_switchyard-serve"));
+    let path = serve.with_file_name(name);
+    assert!(path.is_file(), "{} is missing: build it first (cargo build -p switchyard)", path.display());
+    path
+}
+
+fn server_binary() -> PathBuf {
+    if let Some(p) = std::env::var_os("SWITCHYARD_RESTATE_SERVER") {
+        return PathBuf::from(p);
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let path = root.join("node_modules/@restatedev/restate-server-linux-x64/bin/restate-server");
+    assert!(
+        path.is_file(),
+        "the Restate server is not installed at {}: `./dev test` installs it (npm ci), or set SWITCHYARD_RESTATE_SERVER",
+        path.display()
+    );
+    path
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .timeout_global(Some(Duration::from_secs(30)))
+        .http_status_as_error(false)
+        .build()
+        .into()
+}
+
+impl Restate {
+    pub fn start() -> Restate {
+        let dir = tempfile::tempdir().expect("a folder for the server");
+        let (ingress, admin, node) = (free_port(), free_port(), free_port());
+        let log = std::fs::File::create(dir.path().join("server.log")).expect("server log");
+        let server = Command::new(server_binary())
+            .args(["--base-dir", &dir.path().join("data").to_string_lossy(), "--node-name", "n1", "--no-logo"])
+            .env("RESTATE_INGRESS__BIND_ADDRESS", format!("127.0.0.1:{ingress}"))
+            .env("RESTATE_ADMIN__BIND_ADDRESS", format!("127.0.0.1:{admin}"))
+            .env("RESTATE_BIND_ADDRESS", format!("127.0.0.1:{node}"))
+            .env("RESTATE_LISTEN_MODE", "tcp")
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("the Restate server starts");
+        let mut restate = Restate {
+            server,
+            service: None,
+            ingress: format!("http://127.0.0.1:{ingress}"),
+            admin: format!("http://127.0.0.1:{admin}"),
+            service_port: free_port(),
+            _dir: dir,
+        };
+        restate.wait_for(&format!("{}/health", restate.admin));
+        restate.wait_for(&format!("{}/restate/health", restate.ingress));
+        restate.start_service();
+        restate.register();
+        restate
+    }
+
+    fn wait_for(&self, url: &str) {
+        let since = Instant::now();
+        while since.elapsed() < Duration::from_secs(90) {
+            if agent().get(url).call().is_ok_and(|r| r.status().is_success()) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("{url} did not answer within 90 s");
+    }
+
+    /// Starts `switchyard serve` on the service's port (again, after a kill).
+    pub fn start_service(&mut self) {
+        let child = Command::new(bin("switchyard"))
+            .args(["serve", "--listen", &format!("127.0.0.1:{}", self.service_port)])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("switchyard serve starts");
+        self.service = Some(child);
+        let since = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", self.service_port)).is_err() {
+            assert!(since.elapsed() < Duration::from_secs(30), "switchyard serve did not listen within 30 s");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Kills the service at once (SIGKILL), whatever it is doing.
+    pub fn kill_service(&mut self) {
+        if let Some(mut child) = self.service.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    fn register(&self) {
+        let body = json!({ "uri": format!("http://127.0.0.1:{}", self.service_port) }).to_string();
+        let reply = agent()
+            .post(&format!("{}/deployments", self.admin))
+            .header("content-type", "application/json")
+            .send(body)
+            .expect("the admin API answers");
+        assert!(reply.status().is_success(), "registering the deployment failed: HTTP {}", reply.status());
+    }
+
+    /// `switchyard ARGS` against this server's ingress.
+    pub fn cli(&self, args: &[&str]) -> Output {
+        Command::new(bin("switchyard"))
+            .args(args)
+            .env("SWITCHYARD_SERVER", &self.ingress)
+            .output()
+            .expect("switchyard runs")
+    }
+
+    /// POSTs `body` to `path` of the ingress: the HTTP status and the reply as JSON (or text).
+    pub fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        let mut reply = agent()
+            .post(&format!("{}{path}", self.ingress))
+            .header("content-type", "application/json")
+            .send(body.to_string())
+            .expect("the ingress answers");
+        let status = reply.status().as_u16();
+        let text = reply.body_mut().read_to_string().unwrap_or_default();
+        (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+    }
+}
+
+impl Drop for Restate {
+    fn drop(&mut self) {
+        self.kill_service();
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+    }
+}
