@@ -52,9 +52,10 @@ impl GraphRun {
         let mut asked = 0u32;
         while let Some(message) = from_engine.recv().await {
             match message {
-                ToHandler::Http(request, reply) => {
+                ToHandler::Http(mut request, reply) => {
                     effects += 1;
                     let name = effect_name(effects, &request);
+                    idempotency_key(&mut request, ctx.key(), effects);
                     let Json(exchange) =
                         ctx.run(|| async move { Ok(Json(crate::effects::send(request).await)) }).name(name).await?;
                     let _ = reply.send(exchange);
@@ -216,6 +217,15 @@ async fn not_waiting(ctx: &SharedWorkflowContext<'_>) -> Result<Refusal, Handler
             summary.step
         )),
     })
+}
+
+/// Names the call for servers that take an `Idempotency-Key`: a call in flight when the
+/// service died is sent again after the replay (its reply never reached the journal), with
+/// the same key, so such a server does it once. A key the graph sets is kept.
+fn idempotency_key(request: &mut HttpRequest, run_id: &str, n: u32) {
+    if !request.headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("idempotency-key")) {
+        request.headers.push(("Idempotency-Key".into(), format!("{run_id}/{n}")));
+    }
 }
 
 /// A journal entry's name: which call, to where (the URL cut short).

@@ -1,8 +1,9 @@
 //! A stand-in for an OpenAI-compatible model server, on 127.0.0.1 with a port of its own,
 //! written on `std::net` alone. It answers `POST …/chat/completions` in the real wire format
 //! with a reply made from the last message (so each run gets its own, the same every time),
-//! optionally after a delay, and counts the calls it received for each last message: a test
-//! reads from the counts whether a call was ever made twice.
+//! and counts the calls it received for each last message: a test reads from the counts
+//! whether a call was ever made twice. Any other path is a webhook: it answers
+//! `{"received": true}`, after a delay when one is set, and counts the calls by body.
 
 #![allow(dead_code)]
 
@@ -19,6 +20,8 @@ use serde_json::{Value, json};
 #[derive(Default)]
 struct Shared {
     calls: Mutex<HashMap<String, u32>>,
+    hooks: Mutex<HashMap<String, u32>>,
+    hook_keys: Mutex<HashMap<String, Vec<String>>>,
     delay_ms: AtomicU64,
     stop: AtomicBool,
 }
@@ -52,8 +55,8 @@ impl FakeOpenAi {
         format!("http://127.0.0.1:{}/v1", self.port)
     }
 
-    /// Every reply waits this long first.
-    pub fn set_delay_ms(&self, ms: u64) {
+    /// Every webhook reply waits this long first.
+    pub fn set_hook_delay_ms(&self, ms: u64) {
         self.shared.delay_ms.store(ms, Ordering::Relaxed);
     }
 
@@ -64,6 +67,16 @@ impl FakeOpenAi {
 
     pub fn total_calls(&self) -> u32 {
         self.calls().values().sum()
+    }
+
+    /// Webhook calls received so far, by body.
+    pub fn hooks(&self) -> HashMap<String, u32> {
+        self.shared.hooks.lock().expect("counts").clone()
+    }
+
+    /// The `Idempotency-Key` of each webhook call, by body, in the order received.
+    pub fn hook_keys(&self) -> HashMap<String, Vec<String>> {
+        self.shared.hook_keys.lock().expect("keys").clone()
     }
 
     /// The reply the server gives to a conversation whose last message is `prompt`.
@@ -84,7 +97,16 @@ fn serve(stream: TcpStream, shared: &Shared) {
         Ok(s) => s,
         Err(_) => return,
     });
-    let Some(body) = read_body(&mut reader) else { return };
+    let Some((path, key, body)) = read_request(&mut reader) else { return };
+    if !path.ends_with("/chat/completions") {
+        shared.hook_keys.lock().expect("keys").entry(body.clone()).or_default().push(key);
+        *shared.hooks.lock().expect("counts").entry(body).or_default() += 1;
+        let delay = shared.delay_ms.load(Ordering::Relaxed);
+        if delay > 0 {
+            thread::sleep(Duration::from_millis(delay));
+        }
+        return respond(stream, r#"{"received": true}"#);
+    }
     let request: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
     let last = request["messages"]
         .as_array()
@@ -95,10 +117,6 @@ fn serve(stream: TcpStream, shared: &Shared) {
     // Counted when the request has been read, before the reply: a caller killed while waiting
     // for the reply has still made the call.
     *shared.calls.lock().expect("counts").entry(last.clone()).or_default() += 1;
-    let delay = shared.delay_ms.load(Ordering::Relaxed);
-    if delay > 0 {
-        thread::sleep(Duration::from_millis(delay));
-    }
     let words = last.split_whitespace().count() as u64;
     let reply = json!({
         "id": "chatcmpl-fake",
@@ -108,7 +126,10 @@ fn serve(stream: TcpStream, shared: &Shared) {
         "usage": { "prompt_tokens": words, "completion_tokens": words + 3, "total_tokens": 2 * words + 3 }
     })
     .to_string();
-    let mut stream = stream;
+    respond(stream, &reply);
+}
+
+fn respond(mut stream: TcpStream, reply: &str) {
     let _ = write!(
         stream,
         "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{reply}",
@@ -117,9 +138,13 @@ fn serve(stream: TcpStream, shared: &Shared) {
     let _ = stream.flush();
 }
 
-/// The body of one HTTP/1.1 request with a `content-length`.
-fn read_body(reader: &mut BufReader<TcpStream>) -> Option<String> {
+/// The path, `Idempotency-Key` and body of one HTTP/1.1 request with a `content-length`.
+fn read_request(reader: &mut BufReader<TcpStream>) -> Option<(String, String, String)> {
     let mut length = 0usize;
+    let mut key = String::new();
+    let mut first = String::new();
+    reader.read_line(&mut first).ok()?;
+    let path = first.split_whitespace().nth(1)?.to_string();
     loop {
         let mut line = String::new();
         if reader.read_line(&mut line).ok()? == 0 {
@@ -129,13 +154,15 @@ fn read_body(reader: &mut BufReader<TcpStream>) -> Option<String> {
         if line.is_empty() {
             break;
         }
-        if let Some((name, value)) = line.split_once(':')
-            && name.trim().eq_ignore_ascii_case("content-length")
-        {
-            length = value.trim().parse().ok()?;
+        if let Some((name, value)) = line.split_once(':') {
+            if name.trim().eq_ignore_ascii_case("content-length") {
+                length = value.trim().parse().ok()?;
+            } else if name.trim().eq_ignore_ascii_case("idempotency-key") {
+                key = value.trim().to_string();
+            }
         }
     }
     let mut body = vec![0; length];
     reader.read_exact(&mut body).ok()?;
-    String::from_utf8(body).ok()
+    Some((path, key, String::from_utf8(body).ok()?))
 }

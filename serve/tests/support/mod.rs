@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 /// A graph with a model call and a person's approval: `draft` asks the model for a reply to
 /// the request, `approve` waits for `approve` or `reject`, and an approved draft is
-/// published.
+/// published, which a webhook on the same server is told of.
 pub fn approval_graph(base_url: &str) -> Value {
     json!({
         "format": "switchyard/graph@1",
@@ -19,7 +19,8 @@ pub fn approval_graph(base_url: &str) -> Value {
             "request": { "type": "string" },
             "draft": { "type": "string", "default": "" },
             "decision": { "type": "string", "default": "" },
-            "published": { "type": "boolean", "default": false }
+            "published": { "type": "boolean", "default": false },
+            "notified": { "type": "any", "default": null }
         },
         "nodes": [
             { "id": "start", "kind": "start", "required": ["request"] },
@@ -28,6 +29,8 @@ pub fn approval_graph(base_url: &str) -> Value {
             { "id": "approve", "kind": "human", "prompt": "Send this? {{ state.draft }}", "writes": "decision",
               "options": ["approve", "reject"] },
             { "id": "publish", "kind": "set", "set": { "published": "true" } },
+            { "id": "notify", "kind": "http", "method": "POST", "url": format!("{base_url}/notify"),
+              "body": { "published": "{{ state.request }}" }, "writes": "notified", "timeout_ms": 10000 },
             { "id": "end", "kind": "end" }
         ],
         "edges": [
@@ -35,7 +38,8 @@ pub fn approval_graph(base_url: &str) -> Value {
             { "from": "draft", "to": "approve" },
             { "from": "approve", "to": "publish", "label": "approve" },
             { "from": "approve", "to": "end", "label": "reject" },
-            { "from": "publish", "to": "end" }
+            { "from": "publish", "to": "notify" },
+            { "from": "notify", "to": "end" }
         ]
     })
 }

@@ -23,9 +23,11 @@ pub struct Restate {
     _dir: tempfile::TempDir,
 }
 
-/// A port free on the loopback interface now.
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
+/// Four different ports free on the loopback interface now.
+fn free_ports() -> [u16; 4] {
+    let listeners: Vec<TcpListener> = (0..4).map(|_| TcpListener::bind("127.0.0.1:0").expect("a free port")).collect();
+    let port = |i: usize| listeners[i].local_addr().expect("its address").port();
+    [port(0), port(1), port(2), port(3)]
 }
 
 /// Where the built binaries are (`switchyard-serve` is this package's, `switchyard` is built
@@ -59,10 +61,14 @@ fn agent() -> ureq::Agent {
         .into()
 }
 
+/// Servers start one at a time: each takes its free ports before the next looks for any.
+static STARTING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 impl Restate {
     pub fn start() -> Restate {
+        let _one_at_a_time = STARTING.lock().unwrap_or_else(|e| e.into_inner());
         let dir = tempfile::tempdir().expect("a folder for the server");
-        let (ingress, admin, node) = (free_port(), free_port(), free_port());
+        let [ingress, admin, node, service] = free_ports();
         let log = std::fs::File::create(dir.path().join("server.log")).expect("server log");
         let server = Command::new(server_binary())
             .args(["--base-dir", &dir.path().join("data").to_string_lossy(), "--node-name", "n1", "--no-logo"])
@@ -79,7 +85,7 @@ impl Restate {
             service: None,
             ingress: format!("http://127.0.0.1:{ingress}"),
             admin: format!("http://127.0.0.1:{admin}"),
-            service_port: free_port(),
+            service_port: service,
             _dir: dir,
         };
         restate.wait_for(&format!("{}/health", restate.admin));
@@ -145,15 +151,38 @@ impl Restate {
 
     /// POSTs `body` to `path` of the ingress: the HTTP status and the reply as JSON (or text).
     pub fn post(&self, path: &str, body: &Value) -> (u16, Value) {
-        let mut reply = agent()
+        let reply = agent()
             .post(&format!("{}{path}", self.ingress))
             .header("content-type", "application/json")
             .send(body.to_string())
             .expect("the ingress answers");
-        let status = reply.status().as_u16();
-        let text = reply.body_mut().read_to_string().unwrap_or_default();
-        (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+        read(reply)
     }
+
+    /// Rows of a SQL query on the server's own tables (`sys_invocation`…), through its admin
+    /// API: what the server knows, whether the service is up or not.
+    pub fn query(&self, sql: &str) -> Vec<Value> {
+        let reply = agent()
+            .post(&format!("{}/query", self.admin))
+            .header("content-type", "application/json")
+            .header("accept", "application/json")
+            .send(json!({ "query": sql }).to_string())
+            .expect("the admin API answers");
+        let (status, body) = read(reply);
+        assert!(status < 300, "query failed: HTTP {status} {body}");
+        body["rows"].as_array().cloned().unwrap_or_default()
+    }
+
+    /// POSTs nothing to `path` (a handler without input).
+    pub fn post_empty(&self, path: &str) -> (u16, Value) {
+        read(agent().post(&format!("{}{path}", self.ingress)).send_empty().expect("the ingress answers"))
+    }
+}
+
+fn read(mut reply: ureq::http::Response<ureq::Body>) -> (u16, Value) {
+    let status = reply.status().as_u16();
+    let text = reply.body_mut().with_config().limit(1 << 30).read_to_string().unwrap_or_default();
+    (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
 }
 
 impl Drop for Restate {
