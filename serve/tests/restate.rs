@@ -221,3 +221,45 @@ fn a_killed_service_replays_its_runs_without_repeating_a_model_call() {
         assert_eq!(comparable(&served), comparable(&expected), "run {i}");
     }
 }
+
+#[test]
+fn limits_and_failures_end_a_served_run_as_they_end_the_clis() {
+    let restate = Restate::start();
+    let dir = tempfile::tempdir().expect("dir");
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("port").local_addr().expect("addr").port();
+    let cases = [
+        // A loop stopped by max_steps: limit_reached, exit 4.
+        (
+            json!({
+                "format": "switchyard/graph@1", "name": "Counter",
+                "state": { "n": { "type": "number", "reducer": "add", "default": 0 } },
+                "nodes": [ { "id": "start", "kind": "start" }, { "id": "inc", "kind": "set", "set": { "n": "1" } }, { "id": "end", "kind": "end" } ],
+                "edges": [ { "from": "start", "to": "inc" }, { "from": "inc", "to": "inc", "when": "state.n < 100" }, { "from": "inc", "to": "end", "when": "state.n >= 100" } ],
+                "limits": { "max_steps": 12 }
+            }),
+            4,
+        ),
+        // An HTTP call to a closed port, retried once after a back-off: failed, exit 1.
+        (
+            json!({
+                "format": "switchyard/graph@1", "name": "Lookup",
+                "state": { "reply": { "type": "any", "default": null } },
+                "nodes": [ { "id": "start", "kind": "start" },
+                           { "id": "fetch", "kind": "http", "method": "GET", "url": format!("http://127.0.0.1:{closed}/x"), "writes": "reply",
+                             "retry": { "attempts": 2, "backoff_ms": 50 } },
+                           { "id": "end", "kind": "end" } ],
+                "edges": [ { "from": "start", "to": "fetch" }, { "from": "fetch", "to": "end" } ]
+            }),
+            1,
+        ),
+    ];
+    for (graph, code) in cases {
+        let path = write_graph(dir.path(), &graph);
+        let id = submit(&restate, &path, &json!({}));
+        wait_status(&restate, &id, code);
+        let (served, exit) = record(&restate, &id);
+        assert_eq!(exit, code);
+        let cli = cli_record(dir.path(), &path, &json!({}), None);
+        assert_eq!(comparable(&served), comparable(&cli), "{}", graph["name"]);
+    }
+}
