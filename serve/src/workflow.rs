@@ -19,7 +19,7 @@ use tokio::sync::mpsc;
 use crate::driver::{self, Origin};
 use crate::graphs::GraphStoreClient;
 use crate::load::{Refusal, plan_of};
-use crate::messages::ToHandler;
+use crate::messages::{Exchange, ToHandler};
 use crate::protocol::{ForkFrom, ForkRequest, RunRequest};
 use crate::store::{self, ANSWER_ERROR, AWAITING, Awaiting, GRAPH, SUMMARY};
 
@@ -48,17 +48,11 @@ impl GraphRun {
         let (to_handler, mut from_engine) = mpsc::unbounded_channel();
         let (answers, answers_rx) = mpsc::unbounded_channel();
         driver::spawn(document.clone(), origin, ctx.key().to_string(), to_handler, answers_rx);
-        let mut effects = 0u32;
-        let mut asked = 0u32;
+        let mut counts = Counts::default();
         while let Some(message) = from_engine.recv().await {
             match message {
-                ToHandler::Http(mut request, reply) => {
-                    effects += 1;
-                    let name = effect_name(effects, &request);
-                    idempotency_key(&mut request, ctx.key(), effects);
-                    let Json(exchange) =
-                        ctx.run(|| async move { Ok(Json(crate::effects::send(request).await)) }).name(name).await?;
-                    let _ = reply.send(exchange);
+                ToHandler::Http(request, reply) => {
+                    let _ = reply.send(perform(&ctx, request, &mut counts).await?);
                 }
                 ToHandler::Sleep(ms, reply) => {
                     ctx.sleep(Duration::from_millis(ms)).await?;
@@ -69,27 +63,16 @@ impl GraphRun {
                         // Later runs may name the graph by its hash.
                         ctx.object_client::<GraphStoreClient>(hash).put(Json(document.clone())).send();
                     }
-                    store::keep_steps(&ctx, 0, steps);
-                    ctx.set(SUMMARY, Json(*summary));
+                    keep(&ctx, *summary, 0, steps);
                 }
-                ToHandler::Stepped { summary, first, steps } => {
-                    store::keep_steps(&ctx, first, steps);
-                    ctx.set(SUMMARY, Json(*summary));
-                }
+                ToHandler::Stepped { summary, first, steps } => keep(&ctx, *summary, first, steps),
                 ToHandler::Waiting(nodes) => {
-                    asked += 1;
-                    let promise = format!("answer-{asked}");
-                    ctx.set(AWAITING, Json(Awaiting { promise: promise.clone(), nodes }));
-                    let Json(given) = ctx.promise::<Json<Map<String, Value>>>(&promise).await?;
-                    ctx.clear(AWAITING);
-                    let _ = answers.send(given);
+                    let _ = answers.send(wait_for_answers(&ctx, nodes, &mut counts).await?);
                 }
                 ToHandler::AnswerRefused(message) => ctx.set(ANSWER_ERROR, message),
                 ToHandler::Finished { summary, last } => {
-                    if let Some((index, step)) = last {
-                        store::keep_steps(&ctx, index, vec![*step]);
-                    }
-                    ctx.set(SUMMARY, Json((*summary).clone()));
+                    let (first, steps) = last.map_or((0, Vec::new()), |(i, step)| (i, vec![*step]));
+                    keep(&ctx, (*summary).clone(), first, steps);
                     return Ok(Json(*summary));
                 }
                 ToHandler::Invalid(message) => return Err(Refusal::BadInput(message).into()),
@@ -143,16 +126,13 @@ impl GraphRun {
         let (Some(record), Some(document)) = (store::record(&ctx).await?, store::graph(&ctx).await?) else {
             return Err(no_run(&ctx).into());
         };
-        let (plan, _) = plan_of(document.clone())?;
         // Checked here, so that a bad fork point is refused to the caller, not left to fail
         // in a run nobody waits for.
-        let original = engine::Run::from_record(std::rc::Rc::new(plan), &record, &OfflineHost::new())
-            .map_err(|e| Refusal::BadInput(format!("record: {e}")))?;
-        if let Err(e) = original.fork(from_step, set.clone(), &OfflineHost::new()) {
-            return Err(Refusal::BadInput(format!("from_step/set: {e}")).into());
-        }
-        drop(original);
-        let new_id = run_id.unwrap_or_else(|| ctx.rand_uuid().to_string());
+        check_fork(document.clone(), &record, from_step, set.clone())?;
+        let new_id = match run_id {
+            Some(id) => free_run_id(&ctx, id).await?,
+            None => ctx.rand_uuid().to_string(),
+        };
         let request = RunRequest {
             graph: Some(document),
             graph_hash: None,
@@ -161,6 +141,74 @@ impl GraphRun {
         };
         ctx.workflow_client::<GraphRunClient>(new_id.as_str()).run(Json(request)).send();
         Ok(new_id)
+    }
+}
+
+/// How many effects and waits the run has had: each names its journal entry or promise, the
+/// same on every replay.
+#[derive(Default)]
+struct Counts {
+    effects: u32,
+    waits: u32,
+}
+
+/// Performs an HTTP request as a journaled step: on a replay, its reply comes from the
+/// journal.
+async fn perform(
+    ctx: &WorkflowContext<'_>,
+    mut request: HttpRequest,
+    counts: &mut Counts,
+) -> Result<Exchange, HandlerError> {
+    counts.effects += 1;
+    let name = effect_name(counts.effects, &request);
+    idempotency_key(&mut request, ctx.key(), counts.effects);
+    let Json(exchange) = ctx.run(|| async move { Ok(Json(crate::effects::send(request).await)) }).name(name).await?;
+    Ok(exchange)
+}
+
+/// Keeps the summary and `steps`, the first of them being step `first`.
+fn keep(ctx: &WorkflowContext<'_>, summary: RunRecord, first: usize, steps: Vec<engine::record::StepDoc>) {
+    store::keep_steps(ctx, first, steps);
+    ctx.set(SUMMARY, Json(summary));
+}
+
+/// Says what the run waits for (for the `answer` handler), and waits on a new durable promise
+/// for the answers.
+async fn wait_for_answers(
+    ctx: &WorkflowContext<'_>,
+    nodes: Vec<String>,
+    counts: &mut Counts,
+) -> Result<Map<String, Value>, HandlerError> {
+    counts.waits += 1;
+    let promise = format!("answer-{}", counts.waits);
+    ctx.set(AWAITING, Json(Awaiting { promise: promise.clone(), nodes }));
+    let Json(given) = ctx.promise::<Json<Map<String, Value>>>(&promise).await?;
+    ctx.clear(AWAITING);
+    Ok(given)
+}
+
+/// Whether the run of `record` can be forked after `from_step` with `set` (an engine `Run`
+/// is not `Send`: it lives and dies here, between two awaits).
+fn check_fork(
+    document: Value,
+    record: &RunRecord,
+    from_step: u64,
+    set: Option<Map<String, Value>>,
+) -> Result<(), Refusal> {
+    let (plan, _) = plan_of(document)?;
+    let original = engine::Run::from_record(std::rc::Rc::new(plan), record, &OfflineHost::new())
+        .map_err(|e| Refusal::BadInput(format!("record: {e}")))?;
+    match original.fork(from_step, set, &OfflineHost::new()) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(Refusal::BadInput(format!("from_step/set: {e}"))),
+    }
+}
+
+/// `id`, if no run has it yet.
+async fn free_run_id(ctx: &SharedWorkflowContext<'_>, id: String) -> Result<String, HandlerError> {
+    match ctx.workflow_client::<GraphRunClient>(id.as_str()).status().call().await {
+        Ok(_) => Err(Refusal::Conflict(format!("run_id: a run with the id {id} exists already")).into()),
+        Err(_) => Ok(id),
     }
 }
 

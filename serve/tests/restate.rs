@@ -102,7 +102,7 @@ fn a_served_run_waits_for_its_answer_and_ends_with_the_clis_record() {
     assert_eq!(model.total_calls(), 1, "one model call for one llm step");
 
     // A fork from after the draft waits again, reusing the draft: no new model call.
-    let out = restate.cli(&["fork", &id, "--from-step", "1", "--set", r#"{"request": "edited"}"#]);
+    let out = restate.cli(&["fork", &id, "--from-step", "1", "--set", r#"{"request": "edited"}"#, "--id", "the-fork"]);
     assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
     let fork = text(&out).0.trim().to_string();
     let forked = wait_status(&restate, &fork, 3);
@@ -112,8 +112,12 @@ fn a_served_run_waits_for_its_answer_and_ends_with_the_clis_record() {
     assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
     assert_eq!(wait_status(&restate, &fork, 0)["state"]["published"], false);
     assert_eq!(model.total_calls(), 1, "the fork reused the original's model reply");
+    assert_eq!(fork, "the-fork");
     let out = restate.cli(&["fork", &id, "--from-step", "9"]);
     assert_eq!(out.status.code(), Some(2), "{:?}", text(&out));
+    let out = restate.cli(&["fork", &id, "--from-step", "1", "--id", "the-fork"]);
+    assert_eq!(out.status.code(), Some(2), "{:?}", text(&out));
+    assert!(text(&out).1.contains("a run with the id the-fork exists already"), "{:?}", text(&out));
 
     let cli = cli_record(dir.path(), &graph, &input, Some(&answer));
     assert_eq!(comparable(&served), comparable(&cli), "the served record is the CLI's");
