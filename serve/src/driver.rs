@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 
 use crate::host::ServeHost;
-use crate::load::plan_of;
+use crate::load::{Refusal, plan_of};
 use crate::messages::ToHandler;
 use crate::protocol::ForkFrom;
 
@@ -34,12 +34,12 @@ pub fn spawn(
 ) {
     std::thread::spawn(move || {
         let Ok(runtime) = tokio::runtime::Builder::new_current_thread().build() else {
-            let _ = to_handler.send(ToHandler::Invalid("cannot start the engine's runtime".into()));
+            let _ = to_handler.send(ToHandler::Invalid(Refusal::BadInput("cannot start the engine's runtime".into())));
             return;
         };
         let plan = match plan_of(document) {
             Ok((plan, _)) => Rc::new(plan),
-            Err(refusal) => return drop(to_handler.send(ToHandler::Invalid(refusal.message().to_string()))),
+            Err(refusal) => return drop(to_handler.send(ToHandler::Invalid(refusal))),
         };
         runtime.block_on(drive(plan, origin, run_id, to_handler, answers));
     });
@@ -55,7 +55,7 @@ async fn drive(
     let host = ServeHost::new(run_id, to_handler.clone());
     let mut run = match begin(plan, origin, &host) {
         Ok(run) => run,
-        Err(message) => return drop(to_handler.send(ToHandler::Invalid(message))),
+        Err(message) => return drop(to_handler.send(ToHandler::Invalid(Refusal::BadInput(message)))),
     };
     let send = |m: ToHandler| to_handler.send(m).is_ok();
     let mut kept = run.steps().len();

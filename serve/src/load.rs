@@ -7,7 +7,9 @@ use serde_json::Value;
 /// Why a request cannot be served; each maps to an HTTP status the client sees.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refusal {
-    /// The graph, the input, an answer or a fork point is not valid (400).
+    /// The graph document is not a valid graph, or no graph has the hash named (422).
+    BadGraph(String),
+    /// The input, an answer, a fork point or the request itself is not valid (400).
     BadInput(String),
     /// Nothing with this name exists (404).
     NotFound(String),
@@ -18,6 +20,7 @@ pub enum Refusal {
 impl Refusal {
     pub fn code(&self) -> u16 {
         match self {
+            Refusal::BadGraph(_) => 422,
             Refusal::BadInput(_) => 400,
             Refusal::NotFound(_) => 404,
             Refusal::Conflict(_) => 409,
@@ -26,7 +29,7 @@ impl Refusal {
 
     pub fn message(&self) -> &str {
         match self {
-            Refusal::BadInput(m) | Refusal::NotFound(m) | Refusal::Conflict(m) => m,
+            Refusal::BadGraph(m) | Refusal::BadInput(m) | Refusal::NotFound(m) | Refusal::Conflict(m) => m,
         }
     }
 }
@@ -38,9 +41,9 @@ impl From<Refusal> for restate_sdk::errors::HandlerError {
 }
 
 /// The graph's plan and its hash; a document that does not parse or compile is refused with
-/// its first error, by JSON path, as `switchyard run` words it, after `graph: `.
+/// its first error, by JSON path, as `switchyard run` words it.
 pub fn plan_of(document: Value) -> Result<(Plan, String), Refusal> {
-    let graph = engine::parse::graph_from_value(document).map_err(|e| Refusal::BadInput(format!("graph: {e}")))?;
+    let graph = engine::parse::graph_from_value(document).map_err(|e| Refusal::BadGraph(e.to_string()))?;
     let compiled = compile(&graph);
     let Some(plan) = compiled.plan else {
         let errors: Vec<_> = compiled.diagnostics.iter().filter(|d| d.is_error()).collect();
@@ -49,7 +52,7 @@ pub fn plan_of(document: Value) -> Result<(Plan, String), Refusal> {
             0 | 1 => String::new(),
             n => format!(" (and {} more; see `switchyard validate`)", n - 1),
         };
-        return Err(Refusal::BadInput(format!("graph: invalid graph: {first}{more}")));
+        return Err(Refusal::BadGraph(format!("invalid graph: {first}{more}")));
     };
     let hash = plan.graph_hash().hash.clone();
     Ok((plan, hash))

@@ -7,6 +7,8 @@ use engine::record::{RunRecord, StepDoc};
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 
+use crate::load::Refusal;
+
 /// What the engine's thread asks of the handler, in the order the run needs it.
 pub enum ToHandler {
     /// Perform this request (journaled) and reply.
@@ -29,7 +31,7 @@ pub enum ToHandler {
     /// a complete record holds it.
     Finished { summary: Box<RunRecord>, last: Option<(usize, Box<StepDoc>)> },
     /// The run could not start: the graph or the input is invalid.
-    Invalid(String),
+    Invalid(Refusal),
 }
 
 /// An HTTP exchange as the journal keeps it (the engine's types are not serde types).

@@ -75,7 +75,7 @@ impl GraphRun {
                     keep(&ctx, (*summary).clone(), first, steps);
                     return Ok(Json(*summary));
                 }
-                ToHandler::Invalid(message) => return Err(Refusal::BadInput(message).into()),
+                ToHandler::Invalid(refusal) => return Err(refusal.into()),
             }
         }
         Err(TerminalError::new_with_code(500, "the run's engine stopped without a result").into())
@@ -218,7 +218,7 @@ async fn graph_document(ctx: &WorkflowContext<'_>, request: &RunRequest) -> Resu
         (Some(document), None) => Ok(document.clone()),
         (None, Some(hash)) => {
             let Json(found) = ctx.object_client::<GraphStoreClient>(hash.as_str()).get().call().await?;
-            found.ok_or_else(|| Refusal::BadInput(format!("graph_hash: no graph is registered as {hash}")).into())
+            found.ok_or_else(|| Refusal::BadGraph(format!("no graph is registered as {hash}")).into())
         }
         (Some(_), Some(_)) => Err(Refusal::BadInput("give either graph or graph_hash, not both".into()).into()),
         (None, None) => Err(Refusal::BadInput("graph: missing (or name a registered one by graph_hash)".into()).into()),

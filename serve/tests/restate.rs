@@ -138,6 +138,13 @@ fn bad_graphs_inputs_and_ids_are_refused_with_the_clis_message() {
         "{:?}",
         text(&out)
     );
+    let invalid = write_graph(
+        dir.path(),
+        &json!({ "format": "switchyard/graph@1", "nodes": [{ "id": "a", "kind": "set" }], "edges": [] }),
+    );
+    let out = restate.cli(&["submit", &invalid]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).1.starts_with(&format!("switchyard: {invalid}: invalid graph: ")), "{:?}", text(&out));
 
     let model = FakeOpenAi::start();
     let graph = write_graph(dir.path(), &approval_graph(&model.base_url()));
@@ -148,11 +155,13 @@ fn bad_graphs_inputs_and_ids_are_refused_with_the_clis_message() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out).1.contains("input.request: required by the start node `start` but missing"), "{:?}", text(&out));
 
-    // Straight to the ingress: refused with 400 and the message, and the workflow has ended
-    // (its output is the refusal, not "still running").
+    // Straight to the ingress: a graph is refused with 422 and the message, and the workflow
+    // has ended (its output is the refusal, not "still running").
     let (status, reply) = restate.post("/GraphRun/direct-1/run", &json!({ "graph": { "nodes": 3 } }));
-    assert_eq!(status, 400, "{reply}");
-    assert!(reply["message"].as_str().is_some_and(|m| m.starts_with("graph: ")), "{reply}");
+    assert_eq!(status, 422, "{reply}");
+    assert_eq!(reply["message"], "at nodes: expected a list, found the number `3`");
+    let (status, reply) = restate.get("/restate/workflow/GraphRun/direct-1/output");
+    assert_eq!(status, 422, "{reply}");
     let out = restate.cli(&["status", "direct-1"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out).1.contains("no run has the id direct-1"), "{:?}", text(&out));

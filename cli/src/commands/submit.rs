@@ -38,24 +38,10 @@ pub fn submit(args: SubmitArgs) -> Result<Printed, BadInput> {
     }
     match started(&ingress, &run_id) {
         Ok(()) => Ok(Printed::new(format!("{run_id}\n"), 0)),
-        Err(CallError::Refused { status, message }) => {
-            let (origin, message) = where_refused(&origin, message);
-            refused_or_failed(CallError::Refused { status, message }, &origin)
-        }
+        // The server refuses a graph with 422, an input with 400: named as `run` names them.
+        Err(e @ CallError::Refused { status: 400, .. }) => refused_or_failed(e, "--input"),
         Err(e) => refused_or_failed(e, &origin),
     }
-}
-
-/// Where a refused run went wrong, as `run` would name it: the graph file for the graph
-/// (the server says `graph: …`), `--input` for the input (`input…`).
-fn where_refused(graph: &str, message: String) -> (String, String) {
-    if let Some(rest) = message.strip_prefix("graph: ") {
-        return (graph.to_string(), rest.to_string());
-    }
-    if message.starts_with("input") {
-        return ("--input".to_string(), message);
-    }
-    (graph.to_string(), message)
 }
 
 /// The graph file as JSON (the server checks it as a graph, as `run` would).

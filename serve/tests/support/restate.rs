@@ -173,6 +173,11 @@ impl Restate {
         body["rows"].as_array().cloned().unwrap_or_default()
     }
 
+    /// GETs `path` of the ingress.
+    pub fn get(&self, path: &str) -> (u16, Value) {
+        read(agent().get(&format!("{}{path}", self.ingress)).call().expect("the ingress answers"))
+    }
+
     /// POSTs nothing to `path` (a handler without input).
     pub fn post_empty(&self, path: &str) -> (u16, Value) {
         read(agent().post(&format!("{}{path}", self.ingress)).send_empty().expect("the ingress answers"))
