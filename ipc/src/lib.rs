@@ -9,6 +9,7 @@
 //! | [`ListGraphs`], [`LoadGraph`], [`SaveGraph`], [`RenameGraph`], [`DeleteGraph`], [`FreeName`], [`GraphModified`] | the workflows folder |
 //! | [`ListRuns`], [`LoadRun`], [`SaveRun`], [`DeleteRun`] | saved runs beside each graph |
 //! | [`OpenFile`], [`SaveFileAs`], [`SaveExternal`] | native dialogs reaching any file the user picks, and saving back to it |
+//! | [`TakeOpened`] | graph files given from outside (the command line, a second launch), read |
 //! | [`Http`] | a request for an `llm` or `http` node, sent natively (no CORS) |
 //! | [`HttpStream`] | a model's request whose reply streams back piece by piece through a [`channel`] |
 //! | [`GetSettings`], [`SetSettings`], [`RemoveKey`] | keys per origin and the base URL, in a file only the user can read |
@@ -76,6 +77,18 @@ pub struct Saved {
 pub struct Picked {
     pub path: String,
     pub text: String,
+}
+
+/// The DOM event the app dispatches in the editor's window when a second launch has handed
+/// over files: the editor then takes them ([`TakeOpened`]).
+pub const FILES_GIVEN_EVENT: &str = "switchyard-files-given";
+
+/// A file given to the app from outside (on its command line, or to a second launch that
+/// handed it over): its text, or why it could not be read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Opened {
+    pub path: String,
+    pub text: Result<String, String>,
 }
 
 /// A request for an `llm` or `http` node (the engine's `HttpRequest`, with `auth` named).
@@ -200,9 +213,14 @@ command!(
     RemoveKey "remove_key" -> () { origin: String, provider: String }
 );
 command!(SetTitle "set_title" -> () { title: String });
+command!(
+    /// The files given from outside since the last call, oldest first (each once); the app
+    /// may then save back to those it could read.
+    TakeOpened "take_opened" -> Vec<Opened> {}
+);
 
 /// Every command's name, for checking that the app registers each one.
-pub const COMMANDS: [&str; 20] = [
+pub const COMMANDS: [&str; 21] = [
     ListGraphs::NAME,
     LoadGraph::NAME,
     SaveGraph::NAME,
@@ -223,6 +241,7 @@ pub const COMMANDS: [&str; 20] = [
     SetSettings::NAME,
     RemoveKey::NAME,
     SetTitle::NAME,
+    TakeOpened::NAME,
 ];
 
 #[cfg(test)]

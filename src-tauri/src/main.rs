@@ -13,6 +13,7 @@
 //! | `http_stream` | a model's request whose reply goes back piece by piece through a Tauri channel as it arrives |
 //! | `get_settings`, `set_settings`, `remove_key` | keys per origin and the base URL, in a file only the user can read |
 //! | `set_title` | the window title (file name and unsaved marker) |
+//! | `take_opened` | graph files given on the command line, or by a second launch (single instance), read |
 
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
@@ -34,6 +35,8 @@ struct AppState {
     /// Files the user picked in a native dialog: the only paths outside the workflows folder
     /// the app writes to.
     picked: Mutex<HashSet<PathBuf>>,
+    /// Files given from outside, not yet taken by the editor.
+    opened: Mutex<Vec<PathBuf>>,
 }
 
 /// What a command answers: its [`ipc::Command::Reply`], or why it failed.
@@ -304,6 +307,52 @@ fn set_title(window: tauri::Window, args: ipc::SetTitle) -> Reply<ipc::SetTitle>
     window.set_title(&args.title).map_err(|e| e.to_string())
 }
 
+/// Reads the files given from outside since the last call. A file read can be saved back to,
+/// as one picked in a dialog.
+#[tauri::command]
+fn take_opened(state: State<'_, AppState>, args: ipc::TakeOpened) -> Reply<ipc::TakeOpened> {
+    let ipc::TakeOpened {} = args;
+    let paths = std::mem::take(&mut *state.opened.lock().map_err(|e| e.to_string())?);
+    Ok(paths
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).map_err(|e| reading_error(&e));
+            if text.is_ok() {
+                remember(&state, &path);
+            }
+            ipc::Opened { path: path.display().to_string(), text }
+        })
+        .collect())
+}
+
+fn reading_error(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "there is no such file".into(),
+        std::io::ErrorKind::PermissionDenied => "it may not be read (permission denied)".into(),
+        std::io::ErrorKind::IsADirectory => "it is a folder".into(),
+        std::io::ErrorKind::InvalidData => "it is not UTF-8 text".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// The files among a command line's arguments (after the program), made absolute from `cwd`:
+/// every argument that is not an option.
+fn files_in(args: impl IntoIterator<Item = String>, cwd: &std::path::Path) -> Vec<PathBuf> {
+    args.into_iter().skip(1).filter(|a| !a.starts_with('-')).map(|a| cwd.join(a)).collect()
+}
+
+/// Queues files given from outside for the editor, which takes them (`take_opened`).
+fn queue_opened(app: &tauri::AppHandle, files: Vec<PathBuf>) {
+    if files.is_empty() {
+        return;
+    }
+    if let Some(state) = app.try_state::<AppState>()
+        && let Ok(mut opened) = state.opened.lock()
+    {
+        opened.extend(files);
+    }
+}
+
 /// The data folder: `SWITCHYARD_DATA_DIR` when set (tests), else the app's data folder.
 fn data_dir(app: &tauri::App) -> PathBuf {
     match std::env::var_os("SWITCHYARD_DATA_DIR") {
@@ -314,12 +363,25 @@ fn data_dir(app: &tauri::App) -> PathBuf {
 
 fn main() {
     tauri::Builder::default()
+        // First: a second launch hands its files to this one and exits.
+        .plugin(tauri_plugin_single_instance::init(|app, argv, cwd| {
+            queue_opened(app, files_in(argv, std::path::Path::new(&cwd)));
+            if let Some(window) = app.get_webview_window("main") {
+                let _ = window.unminimize();
+                let _ = window.set_focus();
+                // The editor takes the files at this event (a focus event may not come: the
+                // window may have it already, or the desktop may not pass it on).
+                let _ = window.eval(format!("window.dispatchEvent(new Event('{}'))", ipc::FILES_GIVEN_EVENT));
+            }
+        }))
         .plugin(tauri_plugin_dialog::init())
         .setup(|app| {
             let dir = data_dir(app);
             let workflows = Workflows::open(dir.join("workflows"))?;
             let config = Config::new(dir.join("settings.json"));
-            app.manage(AppState { workflows, config, picked: Mutex::new(HashSet::new()) });
+            let cwd = std::env::current_dir().unwrap_or_default();
+            let opened = Mutex::new(files_in(std::env::args(), &cwd));
+            app.manage(AppState { workflows, config, picked: Mutex::new(HashSet::new()), opened });
             Ok(())
         })
         .invoke_handler(tauri::generate_handler![
@@ -342,7 +404,8 @@ fn main() {
             get_settings,
             set_settings,
             remove_key,
-            set_title
+            set_title,
+            take_opened
         ])
         .run(tauri::generate_context!())
         .unwrap_or_else(|e| {

@@ -3,6 +3,7 @@
 //! Open… and Save As… (where the platform has files).
 
 use super::document::{load_into, may_leave, with_default_layout};
+use crate::model::doc_id::DocId;
 use crate::platform::PlatformRef;
 use crate::state::{Alerts, Dialog, DocState, Leave, UiState, ViewState};
 use leptos::ev;
@@ -38,22 +39,50 @@ pub fn open_file(doc: DocState, view: ViewState, alerts: Alerts, platform: Platf
     let picked = platform.get().open_file();
     wasm_bindgen_futures::spawn_local(async move {
         match picked.await {
-            Ok(Some((id, text))) => match engine::parse_graph(&text) {
-                Ok(graph) => {
-                    let graph = with_default_layout(graph);
-                    let note = format!("Opened {id}");
-                    let next = Leave::Load { id: id.clone(), graph: Box::new(graph.clone()), note: Some(note.clone()) };
-                    if may_leave(doc, view, alerts, platform, next) {
-                        load_into(doc, view, alerts, platform, id, graph);
-                        alerts.info(note);
-                    }
-                }
-                Err(e) => alerts.error(format!("Could not open {id}: {e}. Nothing was changed.")),
-            },
+            Ok(Some((id, text))) => open_text(doc, view, alerts, platform, id, &text),
             Ok(None) => {}
             Err(why) => alerts.error(format!("Could not open a file: {why}")),
         }
     });
+}
+
+/// Opens the files given to the app from outside (its command line, a second launch): now,
+/// when the app says a second launch handed some over, and whenever the window gains focus.
+pub fn open_given_files(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef) {
+    if !platform.get().has_files() {
+        return;
+    }
+    let take = move || {
+        let given = platform.get().take_opened();
+        wasm_bindgen_futures::spawn_local(async move {
+            for (id, text) in given.await {
+                match text {
+                    Ok(text) => open_text(doc, view, alerts, platform, id, &text),
+                    Err(why) => alerts.error(format!("Could not open {id}: {why}. Nothing was changed.")),
+                }
+            }
+        });
+    };
+    take();
+    let _ = window_event_listener(ev::focus, move |_| take());
+    let _ = window_event_listener(ev::Custom::<ev::Event>::new(switchyard_ipc::FILES_GIVEN_EVENT), move |_| take());
+}
+
+/// Shows the graph in `text`, read from the file `id`, which later saves go to; text that is
+/// not a graph opens nothing and says why.
+fn open_text(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef, id: DocId, text: &str) {
+    match engine::parse_graph(text) {
+        Ok(graph) => {
+            let graph = with_default_layout(graph);
+            let note = format!("Opened {id}");
+            let next = Leave::Load { id: id.clone(), graph: Box::new(graph.clone()), note: Some(note.clone()) };
+            if may_leave(doc, view, alerts, platform, next) {
+                load_into(doc, view, alerts, platform, id, graph);
+                alerts.info(note);
+            }
+        }
+        Err(e) => alerts.error(format!("Could not open {id}: {e}. Nothing was changed.")),
+    }
 }
 
 /// Saves the open graph to a file the user picks; later saves go there.

@@ -42,6 +42,7 @@ pub fn start(platform: Rc<dyn Platform>, problems: Vec<String>) {
     if is_new {
         document::save_now(doc, view, alerts, platform);
     }
+    super::files::open_given_files(doc, view, alerts, platform);
 }
 
 /// The graph to open first: the last one open, else the newest, else a new starter graph.

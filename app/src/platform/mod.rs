@@ -156,6 +156,12 @@ pub trait Platform {
         suggested: String,
         text: String,
     ) -> LocalBoxFuture<'static, Result<Option<DocId>, StorageError>>;
+    /// Graph files given to the app from outside since the last call (the desktop app's
+    /// command line, or a second launch that handed its files over): each with its text, or
+    /// why it could not be read. None in the browser.
+    fn take_opened(&self) -> LocalBoxFuture<'static, Vec<(DocId, Result<String, String>)>> {
+        Box::pin(async { Vec::new() })
+    }
     /// The file's new text, when another program changed it since we read or wrote it.
     fn changed_on_disk(&self, id: &DocId) -> LocalBoxFuture<'static, Option<String>>;
     /// The window title for the open graph (unsaved work marked where it is not saved at once).

@@ -218,6 +218,15 @@ impl Platform for Desktop {
         })
     }
 
+    fn take_opened(&self) -> LocalBoxFuture<'static, Vec<(DocId, Result<String, String>)>> {
+        Box::pin(async {
+            match ipc::call(&cmd::TakeOpened {}).await {
+                Ok(files) => files.into_iter().map(|f| (DocId::parse(&f.path), f.text)).collect(),
+                Err(_) => Vec::new(),
+            }
+        })
+    }
+
     fn changed_on_disk(&self, id: &DocId) -> LocalBoxFuture<'static, Option<String>> {
         Box::pin(cache::changed_on_disk(id.clone()))
     }
