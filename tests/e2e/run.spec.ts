@@ -786,6 +786,33 @@ test.describe('the browser and the CLI', () => {
     expectSameRun(browser, native);
   });
 
+  test('a record printed by the CLI imports into the open graph and plays back; one of another graph is refused', async ({ editor: page }, info) => {
+    const graph = join(ROOT, 'templates/003-approval.json');
+    const first = info.outputPath('interrupted.json');
+    writeFileSync(first, JSON.stringify(cliRun(['run', graph, '--input', JSON.stringify({ request: 'a desk lamp' })], 3)));
+    const native = cliRun(['resume', first, '--graph', graph, '--answer', JSON.stringify({ get_approval: { decision: 'reject' } })], 0);
+    const paste = async (record: unknown) => {
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Import' });
+      await dialog.getByRole('textbox', { name: 'Paste JSON' }).fill(JSON.stringify(record, null, 2));
+      await dialog.getByRole('button', { name: 'Import pasted JSON' }).click();
+    };
+    await openTemplate(page, JSON.parse(template('003-approval.json')).name, 'get_approval');
+
+    // A run of another version of the graph: refused, nothing saved.
+    await paste({ ...native, graph_hash: '0'.repeat(64) });
+    await expect(page.getByRole('alert').filter({ hasText: 'belongs to' })).toBeVisible();
+    expect(await storedRuns(page)).toEqual([]);
+    await page.getByRole('dialog', { name: 'Import' }).getByRole('button', { name: 'Cancel' }).click();
+
+    await paste(native);
+    await expect(page.getByRole('dialog', { name: 'Import' })).toHaveCount(0);
+    await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
+    await expect(historyRegion(page).getByRole('button', { name: new RegExp(native.run_id as string) })).toBeVisible();
+    const stored = await theStoredRuns(page, 1);
+    expect(unpack(stored.raw[native.run_id as string]).record, 'the history keeps the record as imported').toEqual(native);
+  });
+
   test('the task loop template on a complex request', async ({ editor: page }) => {
     const input = {
       request:

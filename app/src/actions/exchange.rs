@@ -13,16 +13,17 @@ use engine::Graph;
 use super::document::{load_into, may_leave, with_default_layout};
 use crate::model::export::export_text;
 use crate::model::import_cap::check_size;
+use crate::model::run_import::is_run_record;
 use crate::model::share;
 use crate::platform::PlatformRef;
-use crate::state::{Alerts, Dialog, DocState, Leave, UiState, ViewState};
+use crate::state::{Alerts, Dialog, DocState, Leave, RunCtl, UiState, ViewState};
 
 /// Reads `text` as a graph document and opens it as a new graph in the library (after
-/// saving the current one, or asking first when that fails). Text over the import size
-/// limit is refused with its size. Whether it was read.
+/// saving the current one, or asking first when that fails); a run record goes into the open
+/// graph's run history instead ([`super::run_import`]). Text over the import size limit is
+/// refused with its size. Whether it was read.
 pub fn import_text(
-    doc: DocState,
-    view: ViewState,
+    (doc, view, ctl): (DocState, ViewState, RunCtl),
     alerts: Alerts,
     platform: PlatformRef,
     text: &str,
@@ -31,6 +32,9 @@ pub fn import_text(
     if let Err(why) = check_size(origin, text.len() as u64) {
         alerts.error(format!("Could not import: {why}. Nothing was changed."));
         return false;
+    }
+    if is_run_record(text) {
+        return super::run_import::import_run(doc, ctl, alerts, platform, text, origin);
     }
     match engine::parse_graph(text) {
         Ok(graph) => {
@@ -72,7 +76,7 @@ pub fn open_imported(
 
 /// Reads a file chosen or dropped by the user, then imports it; a file over the import size
 /// limit is refused unread.
-pub fn import_file(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef, file: File) {
+pub fn import_file((doc, view, ctl): (DocState, ViewState, RunCtl), alerts: Alerts, platform: PlatformRef, file: File) {
     let name = file.name();
     if let Err(why) = check_size(&format!("“{name}”"), file.size() as u64) {
         alerts.error(format!("Could not import: {why}. Nothing was changed."));
@@ -82,7 +86,7 @@ pub fn import_file(doc: DocState, view: ViewState, alerts: Alerts, platform: Pla
     let r = reader.clone();
     let onload = Closure::once(move || {
         let text = r.result().ok().and_then(|v| v.as_string()).unwrap_or_default();
-        import_text(doc, view, alerts, platform, &text, &format!("“{name}”"));
+        import_text((doc, view, ctl), alerts, platform, &text, &format!("“{name}”"));
     });
     reader.set_onload(Some(onload.as_ref().unchecked_ref()));
     onload.forget();
@@ -139,7 +143,7 @@ pub fn open_share(doc: DocState, ui: UiState) {
 }
 
 /// If the page was opened from a share link, imports the graph it carries.
-pub fn import_from_location(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef) {
+pub fn import_from_location((doc, view, ctl): (DocState, ViewState, RunCtl), alerts: Alerts, platform: PlatformRef) {
     let Ok(hash) = window().location().hash() else { return };
     let Some(result) = share::decode(&hash) else { return };
     // Drop the fragment so a reload does not import it again.
@@ -149,7 +153,7 @@ pub fn import_from_location(doc: DocState, view: ViewState, alerts: Alerts, plat
     }
     match result {
         Ok(text) => {
-            import_text(doc, view, alerts, platform, &text, "the shared link");
+            import_text((doc, view, ctl), alerts, platform, &text, "the shared link");
         }
         Err(why) => alerts.error(format!("Could not open the shared link: {why}. Nothing was changed.")),
     }

@@ -10,6 +10,7 @@
 //! | [`files`] | the window title, files changed on disk, Open… and Save As… |
 //! | [`leave`] | leaving a graph whose work could not be saved: keep a copy, discard, or stay |
 //! | [`breakpoints`] | the open graph's breakpoints: read, toggled and kept per graph, given to the run |
+//! | [`run_import`] | a run record imported into the open graph's history and shown |
 //! | [`run`] | run, pause, step, back, continue, reset, answer, fork, retry, saved and nested runs |
 //! | `live_host` | the host a live run steps with: streamed model replies shown as they arrive |
 //! | [`navigation`] | subgraphs (enter, leave), selecting and showing nodes and problems |
@@ -25,5 +26,6 @@ pub mod leave;
 mod live_host;
 pub mod navigation;
 pub mod run;
+pub mod run_import;
 pub mod settings;
 pub mod startup;

@@ -25,7 +25,7 @@ pub fn start(platform: Rc<dyn Platform>, problems: Vec<String>) {
     all_problems.extend(problems);
     let (current, graph) = open_initial(platform, &mut library);
     let is_new = current.library_id().is_some_and(|id| library.get(id).is_none());
-    let (doc, view, _run, ui, alerts) = provide_all(Editor::new(graph), current, library);
+    let (doc, view, run, ui, alerts) = provide_all(Editor::new(graph), current, library);
     for p in all_problems {
         alerts.error(p);
     }
@@ -38,7 +38,7 @@ pub fn start(platform: Rc<dyn Platform>, problems: Vec<String>) {
     init_view(doc, view);
     document::autosave(doc, view, alerts, platform);
     super::keyboard::install(doc, view, ui, alerts);
-    super::exchange::import_from_location(doc, view, alerts, platform);
+    super::exchange::import_from_location((doc, view, run), alerts, platform);
     if is_new {
         document::save_now(doc, view, alerts, platform);
     }

@@ -19,6 +19,7 @@
 //! | [`library`] | the saved graphs and their storage keys |
 //! | [`doc_id`] | which document is open: a library graph or a file anywhere |
 //! | [`saved_run`] | what is saved for a run, and the history's summary of it |
+//! | [`run_import`] | a run record told from a graph among imported text, and whether it belongs to the open graph |
 //! | [`run_version`] | whether a run shown was made with an earlier version of the graph, and what changed |
 //! | [`export`] | the document as Export writes it, naming its JSON Schema |
 //! | [`playback`] | a run shown one step at a time: statuses, taken edges, state, changes |
@@ -56,6 +57,7 @@ pub mod origins;
 pub mod outcome;
 pub mod palette;
 pub mod playback;
+pub mod run_import;
 pub mod run_version;
 pub mod run_view;
 pub mod saved_run;

@@ -8,7 +8,7 @@ use super::settings::SettingsDialog;
 use crate::actions::keyboard::SHORTCUTS;
 use crate::actions::{document, exchange, navigation};
 use crate::platform::use_platform;
-use crate::state::{Dialog, use_alerts, use_doc, use_ui, use_view};
+use crate::state::{Dialog, use_alerts, use_doc, use_run, use_ui, use_view};
 
 #[component]
 pub fn Dialogs() -> impl IntoView {
@@ -38,6 +38,7 @@ pub fn Dialogs() -> impl IntoView {
 fn ImportDialog() -> impl IntoView {
     let doc = use_doc();
     let view = use_view();
+    let ctl = use_run();
     let ui = use_ui();
     let alerts = use_alerts();
     let platform = use_platform();
@@ -46,19 +47,19 @@ fn ImportDialog() -> impl IntoView {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         if let Some(file) = input.files().and_then(|f| f.get(0)) {
             ui.dialog.set(None);
-            exchange::import_file(doc, view, alerts, platform, file);
+            exchange::import_file((doc, view, ctl), alerts, platform, file);
         }
         input.set_value("");
     };
     let on_paste = move |_| {
-        if exchange::import_text(doc, view, alerts, platform, &text.get_untracked(), "the pasted text") {
+        if exchange::import_text((doc, view, ctl), alerts, platform, &text.get_untracked(), "the pasted text") {
             ui.dialog.set(None);
         }
     };
     view! {
         <div class="dialog" role="dialog" aria-modal="true" aria-label="Import">
-            <h2>"Import a graph"</h2>
-            <p>"Choose a "<code>"switchyard/graph@1"</code>" JSON file, drop one on the canvas, or paste its text."</p>
+            <h2>"Import a graph or a run"</h2>
+            <p>"Choose a graph ("<code>"switchyard/graph@1"</code>") or a run record ("<code>"switchyard/run@1"</code>", into the open graph's history), drop one on the canvas, or paste its text."</p>
             <label class="file-pick">
                 <span>"Choose a file…"</span>
                 <input type="file" accept=".json,application/json" aria-label="Import file" on:change=on_file/>

@@ -22,7 +22,7 @@ use subgraph_path::SubgraphPath;
 use crate::actions::exchange;
 use crate::model::geometry::{Point, Rect, View};
 use crate::platform::use_platform;
-use crate::state::{DocState, ViewState, Wire, use_alerts, use_doc, use_view};
+use crate::state::{DocState, ViewState, Wire, use_alerts, use_doc, use_run, use_view};
 use crate::ui::palette_bar::DRAG_TYPE;
 
 /// A pointer gesture in progress.
@@ -229,7 +229,7 @@ pub fn Canvas() -> impl IntoView {
         let at = view.view.get_untracked().to_canvas(screen);
         let Some(dt) = ev.data_transfer() else { return };
         if let Some(file) = dt.files().and_then(|f| f.get(0)) {
-            exchange::import_file(doc, view, alerts, platform, file);
+            exchange::import_file((doc, view, use_run()), alerts, platform, file);
             return;
         }
         if let Ok(kind) = dt.get_data(DRAG_TYPE)
