@@ -479,6 +479,11 @@ for (const source of ['a graph built by mouse', 'a template'] as const) {
 
 test('6. importing broken JSON shows an alert saying where, and changes nothing', async ({ editor: page }) => {
   await buildSmallGraph(page);
+  // The view can still move just after the drags that built the graph: in CI the saved
+  // viewport changed during the first import below, by the same amount every time, but never
+  // after a pause (moving the pointer away does not help). Let it come to rest before the
+  // document is taken as the reference; the cause is not found yet.
+  await page.waitForTimeout(1500);
   const before = await exportDocument(page);
   const ids = (await nodeIds(page)).sort();
   const edges = await edgeList(page);
