@@ -23,15 +23,7 @@ impl NativeHost {
     /// A host with the environment's keys; entries of `SWITCHYARD_TRUSTED_ORIGINS` that are
     /// not origins are returned, for a warning.
     pub fn new() -> (NativeHost, Vec<String>) {
-        let env = |vars: &[&str]| vars.iter().find_map(|v| std::env::var(v).ok().filter(|k| !k.trim().is_empty()));
-        let mut keys = KeyRing::new();
-        if let Some(k) = env(&net::API_KEY_VARS) {
-            keys.add_key(Auth::OpenAi, &k);
-        }
-        if let Some(k) = env(&net::ANTHROPIC_KEY_VARS) {
-            keys.add_key(Auth::Anthropic, &k);
-        }
-        let bad = keys.trust_list(&std::env::var(net::TRUSTED_ORIGINS_VAR).unwrap_or_default());
+        let (keys, bad) = net::keys_from_env();
         (NativeHost { origin: Instant::now(), counter: Cell::new(0), keys }, bad)
     }
 }

@@ -11,7 +11,7 @@ pub mod stream;
 
 use std::time::Duration;
 
-use engine::host::{Auth, HttpFailure, HttpRequest, HttpResponse, Origin, check_origin, redact};
+use engine::host::{Auth, HttpFailure, HttpRequest, HttpResponse, KeyRing, Origin, check_origin, redact};
 
 pub use crate::reply::{MAX_REPLY_BYTES, decode_reply};
 
@@ -21,6 +21,22 @@ pub const API_KEY_VARS: [&str; 2] = ["SWITCHYARD_OPENAI_API_KEY", "OPENAI_API_KE
 pub const ANTHROPIC_KEY_VARS: [&str; 1] = ["ANTHROPIC_API_KEY"];
 /// Origins, comma-separated, trusted with the keys beyond each provider's own.
 pub const TRUSTED_ORIGINS_VAR: &str = "SWITCHYARD_TRUSTED_ORIGINS";
+
+/// The keys of the environment ([`API_KEY_VARS`], [`ANTHROPIC_KEY_VARS`]; an empty value
+/// counts as unset) and the origins of [`TRUSTED_ORIGINS_VAR`], with the entries of that list
+/// that are not origins, for a warning.
+pub fn keys_from_env() -> (KeyRing, Vec<String>) {
+    let env = |vars: &[&str]| vars.iter().find_map(|v| std::env::var(v).ok().filter(|k| !k.trim().is_empty()));
+    let mut keys = KeyRing::new();
+    if let Some(k) = env(&API_KEY_VARS) {
+        keys.add_key(Auth::OpenAi, &k);
+    }
+    if let Some(k) = env(&ANTHROPIC_KEY_VARS) {
+        keys.add_key(Auth::Anthropic, &k);
+    }
+    let bad = keys.trust_list(&std::env::var(TRUSTED_ORIGINS_VAR).unwrap_or_default());
+    (keys, bad)
+}
 
 /// Sends `req`; `key` is added as the request's `auth` says (a bearer token for OpenAI,
 /// `x-api-key` for Anthropic), to whatever URL the request names: the caller has decided it

@@ -5,7 +5,7 @@
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use engine::host::{Auth, HttpRequest, KeyRing, redact};
+use engine::host::{HttpRequest, KeyRing, redact};
 
 use crate::messages::Exchange;
 
@@ -13,15 +13,8 @@ use crate::messages::Exchange;
 pub fn keys() -> &'static KeyRing {
     static KEYS: OnceLock<KeyRing> = OnceLock::new();
     KEYS.get_or_init(|| {
-        let env = |vars: &[&str]| vars.iter().find_map(|v| std::env::var(v).ok().filter(|k| !k.trim().is_empty()));
-        let mut keys = KeyRing::new();
-        if let Some(k) = env(&net::API_KEY_VARS) {
-            keys.add_key(Auth::OpenAi, &k);
-        }
-        if let Some(k) = env(&net::ANTHROPIC_KEY_VARS) {
-            keys.add_key(Auth::Anthropic, &k);
-        }
-        for bad in keys.trust_list(&std::env::var(net::TRUSTED_ORIGINS_VAR).unwrap_or_default()) {
+        let (keys, bad) = net::keys_from_env();
+        for bad in bad {
             eprintln!("{}: `{bad}` is not an origin (scheme://host[:port]); ignored", net::TRUSTED_ORIGINS_VAR);
         }
         keys
