@@ -14,16 +14,19 @@
 //! | [`HttpStream`] | a model's request whose reply streams back piece by piece through a [`channel`] |
 //! | [`GetSettings`], [`SetSettings`], [`RemoveKey`] | keys per origin and the base URL, in a file only the user can read |
 //! | [`SetTitle`] | the window title (file name and unsaved marker) |
+//! | [`EditText`], [`CloseWindow`] | what a native menu item asks of the window ([`menu`]) |
 //!
 //! A command that fails rejects with a message (a string), except [`Http`] and
 //! [`HttpStream`], which reject with an [`HttpFailure`].
 
 pub mod channel;
+pub mod menu;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 pub use channel::ChannelId;
+pub use menu::{MENU_EVENT, MenuAction, TextEdit};
 
 /// One desktop command: its arguments are the implementing struct.
 pub trait Command: Serialize + DeserializeOwned {
@@ -218,9 +221,18 @@ command!(
     /// may then save back to those it could read.
     TakeOpened "take_opened" -> Vec<Opened> {}
 );
+command!(
+    /// Carries out a text editing command in the focused field (a menu item's, see
+    /// [`MenuAction::text_edit`]).
+    EditText "edit_text" -> () { edit: TextEdit }
+);
+command!(
+    /// Closes the window (File ▸ Close, once the editor has saved).
+    CloseWindow "close_window" -> () {}
+);
 
 /// Every command's name, for checking that the app registers each one.
-pub const COMMANDS: [&str; 21] = [
+pub const COMMANDS: [&str; 23] = [
     ListGraphs::NAME,
     LoadGraph::NAME,
     SaveGraph::NAME,
@@ -242,6 +254,8 @@ pub const COMMANDS: [&str; 21] = [
     RemoveKey::NAME,
     SetTitle::NAME,
     TakeOpened::NAME,
+    EditText::NAME,
+    CloseWindow::NAME,
 ];
 
 #[cfg(test)]

@@ -14,8 +14,17 @@
 //! | `get_settings`, `set_settings`, `remove_key` | keys per origin and the base URL, in a file only the user can read |
 //! | `set_title` | the window title (file name and unsaved marker) |
 //! | `take_opened` | graph files given on the command line, or by a second launch (single instance), read |
+//! | `edit_text`, `close_window` | what a native menu item asks of the window ([`menu`]) |
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | [`menu`] | the native menus (File, Edit, Run, Help) and Open Recent |
+//! | [`reference`] | Help ▸ The Graph Format: the format reference in a window of its own |
 
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
+
+mod menu;
+mod reference;
 
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -25,9 +34,10 @@ use std::sync::Mutex;
 use engine::host::{Auth, HttpRequest, KeyRing, Origin};
 use switchyard_ipc as ipc;
 use tauri::ipc::{Channel, JavaScriptChannelId};
-use tauri::{Manager, State};
+use tauri::menu::{MenuEvent, Submenu};
+use tauri::{AppHandle, Manager, State, Wry};
 use tauri_plugin_dialog::DialogExt;
-use workflow_files::{Config, OriginKey, Settings, Workflows, write_atomic};
+use workflow_files::{Config, OriginKey, Settings, Workflows, recent, write_atomic};
 
 struct AppState {
     workflows: Workflows,
@@ -37,6 +47,8 @@ struct AppState {
     picked: Mutex<HashSet<PathBuf>>,
     /// Files given from outside, not yet taken by the editor.
     opened: Mutex<Vec<PathBuf>>,
+    /// File ▸ Open Recent, refilled when the list changes.
+    recent_menu: Submenu<Wry>,
 }
 
 /// What a command answers: its [`ipc::Command::Reply`], or why it failed.
@@ -114,8 +126,8 @@ async fn open_file(app: tauri::AppHandle, state: State<'_, AppState>, args: ipc:
     let ipc::OpenFile {} = args;
     let picked = app.dialog().file().add_filter("Switchyard graph", &["json"]).blocking_pick_file();
     let Some(path) = picked.and_then(|p| p.into_path().ok()) else { return Ok(None) };
-    remember(&state, &path);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    remember(&app, &state, &path, &text);
     Ok(Some(ipc::Picked { path: path.display().to_string(), text }))
 }
 
@@ -133,15 +145,29 @@ async fn save_file_as(
         .set_file_name(&args.suggested)
         .blocking_save_file();
     let Some(path) = picked.and_then(|p| p.into_path().ok()) else { return Ok(None) };
-    write_atomic(&path, &args.text).map_err(|e| format!("saving {}: {e}", path.display()))?;
-    remember(&state, &path);
+    write_atomic(&path, &args.text).map_err(|e| saving_error(&path, &e))?;
+    remember(&app, &state, &path, &args.text);
     Ok(Some(path.display().to_string()))
 }
 
-fn remember(state: &AppState, path: &std::path::Path) {
+/// Lets the app save back to `path`, which the user chose, and lists it first in Open Recent
+/// when `text` is a graph (the editor opens nothing else).
+fn remember(app: &AppHandle, state: &AppState, path: &std::path::Path, text: &str) {
     if let Ok(mut picked) = state.picked.lock() {
         picked.insert(path.to_path_buf());
     }
+    if engine::parse_graph(text).is_ok() {
+        change_recent(app, state, |list| recent::remember(list, &path.display().to_string()));
+    }
+}
+
+/// Changes the recent files list kept in the settings, and the menu showing it.
+fn change_recent(app: &AppHandle, state: &AppState, change: impl FnOnce(&mut Vec<String>)) {
+    let mut settings = state.config.load();
+    change(&mut settings.recent);
+    // A settings file that cannot be written keeps the list for this session only.
+    let _ = state.config.save(&settings);
+    let _ = menu::fill_recent(app, &state.recent_menu, &settings.recent);
 }
 
 /// Saves a file the user picked earlier with Open… or Save As…, atomically.
@@ -152,7 +178,7 @@ fn save_external(state: State<'_, AppState>, args: ipc::SaveExternal) -> Reply<i
     if !allowed {
         return Err(format!("{} was not chosen in a file dialog, so the app will not write it", path.display()));
     }
-    write_atomic(&path, &args.text).map_err(|e| format!("saving {}: {e}", path.display()))?;
+    write_atomic(&path, &args.text).map_err(|e| saving_error(&path, &e))?;
     let modified_ms = std::fs::metadata(&path)
         .and_then(|m| m.modified())
         .ok()
@@ -308,21 +334,62 @@ fn set_title(window: tauri::Window, args: ipc::SetTitle) -> Reply<ipc::SetTitle>
 }
 
 /// Reads the files given from outside since the last call. A file read can be saved back to,
-/// as one picked in a dialog.
+/// as one picked in a dialog, and a graph goes first in Open Recent; a file that has gone
+/// leaves it.
 #[tauri::command]
-fn take_opened(state: State<'_, AppState>, args: ipc::TakeOpened) -> Reply<ipc::TakeOpened> {
+fn take_opened(app: AppHandle, state: State<'_, AppState>, args: ipc::TakeOpened) -> Reply<ipc::TakeOpened> {
     let ipc::TakeOpened {} = args;
     let paths = std::mem::take(&mut *state.opened.lock().map_err(|e| e.to_string())?);
     Ok(paths
         .into_iter()
         .map(|path| {
-            let text = std::fs::read_to_string(&path).map_err(|e| reading_error(&e));
-            if text.is_ok() {
-                remember(&state, &path);
+            let read = std::fs::read_to_string(&path);
+            match &read {
+                Ok(text) => remember(&app, &state, &path, text),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    change_recent(&app, &state, |list| recent::forget(list, &path.display().to_string()));
+                }
+                Err(_) => {}
             }
-            ipc::Opened { path: path.display().to_string(), text }
+            ipc::Opened { path: path.display().to_string(), text: read.map_err(|e| reading_error(&e)) }
         })
         .collect())
+}
+
+/// Carries out a text editing command in the focused field, natively: the menu's shortcut
+/// keys reach the menu before the page (WebKitGTK; elsewhere the page's keys do it).
+#[tauri::command]
+fn edit_text(webview: tauri::Webview, args: ipc::EditText) -> Reply<ipc::EditText> {
+    let command = args.edit.webkit_name();
+    webview
+        .with_webview(move |view| {
+            #[cfg(target_os = "linux")]
+            {
+                use webkit2gtk::WebViewExt;
+                view.inner().execute_editing_command(command);
+            }
+            #[cfg(not(target_os = "linux"))]
+            let _ = (view, command);
+        })
+        .map_err(|e| e.to_string())
+}
+
+#[tauri::command]
+fn close_window(window: tauri::Window, args: ipc::CloseWindow) -> Reply<ipc::CloseWindow> {
+    let ipc::CloseWindow {} = args;
+    window.close().map_err(|e| e.to_string())
+}
+
+/// Why `path` could not be saved, in words for the user.
+fn saving_error(path: &std::path::Path, e: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    match e.kind() {
+        ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem => {
+            format!("{} cannot be written there (the file or its folder is read-only)", path.display())
+        }
+        ErrorKind::NotFound => format!("the folder of {} is gone", path.display()),
+        _ => format!("saving {}: {e}", path.display()),
+    }
 }
 
 fn reading_error(e: &std::io::Error) -> String {
@@ -353,6 +420,35 @@ fn queue_opened(app: &tauri::AppHandle, files: Vec<PathBuf>) {
     }
 }
 
+/// Tells the editor files were queued. It takes them at this event: a focus event may not
+/// come (the window may have it already, or the desktop may not pass it on).
+fn hand_to_editor(app: &tauri::AppHandle) {
+    if let Some(window) = app.get_webview_window("main") {
+        let _ = window.eval(format!("window.dispatchEvent(new Event('{}'))", ipc::FILES_GIVEN_EVENT));
+    }
+}
+
+fn on_menu(app: &AppHandle, event: &MenuEvent) {
+    let Some(chosen) = menu::Chosen::of(event) else { return };
+    let Some(state) = app.try_state::<AppState>() else { return };
+    match chosen {
+        menu::Chosen::Editor(action) => menu::to_editor(app, action),
+        menu::Chosen::Recent(n) => {
+            let list = state.config.load().recent;
+            if let Some(path) = menu::recent_path(&list, n) {
+                queue_opened(app, vec![path]);
+                hand_to_editor(app);
+            }
+        }
+        menu::Chosen::ClearRecent => change_recent(app, &state, Vec::clear),
+        menu::Chosen::Reference => {
+            if let Err(e) = reference::show(app) {
+                eprintln!("switchyard: the format reference could not open: {e}");
+            }
+        }
+    }
+}
+
 /// The data folder: `SWITCHYARD_DATA_DIR` when set (tests), else the app's data folder.
 fn data_dir(app: &tauri::App) -> PathBuf {
     match std::env::var_os("SWITCHYARD_DATA_DIR") {
@@ -369,10 +465,8 @@ fn main() {
             if let Some(window) = app.get_webview_window("main") {
                 let _ = window.unminimize();
                 let _ = window.set_focus();
-                // The editor takes the files at this event (a focus event may not come: the
-                // window may have it already, or the desktop may not pass it on).
-                let _ = window.eval(format!("window.dispatchEvent(new Event('{}'))", ipc::FILES_GIVEN_EVENT));
             }
+            hand_to_editor(app);
         }))
         .plugin(tauri_plugin_dialog::init())
         .setup(|app| {
@@ -381,9 +475,13 @@ fn main() {
             let config = Config::new(dir.join("settings.json"));
             let cwd = std::env::current_dir().unwrap_or_default();
             let opened = Mutex::new(files_in(std::env::args(), &cwd));
-            app.manage(AppState { workflows, config, picked: Mutex::new(HashSet::new()), opened });
+            let (bar, recent_menu) = menu::build(app.handle(), &config.load().recent)?;
+            app.set_menu(bar)?;
+            app.on_menu_event(|app, event| on_menu(app, &event));
+            app.manage(AppState { workflows, config, picked: Mutex::new(HashSet::new()), opened, recent_menu });
             Ok(())
         })
+        .register_uri_scheme_protocol(reference::SCHEME, |_, request| reference::serve(request))
         .invoke_handler(tauri::generate_handler![
             list_graphs,
             load_graph,
@@ -405,7 +503,9 @@ fn main() {
             set_settings,
             remove_key,
             set_title,
-            take_opened
+            take_opened,
+            edit_text,
+            close_window
         ])
         .run(tauri::generate_context!())
         .unwrap_or_else(|e| {

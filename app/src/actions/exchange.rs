@@ -96,6 +96,25 @@ pub fn import_file((doc, view, ctl): (DocState, ViewState, RunCtl), alerts: Aler
 }
 
 /// Downloads the open graph's document (pretty, stable key order, naming its JSON Schema).
+/// Export: a copy of the document where the person says (a save dialog on the desktop; the
+/// browser's download). The open graph stays where it is saved.
+pub fn export_document(doc: DocState, alerts: Alerts, platform: PlatformRef) {
+    if !platform.get().has_files() {
+        return download_document(doc, alerts);
+    }
+    let (name, text) =
+        doc.editor.with_untracked(|e| (e.document().display_name().to_string(), export_text(e.document())));
+    let saving = platform.get().save_file_as(format!("{}.json", slug(&name)), text);
+    wasm_bindgen_futures::spawn_local(async move {
+        match saving.await {
+            Ok(Some(id)) => alerts.info(format!("Exported a copy to {id}")),
+            Ok(None) => {}
+            Err(why) => alerts.error(format!("Could not export: {why}")),
+        }
+    });
+}
+
+/// The document as a download (the browser's Export).
 pub fn download_document(doc: DocState, alerts: Alerts) {
     let (name, text) =
         doc.editor.with_untracked(|e| (e.document().display_name().to_string(), export_text(e.document())));

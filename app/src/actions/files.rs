@@ -13,7 +13,9 @@ use leptos::prelude::*;
 pub fn install(doc: DocState, ui: UiState, platform: PlatformRef) {
     Effect::new(move |_| {
         let name = doc.editor.with(|e| e.document().display_name().to_string());
-        let unsaved = doc.editor.with(crate::model::editor::Editor::revision) != doc.saved_revision.get();
+        // A save that failed later (the desktop writes in the background) leaves it unsaved too.
+        let unsaved = doc.editor.with(crate::model::editor::Editor::revision) != doc.saved_revision.get()
+            || doc.storage_failed.get();
         let platform = platform.get();
         let title = doc.current.with(|id| platform.title(&name, id, unsaved));
         platform.set_title(&title);

@@ -40,7 +40,7 @@ pub fn install(doc: DocState, view: ViewState, ui: UiState, alerts: Alerts) {
             return;
         }
         let text = ev.clipboard_data().and_then(|d| d.get_data("text/plain").ok()).filter(|t| !t.trim().is_empty());
-        let text = text.or_else(|| gloo_storage_get(CLIPBOARD_KEY));
+        let text = text.or_else(own_copy);
         if let Some(text) = text {
             ev.prevent_default();
             paste_text(doc, alerts, &text);
@@ -48,9 +48,10 @@ pub fn install(doc: DocState, view: ViewState, ui: UiState, alerts: Alerts) {
     });
 }
 
-fn gloo_storage_get(key: &str) -> Option<String> {
+/// The editor's own last copy (kept in local storage).
+pub fn own_copy() -> Option<String> {
     use gloo_storage::Storage;
-    gloo_storage::LocalStorage::raw().get_item(key).ok().flatten()
+    gloo_storage::LocalStorage::raw().get_item(CLIPBOARD_KEY).ok().flatten()
 }
 
 pub fn paste_text(doc: DocState, alerts: Alerts, text: &str) {

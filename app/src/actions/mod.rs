@@ -15,6 +15,7 @@
 //! | `live_host` | the host a live run steps with: streamed model replies shown as they arrive |
 //! | [`navigation`] | subgraphs (enter, leave), selecting and showing nodes and problems |
 //! | [`keyboard`] | shortcuts, copy and paste |
+//! | [`menu`] | the desktop app's native menu items, carried out |
 //! | [`settings`] | the theme and the model settings |
 
 pub mod breakpoints;
@@ -24,6 +25,7 @@ pub mod files;
 pub mod keyboard;
 pub mod leave;
 mod live_host;
+pub mod menu;
 pub mod navigation;
 pub mod run;
 pub mod run_import;

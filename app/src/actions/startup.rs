@@ -43,6 +43,7 @@ pub fn start(platform: Rc<dyn Platform>, problems: Vec<String>) {
         document::save_now(doc, view, alerts, platform);
     }
     super::files::open_given_files(doc, view, alerts, platform);
+    super::menu::install(super::menu::MenuTargets { doc, view, ctl: run, ui, alerts, platform });
 }
 
 /// The graph to open first: the last one open, else the newest, else a new starter graph.

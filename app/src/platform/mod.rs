@@ -167,6 +167,11 @@ pub trait Platform {
     /// The window title for the open graph (unsaved work marked where it is not saved at once).
     fn title(&self, name: &str, id: &DocId, unsaved: bool) -> String;
     fn set_title(&self, title: &str);
+    /// Carries out a text editing command in the focused field natively (the desktop's
+    /// menus; the browser has none, and lets the page's own keys do it).
+    fn edit_text(&self, _edit: switchyard_ipc::TextEdit) {}
+    /// Closes the window (File ▸ Close on the desktop).
+    fn close_window(&self) {}
     /// Where failures of background writes (the desktop's) are reported.
     fn on_background_error(&self, hook: Box<dyn Fn(String)>);
 

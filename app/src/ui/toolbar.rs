@@ -20,7 +20,7 @@ pub fn Toolbar() -> impl IntoView {
     let can_redo = move || doc.editor.with(|e| e.can_redo());
     let layout_dir = RwSignal::new(Direction::LeftToRight);
     let new_graph = move |_| document::create_graph(doc, view, alerts, platform, None);
-    let export = move |_| exchange::download_document(doc, alerts);
+    let export = move |_| exchange::export_document(doc, alerts, platform);
     let mermaid = move |_| exchange::copy_mermaid(doc, alerts);
     let share = move |_| exchange::open_share(doc, ui);
     let toggle_theme = move |_| settings::toggle_theme(ui, platform);
@@ -43,7 +43,7 @@ pub fn Toolbar() -> impl IntoView {
                         {icon(Icon::SaveAs)}<span class="label">"Save As…"</span>
                     </button>
                 })}
-                <button class="collapse-1360" on:click=export title="Download the graph document" aria-label="Export">{icon(Icon::Export)}<span class="label">"Export"</span></button>
+                <button class="collapse-1360" on:click=export title="Export a copy of the graph document" aria-label="Export">{icon(Icon::Export)}<span class="label">"Export"</span></button>
                 <button class="collapse-1500" on:click=mermaid title="Copy a Mermaid flowchart" aria-label="Mermaid">{icon(Icon::Mermaid)}<span class="label">"Mermaid"</span></button>
                 <button class="collapse-1500" on:click=share title="Make a link that opens this graph" aria-label="Share">{icon(Icon::Share)}<span class="label">"Share"</span></button>
             </div>

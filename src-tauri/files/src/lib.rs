@@ -9,7 +9,10 @@
 //! | [`Workflows`] | the folder: list, load, save, rename, delete graphs and their runs |
 //! | [`check_name`] | which file names the UI may use |
 //! | [`write_atomic`] | the write-then-rename every save goes through |
-//! | [`Config`] | the app's settings file (the API key), readable by its user only |
+//! | [`Config`] | the app's settings file (keys, base URL, recent files), readable by its user only |
+//! | [`recent`] | the recent files list kept there |
+
+pub mod recent;
 
 use std::fmt;
 use std::fs;
@@ -20,6 +23,11 @@ use std::time::UNIX_EPOCH;
 
 use engine::host::{Auth, Origin};
 use serde::{Deserialize, Serialize};
+
+/// FNV-1a, 64 bits: a hash of a path that stays the same across builds and versions.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+}
 
 /// A storage failure, in words for the user.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -277,11 +285,26 @@ impl Workflows {
         self.dir.join("runs").join(graph_file.trim_end_matches(".json"))
     }
 
+    /// Where the runs of `graph` are kept: a file of the folder's beside its name; a file
+    /// opened from anywhere else (an absolute path) in `runs/.elsewhere/`, under its name and
+    /// a hash of its path (a folder name no graph of the folder can have: it starts with a dot).
+    fn runs_of(&self, graph: &str) -> Result<PathBuf, FileError> {
+        let path = Path::new(graph);
+        if !path.is_absolute() {
+            check_name(graph)?;
+            return Ok(self.runs_dir(graph));
+        }
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("graph").trim_end_matches(".json");
+        let name: String =
+            name.chars().map(|c| if c.is_alphanumeric() || "-_.".contains(c) { c } else { '_' }).take(80).collect();
+        Ok(self.dir.join("runs").join(".elsewhere").join(format!("{name}-{:016x}", fnv1a(graph.as_bytes()))))
+    }
+
     fn run_path(&self, graph_file: &str, run_id: &str) -> Result<PathBuf, FileError> {
-        check_name(graph_file)?;
+        let dir = self.runs_of(graph_file)?;
         let name = format!("{run_id}.json");
         check_name(&name)?;
-        Ok(self.runs_dir(graph_file).join(name))
+        Ok(dir.join(name))
     }
 
     /// Saves a run record beside its graph.
@@ -305,8 +328,7 @@ impl Workflows {
 
     /// Run ids saved for a graph, newest first.
     pub fn list_runs(&self, graph_file: &str) -> Result<Vec<String>, FileError> {
-        check_name(graph_file)?;
-        let Ok(read) = fs::read_dir(self.runs_dir(graph_file)) else { return Ok(Vec::new()) };
+        let Ok(read) = fs::read_dir(self.runs_of(graph_file)?) else { return Ok(Vec::new()) };
         let mut runs: Vec<(u64, String)> = read
             .flatten()
             .filter_map(|e| {
@@ -336,6 +358,9 @@ pub struct Settings {
     /// Provider keys, each bound to one origin.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub keys: Vec<OriginKey>,
+    /// Graph files opened or saved anywhere, newest first ([`recent`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub recent: Vec<String>,
 }
 
 /// A key and the one origin it goes to.
@@ -527,7 +552,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let c = Config::new(dir.path().join("config").join("settings.json"));
         assert_eq!(c.load(), Settings::default());
-        let s = Settings { openai_api_key: Some("sk-test".into()), openai_base_url: None, keys: Vec::new() };
+        let s = Settings { openai_api_key: Some("sk-test".into()), ..Settings::default() };
         c.save(&s).unwrap();
         // The old single key is moved to the OpenAI origin on reading, and saved so.
         let moved = c.load();
@@ -550,11 +575,26 @@ mod tests {
     }
 
     #[test]
+    fn runs_of_a_file_opened_from_elsewhere_are_kept_apart_per_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let wf = Workflows::open(dir.path().join("workflows")).unwrap();
+        wf.save_run("/home/a/flow.switchyard.json", "r1", "{}").unwrap();
+        wf.save_run("/home/b/flow.switchyard.json", "r2", "{}").unwrap();
+        wf.save_run("flow.json", "r3", "{}").unwrap();
+        assert_eq!(wf.list_runs("/home/a/flow.switchyard.json").unwrap(), vec!["r1".to_string()]);
+        assert_eq!(wf.list_runs("/home/b/flow.switchyard.json").unwrap(), vec!["r2".to_string()]);
+        assert_eq!(wf.list_runs("flow.json").unwrap(), vec!["r3".to_string()]);
+        assert_eq!(wf.load_run("/home/a/flow.switchyard.json", "r1").unwrap(), "{}");
+        assert!(wf.save_run("/home/a/flow.json", "../x", "{}").is_err(), "run ids stay names");
+        assert!(wf.save_run("a/b.json", "r", "{}").is_err(), "a relative path is still refused");
+    }
+
+    #[test]
     fn the_old_key_goes_to_its_base_urls_origin_only() {
         let mut s = Settings {
             openai_api_key: Some(" sk-local-1 ".into()),
             openai_base_url: Some("http://127.0.0.1:11434/v1".into()),
-            keys: Vec::new(),
+            ..Settings::default()
         };
         assert!(s.migrate());
         assert!(!s.migrate(), "once");

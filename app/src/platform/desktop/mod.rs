@@ -243,6 +243,18 @@ impl Platform for Desktop {
         });
     }
 
+    fn edit_text(&self, edit: switchyard_ipc::TextEdit) {
+        wasm_bindgen_futures::spawn_local(async move {
+            let _ = ipc::call(&cmd::EditText { edit }).await;
+        });
+    }
+
+    fn close_window(&self) {
+        wasm_bindgen_futures::spawn_local(async move {
+            let _ = ipc::call(&cmd::CloseWindow {}).await;
+        });
+    }
+
     fn on_background_error(&self, hook: Box<dyn Fn(String)>) {
         cache::set_error_hook(hook);
     }
