@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 /// editor carries out.
 pub const MENU_EVENT: &str = "switchyard-menu";
 
-/// A menu item the editor carries out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// A menu item the editor carries out, named on the wire by [`MenuAction::id`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MenuAction {
     New,
     Open,

@@ -8,11 +8,13 @@
 //    launch with a file that is not a graph, or is missing, opens nothing and says why. When
 //    the binary is an installed one (a root with its desktop entry), the file is also opened
 //    the way a file manager's double click does: `gio open`, through the desktop entry.
-// 3. Native menus, through real key presses (xdotool, XTEST) reaching GTK: their shortcuts
-//    act on the graph (Undo, Select All, Save, Export through the save dialog) or on the
-//    focused text field (Select All, Copy, Paste, Undo);
-//    Run ▸ Run, Back and Step; File ▸ Open Recent by its mnemonics, and the list in the settings
-//    file; Help ▸ The Graph Format and About open their windows; File ▸ Close closes the app.
+// 3. Native menus, through real key presses (xdotool, XTEST) reaching GTK: File ▸ Open Recent
+//    by its mnemonics (and the list in the settings file); shortcuts acting on the graph
+//    (Select All, Undo, Redo, Save, Export through the save dialog) or on the focused text
+//    field (Select All, Copy, Paste, Undo); Run ▸ Run, Back, Step, Continue and Reset; Help ▸
+//    The Graph Format and About open their windows; File ▸ New; File ▸ Close closes the app.
+//    Also: a file whose folder turned read-only keeps its edit in the window, and it is
+//    written once the folder is writable again.
 //
 // Usage: node tests/desktop/desktop-e2e.mjs <path to switchyard-desktop> [screenshot.png]
 import { spawn, spawnSync } from 'node:child_process';
@@ -113,6 +115,10 @@ try {
   console.log('desktop: ok: the app starts, opens a template and saves it as the expected file');
   await wd('DELETE', `/session/${session}`);
   session = undefined;
+  // The next launch must not find this instance still on D-Bus as it exits: it would try to
+  // hand its files over to it, and fail.
+  await windowsGone(' — Switchyard');
+  await sleep(500);
   const files = await filesFromOutside();
   await menus(files);
 } finally {
@@ -298,6 +304,10 @@ async function menus({ sp, exec, waitFor, title, flow, second, missing, locked }
   await waitFor(`return document.querySelectorAll("[data-node-id]").length === ${count - 1}`, 'a node deleted');
   await keys('ctrl+z');
   await waitFor(`return document.querySelectorAll("[data-node-id]").length === ${count}`, 'the node back after Ctrl+Z');
+  await keys('ctrl+shift+z');
+  await waitFor(`return document.querySelectorAll("[data-node-id]").length === ${count - 1}`, 'the node deleted again after Ctrl+Shift+Z');
+  await keys('ctrl+z');
+  await waitFor(`return document.querySelectorAll("[data-node-id]").length === ${count}`, 'the node back again');
 
   // File ▸ Save (Ctrl+S) says where it saved.
   await keys('ctrl+s');
@@ -333,7 +343,12 @@ async function menus({ sp, exec, waitFor, title, flow, second, missing, locked }
   const earlier = await shown();
   await keys('F10');
   await waitFor(`return (document.querySelector(".step-list li.current")?.textContent ?? "") === ${JSON.stringify(last)}`, 'the later step again after F10');
-  console.log(`desktop: menus: Open Recent, Select All, Undo, Save, Export, Run, Back and Step by their keys (steps "${last.slice(0, 24)}" → "${earlier.slice(0, 24)}" → back)`);
+  await keys('F9', 'F9');
+  await keys('F8');
+  await waitFor(`return (document.querySelector(".step-list li.current")?.textContent ?? "") === ${JSON.stringify(last)}`, 'the last step again after F8 (Continue)');
+  await keys('shift+F5');
+  await waitFor('return document.querySelectorAll(".step-list li").length === 1', 'the run reset by Shift+F5');
+  console.log(`desktop: menus: Open Recent, Select All, Undo, Redo, Save, Export, Run, Back, Step, Continue and Reset by their keys (steps "${last.slice(0, 24)}" → "${earlier.slice(0, 24)}" → back)`);
 
   // Help ▸ The Graph Format (F1) and Help ▸ About open their windows.
   await keys('F1');
@@ -342,13 +357,27 @@ async function menus({ sp, exec, waitFor, title, flow, second, missing, locked }
   await waitForWindow(windowNamed, 'About Switchyard');
   await keys('Escape');
 
+  // File ▸ New (Ctrl+N): a new graph in the workflows folder.
+  await keys('ctrl+n');
+  await waitFor(`return !document.title.includes(${JSON.stringify(target.split('/').pop())})`, 'a new graph after Ctrl+N');
+  const fresh = await title();
+  console.log(`desktop: File ▸ New opened "${fresh}"`);
+
   // File ▸ Close (Ctrl+W) saves and closes the window, and with it the app.
   await keys('ctrl+w');
   const t = Date.now();
-  while (windowNamed(target.split('/').pop()).length && Date.now() - t < 10000) await sleep(200);
-  assert.equal(windowNamed(target.split('/').pop()).length, 0, 'the window is closed after Ctrl+W');
+  while (windowNamed(' — Switchyard').length && Date.now() - t < 10000) await sleep(200);
+  assert.equal(windowNamed(' — Switchyard').length, 0, 'the window is closed after Ctrl+W');
   session = undefined;
   console.log('desktop: ok: the native menus do what the toolbar does, by their keys and mnemonics');
+}
+
+async function windowsGone(name) {
+  const t = Date.now();
+  while (spawnSync('xdotool', ['search', '--name', name]).status === 0) {
+    if (Date.now() - t > 15000) throw new Error(`the window "${name}" is still there`);
+    await sleep(200);
+  }
 }
 
 async function waitForWindow(windowNamed, name) {

@@ -95,7 +95,6 @@ pub fn import_file((doc, view, ctl): (DocState, ViewState, RunCtl), alerts: Aler
     }
 }
 
-/// Downloads the open graph's document (pretty, stable key order, naming its JSON Schema).
 /// Export: a copy of the document where the person says (a save dialog on the desktop; the
 /// browser's download). The open graph stays where it is saved.
 pub fn export_document(doc: DocState, alerts: Alerts, platform: PlatformRef) {
@@ -114,7 +113,8 @@ pub fn export_document(doc: DocState, alerts: Alerts, platform: PlatformRef) {
     });
 }
 
-/// The document as a download (the browser's Export).
+/// Downloads the open graph's document (pretty, stable key order, naming its JSON Schema):
+/// the browser's Export.
 pub fn download_document(doc: DocState, alerts: Alerts) {
     let (name, text) =
         doc.editor.with_untracked(|e| (e.document().display_name().to_string(), export_text(e.document())));
