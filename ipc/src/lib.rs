@@ -14,7 +14,7 @@
 //! | [`HttpStream`] | a model's request whose reply streams back piece by piece through a [`channel`] |
 //! | [`GetSettings`], [`SetSettings`], [`RemoveKey`] | keys per origin and the base URL, in a file only the user can read |
 //! | [`SetTitle`] | the window title (file name and unsaved marker) |
-//! | [`EditText`], [`CloseWindow`] | what a native menu item asks of the window ([`menu`]) |
+//! | [`EditText`], [`CloseWindow`], [`ReadClipboard`] | what a native menu item asks of the window ([`menu`]) |
 //!
 //! A command that fails rejects with a message (a string), except [`Http`] and
 //! [`HttpStream`], which reject with an [`HttpFailure`].
@@ -230,9 +230,14 @@ command!(
     /// Closes the window (File ▸ Close, once the editor has saved).
     CloseWindow "close_window" -> () {}
 );
+command!(
+    /// The system clipboard's text, if it holds any (the menu's Paste, which gets no paste
+    /// event).
+    ReadClipboard "read_clipboard" -> Option<String> {}
+);
 
 /// Every command's name, for checking that the app registers each one.
-pub const COMMANDS: [&str; 23] = [
+pub const COMMANDS: [&str; 24] = [
     ListGraphs::NAME,
     LoadGraph::NAME,
     SaveGraph::NAME,
@@ -256,6 +261,7 @@ pub const COMMANDS: [&str; 23] = [
     TakeOpened::NAME,
     EditText::NAME,
     CloseWindow::NAME,
+    ReadClipboard::NAME,
 ];
 
 #[cfg(test)]

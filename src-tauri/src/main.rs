@@ -14,15 +14,17 @@
 //! | `get_settings`, `set_settings`, `remove_key` | keys per origin and the base URL, in a file only the user can read |
 //! | `set_title` | the window title (file name and unsaved marker) |
 //! | `take_opened` | graph files given on the command line, or by a second launch (single instance), read |
-//! | `edit_text`, `close_window` | what a native menu item asks of the window ([`menu`]) |
+//! | `edit_text`, `close_window`, `read_clipboard` | what a native menu item asks of the window ([`menu`]) |
 //!
 //! | module | what it holds |
 //! |---|---|
 //! | [`menu`] | the native menus (File, Edit, Run, Help) and Open Recent |
+//! | [`clipboard`] | the system clipboard's text, for the menu's Paste |
 //! | [`reference`] | Help ▸ The Graph Format: the format reference in a window of its own |
 
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
+mod clipboard;
 mod menu;
 mod reference;
 
@@ -374,6 +376,13 @@ fn edit_text(webview: tauri::Webview, args: ipc::EditText) -> Reply<ipc::EditTex
         .map_err(|e| e.to_string())
 }
 
+/// The system clipboard's text (the menu's Paste of nodes).
+#[tauri::command]
+async fn read_clipboard(app: AppHandle, args: ipc::ReadClipboard) -> Reply<ipc::ReadClipboard> {
+    let ipc::ReadClipboard {} = args;
+    Ok(clipboard::read_text(&app).await)
+}
+
 #[tauri::command]
 fn close_window(window: tauri::Window, args: ipc::CloseWindow) -> Reply<ipc::CloseWindow> {
     let ipc::CloseWindow {} = args;
@@ -505,7 +514,8 @@ fn main() {
             set_title,
             take_opened,
             edit_text,
-            close_window
+            close_window,
+            read_clipboard
         ])
         .run(tauri::generate_context!())
         .unwrap_or_else(|e| {

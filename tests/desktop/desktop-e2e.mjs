@@ -10,11 +10,11 @@
 //    the way a file manager's double click does: `gio open`, through the desktop entry.
 // 3. Native menus, through real key presses (xdotool, XTEST) reaching GTK: File ▸ Open Recent
 //    by its mnemonics (and the list in the settings file); shortcuts acting on the graph
-//    (Select All, Undo, Redo, Save, Export through the save dialog) or on the focused text
-//    field (Select All, Copy, Paste, Undo); Run ▸ Run, Back, Step, Continue and Reset; Help ▸
-//    The Graph Format and About open their windows; File ▸ New; File ▸ Close closes the app.
-//    Also: a file whose folder turned read-only keeps its edit in the window, and it is
-//    written once the folder is writable again.
+//    (Select All, Undo, Redo, Save, Export through the save dialog, Paste from the system
+//    clipboard) or on the focused text field (Select All, Copy, Paste, Undo); Run ▸ Run, Back,
+//    Step, Continue and Reset; Help ▸ The Graph Format and About open their windows; File ▸
+//    New; File ▸ Close closes the app. The file left unsaved in the read-only folder (part 2)
+//    is written once the folder is writable again.
 //
 // Usage: node tests/desktop/desktop-e2e.mjs <path to switchyard-desktop> [screenshot.png]
 import { spawn, spawnSync } from 'node:child_process';
@@ -294,6 +294,14 @@ async function menus({ sp, exec, waitFor, title, flow, second, missing, locked }
   await keys('ctrl+z');
   await waitFor(`return document.activeElement.value === ${JSON.stringify(original)}`, 'the paste undone in the field (Ctrl+Z)');
   assert.equal(await nodes(), inGraph, 'and the nodes stay as they were (none pasted)');
+  // Paste (Ctrl+V) on the canvas reads the system clipboard: a node copied as text, from the
+  // field, by WebKit (the editor's own last copy holds no such node).
+  const clip = JSON.stringify({ id: 'from_clipboard', kind: 'note', text: 'Pasted from the system clipboard' });
+  await exec(`const i = document.activeElement; i.value = ${JSON.stringify(clip)}; i.dispatchEvent(new Event('input', { bubbles: true })); i.select();`);
+  await keys('ctrl+c');
+  await exec('document.activeElement.blur()');
+  await keys('ctrl+v');
+  await waitFor('return !!document.querySelector("[data-node-id=from_clipboard]")', 'the node on the system clipboard pasted by Ctrl+V');
   await exec('document.activeElement.blur()');
 
   // Edit ▸ Undo (Ctrl+Z) brings back a deleted node.
@@ -348,7 +356,7 @@ async function menus({ sp, exec, waitFor, title, flow, second, missing, locked }
   await waitFor(`return (document.querySelector(".step-list li.current")?.textContent ?? "") === ${JSON.stringify(last)}`, 'the last step again after F8 (Continue)');
   await keys('shift+F5');
   await waitFor('return document.querySelectorAll(".step-list li").length === 1', 'the run reset by Shift+F5');
-  console.log(`desktop: menus: Open Recent, Select All, Undo, Redo, Save, Export, Run, Back, Step, Continue and Reset by their keys (steps "${last.slice(0, 24)}" → "${earlier.slice(0, 24)}" → back)`);
+  console.log(`desktop: menus: Open Recent, Select All, Paste, Undo, Redo, Save, Export, Run, Back, Step, Continue and Reset by their keys (steps "${last.slice(0, 24)}" → "${earlier.slice(0, 24)}" → back)`);
 
   // Help ▸ The Graph Format (F1) and Help ▸ About open their windows.
   await keys('F1');

@@ -96,13 +96,12 @@ fn close(t: MenuTargets) {
     }
 }
 
-/// Nodes from the system clipboard, else the editor's own last copy (kept for when the web
-/// view may not read the clipboard).
+/// Nodes from the system clipboard, else the editor's own last copy (for when the clipboard
+/// cannot be read).
 fn paste_from_clipboard(t: MenuTargets) {
-    let read = window().navigator().clipboard().read_text();
+    let read = t.platform.get().read_clipboard();
     wasm_bindgen_futures::spawn_local(async move {
-        let text = wasm_bindgen_futures::JsFuture::from(read).await.ok().and_then(|v| v.as_string());
-        let text = text.filter(|t| !t.trim().is_empty()).or_else(super::keyboard::own_copy);
+        let text = read.await.filter(|t| !t.trim().is_empty()).or_else(super::keyboard::own_copy);
         match text {
             Some(text) => paste_text(t.doc, t.alerts, &text),
             None => t.alerts.error("Nothing to paste: the clipboard is empty"),

@@ -249,6 +249,10 @@ impl Platform for Desktop {
         });
     }
 
+    fn read_clipboard(&self) -> LocalBoxFuture<'static, Option<String>> {
+        Box::pin(async { ipc::call(&cmd::ReadClipboard {}).await.ok().flatten() })
+    }
+
     fn close_window(&self) {
         wasm_bindgen_futures::spawn_local(async move {
             let _ = ipc::call(&cmd::CloseWindow {}).await;
