@@ -39,27 +39,37 @@ pub fn show(app: &AppHandle) -> tauri::Result<()> {
 /// The reference as one HTML page. Links to other documents of the repository, which the
 /// app does not carry, become their text.
 fn page() -> String {
-    let events = Parser::new_ext(FORMAT, Options::ENABLE_TABLES | Options::ENABLE_HEADING_ATTRIBUTES)
-        .filter(|event| !is_outside_link(event));
+    let events = Parser::new_ext(FORMAT, Options::ENABLE_TABLES | Options::ENABLE_HEADING_ATTRIBUTES);
     let mut body = String::new();
-    pulldown_cmark::html::push_html(&mut body, with_heading_ids(events));
+    pulldown_cmark::html::push_html(&mut body, with_heading_ids(without_outside_links(events)));
     format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>The Switchyard graph format</title>\
          <style>{STYLE}</style></head><body><main>{body}</main></body></html>"
     )
 }
 
-fn is_outside_link(event: &Event<'_>) -> bool {
-    matches!(event, Event::Start(Tag::Link { dest_url, .. }) if !dest_url.starts_with('#'))
+/// The events without the start and end of each link that leaves the page (its text stays).
+fn without_outside_links<'a>(events: impl Iterator<Item = Event<'a>>) -> impl Iterator<Item = Event<'a>> {
+    let mut in_outside_link = false;
+    events.filter(move |event| match event {
+        Event::Start(Tag::Link { dest_url, .. }) if !dest_url.starts_with('#') => {
+            in_outside_link = true;
+            false
+        }
+        Event::End(TagEnd::Link) if in_outside_link => {
+            in_outside_link = false;
+            false
+        }
+        _ => true,
+    })
 }
 
 /// Headings get the ids GitHub gives them, so the contents' `#…` links work.
 fn with_heading_ids<'a>(events: impl Iterator<Item = Event<'a>>) -> impl Iterator<Item = Event<'a>> {
     let events: Vec<Event<'a>> = events.collect();
-    let mut out = Vec::with_capacity(events.len());
-    let mut i = 0;
-    while i < events.len() {
-        if let Event::Start(Tag::Heading { level, id: None, classes, attrs }) = &events[i] {
+    let mut out = events.clone();
+    for (i, event) in events.iter().enumerate() {
+        if let Event::Start(Tag::Heading { level, id: None, classes, attrs }) = event {
             let text: String = events[i + 1..]
                 .iter()
                 .take_while(|e| !matches!(e, Event::End(TagEnd::Heading(_))))
@@ -68,39 +78,15 @@ fn with_heading_ids<'a>(events: impl Iterator<Item = Event<'a>>) -> impl Iterato
                     _ => None,
                 })
                 .collect();
-            out.push(Event::Start(Tag::Heading {
+            out[i] = Event::Start(Tag::Heading {
                 level: *level,
                 id: Some(slug(&text).into()),
                 classes: classes.clone(),
                 attrs: attrs.clone(),
-            }));
-        } else {
-            out.push(events[i].clone());
+            });
         }
-        i += 1;
     }
-    // An outside link's end tag is dropped with its start (see `is_outside_link`): balance it.
-    balance_links(out).into_iter()
-}
-
-/// Drops the end of each link whose start was dropped.
-fn balance_links(events: Vec<Event<'_>>) -> Vec<Event<'_>> {
-    let mut open = 0usize;
-    events
-        .into_iter()
-        .filter(|e| match e {
-            Event::Start(Tag::Link { .. }) => {
-                open += 1;
-                true
-            }
-            Event::End(TagEnd::Link) if open > 0 => {
-                open -= 1;
-                true
-            }
-            Event::End(TagEnd::Link) => false,
-            _ => true,
-        })
-        .collect()
+    out.into_iter()
 }
 
 /// GitHub's heading anchors: lower case, spaces to hyphens, punctuation other than `-` and

@@ -42,6 +42,9 @@ const selectNode = (exec, id) => exec(`
   const at = { bubbles: true, button: 0, pointerId: 1, isPrimary: true, clientX: r.x + 12, clientY: r.y + 12 };
   n.dispatchEvent(new PointerEvent('pointerdown', at));
   window.dispatchEvent(new PointerEvent('pointerup', at));`);
+// A key pressed in the page of the open session, through WebDriver (not through the window:
+// GTK's menu shortcuts never see it).
+const pageKey = (key) => wd('POST', `/session/${session}/actions`, { actions: [{ type: 'key', id: 'keys', actions: [{ type: 'keyDown', value: key }, { type: 'keyUp', value: key }] }] });
 const template = (name) => readFileSync(new URL(`../../templates/${name}.json`, import.meta.url), 'utf8');
 
 async function wd(method, path, body) {
@@ -139,7 +142,7 @@ async function filesFromOutside() {
 
   // An edit is saved back to that file: delete the node `nothing` with the keyboard.
   await selectNode(exec, 'nothing');
-  await wd('POST', `${sp}/actions`, { actions: [{ type: 'key', id: 'keys', actions: [{ type: 'keyDown', value: '\uE017' }, { type: 'keyUp', value: '\uE017' }] }] });
+  await pageKey('\uE017'); // Delete
   await waitFor('return !document.querySelector("[data-node-id=nothing]")', 'the node deleted');
   const t = Date.now();
   let onDisk;
@@ -201,7 +204,7 @@ async function readOnlyFolder(work, launch, exec, waitFor, title) {
   }
   try {
     await selectNode(exec, 'get_approval');
-    await wd('POST', `/session/${session}/actions`, { actions: [{ type: 'key', id: 'keys', actions: [{ type: 'keyDown', value: '\uE017' }, { type: 'keyUp', value: '\uE017' }] }] });
+    await pageKey('\uE017'); // Delete
     await waitFor(`return [...document.querySelectorAll('[role=alert]')].some((a) => a.textContent.includes('Could not save') && a.textContent.includes('read-only') && a.textContent.includes('kept in this window'))`, 'the alert of a save to a read-only folder');
     assert.ok(!(await exec('return !!document.querySelector("[data-node-id=get_approval]")')), 'the edit is still in the window');
     assert.match(await title(), /•/, 'the title marks the work unsaved');
@@ -233,7 +236,7 @@ async function openedLikeADoubleClick(work, waitFor, title) {
 
 // Part 3 (see the top of the file). Keys go to the focused window through XTEST, as a
 // keyboard's would, so GTK's menu shortcuts see them before the page does.
-async function menus({ sp, exec, waitFor, title, flow, second, missing, locked }) {
+async function menus({ exec, waitFor, title, flow, second, missing, locked }) {
   const xdo = (...args) => {
     const r = spawnSync('xdotool', args, { encoding: 'utf8' });
     assert.equal(r.status, 0, `xdotool ${args.join(' ')}: ${r.stderr}`);
@@ -249,8 +252,6 @@ async function menus({ sp, exec, waitFor, title, flow, second, missing, locked }
       await sleep(400);
     }
   };
-  // A key only the page handles, sent to it through WebDriver.
-  const pageKey = (key) => wd('POST', `${sp}/actions`, { actions: [{ type: 'key', id: 'keys', actions: [{ type: 'keyDown', value: key }, { type: 'keyUp', value: key }] }] });
   const nodes = () => exec('return document.querySelectorAll("[data-node-id]").length');
   const selected = () => exec('return document.querySelectorAll("[data-node-id].selected").length');
 
@@ -308,7 +309,7 @@ async function menus({ sp, exec, waitFor, title, flow, second, missing, locked }
   const count = await nodes();
   await selectNode(exec, await exec('return document.querySelector("[data-node-id]:not([data-kind=start])").dataset.nodeId'));
   // Delete is the page's own key (no menu has it): sent to the page through WebDriver.
-  await pageKey('\uE017');
+  await pageKey('\uE017'); // Delete
   await waitFor(`return document.querySelectorAll("[data-node-id]").length === ${count - 1}`, 'a node deleted');
   await keys('ctrl+z');
   await waitFor(`return document.querySelectorAll("[data-node-id]").length === ${count}`, 'the node back after Ctrl+Z');

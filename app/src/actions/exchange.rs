@@ -101,9 +101,8 @@ pub fn export_document(doc: DocState, alerts: Alerts, platform: PlatformRef) {
     if !platform.get().has_files() {
         return download_document(doc, alerts);
     }
-    let (name, text) =
-        doc.editor.with_untracked(|e| (e.document().display_name().to_string(), export_text(e.document())));
-    let saving = platform.get().save_file_as(format!("{}.json", slug(&name)), text);
+    let (file, text) = export_file(doc);
+    let saving = platform.get().save_file_as(file, text);
     wasm_bindgen_futures::spawn_local(async move {
         match saving.await {
             Ok(Some(id)) => alerts.info(format!("Exported a copy to {id}")),
@@ -116,12 +115,15 @@ pub fn export_document(doc: DocState, alerts: Alerts, platform: PlatformRef) {
 /// Downloads the open graph's document (pretty, stable key order, naming its JSON Schema):
 /// the browser's Export.
 pub fn download_document(doc: DocState, alerts: Alerts) {
-    let (name, text) =
-        doc.editor.with_untracked(|e| (e.document().display_name().to_string(), export_text(e.document())));
-    let file = format!("{}.json", slug(&name));
+    let (file, text) = export_file(doc);
     if download(&file, &text, "application/json").is_err() {
         alerts.error("The browser refused the download.");
     }
+}
+
+/// The exported document's file name (from the graph's name) and text.
+fn export_file(doc: DocState) -> (String, String) {
+    doc.editor.with_untracked(|e| (format!("{}.json", slug(e.document().display_name())), export_text(e.document())))
 }
 
 pub fn copy_mermaid(doc: DocState, alerts: Alerts) {
