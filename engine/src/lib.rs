@@ -11,8 +11,8 @@
 //! | [`document`] | the graph document's types, one to one with the JSON, and [`NodeField`]: every node field with which kinds take it, declared once |
 //! | [`graph_hash`] | a graph's fingerprint (`graph_hash`, layout left out) and per-part hashes, to name what changed between two versions |
 //! | [`parse`] | reading documents strictly, with errors that give path, line and column |
-//! | [`plan`] | validation (every problem, with its path) and compilation into a [`Plan`]: `plan/{types, compile, check, graph, node, kinds, human, end, effectful, llm, tools, map, definitions}` |
-//! | [`script`] | the Rhai sandbox: expressions, scripts, `{{ }}` templates; values to and from JSON (a number JSON cannot hold is an error, text of lists and maps is JSON): `script/{builtins, clock, json}` |
+//! | [`plan`] | validation (every problem, with its path) and compilation into a [`Plan`]: `plan/{types, compile, check, graph, node, kinds, human, end, effectful, llm, tools, map, definitions, input_keys, reads}` |
+//! | [`script`] | the Rhai sandbox: expressions, scripts, `{{ }}` templates; values to and from JSON (a number JSON cannot hold is an error, text of lists and maps is JSON), and the state fields an expression reads: `script/{builtins, clock, json, reads}` |
 //! | [`state`] | state fields, reducers, type checks, JSON patches: `state/{add, check, list, messages}` |
 //! | [`messages`] | chat messages (spec 2.6): their shape, updates to a `messages` field, ids, `has_tool_calls` |
 //! | [`run`] | the executor: `run/{types, errors, start, step, exec, subgraph, definition, route, interrupt, form, breakpoint, ended, fork, record, snapshots, scope, outcome, nodeset, task, map, verify}` |

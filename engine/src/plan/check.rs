@@ -1,5 +1,6 @@
 //! The checker: collects diagnostics while the graph is compiled, and compiles the
-//! expressions and templates it meets, reporting those that do not compile.
+//! expressions and templates it meets, reporting those that do not compile and the
+//! undeclared state fields they read (`reads`).
 
 use std::rc::Rc;
 
@@ -7,6 +8,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::document::{Graph, Node, NodeField};
+use crate::plan::reads::KnownKeys;
 use crate::plan::types::{Definitions, JsonTemplate, PlanTool};
 use crate::script::{CompileError, Expr, Scripting, Template};
 use crate::state::Schema;
@@ -17,6 +19,9 @@ pub(super) struct Checker {
     /// Names besides the usual ones that the expressions and templates being compiled see:
     /// while a map target is checked, its items' names and `index`.
     pub(super) in_scope: Vec<String>,
+    /// The state keys of the graph being checked, when it declares its state: the reads of
+    /// others are warned about.
+    pub(super) known: Option<KnownKeys>,
 }
 
 /// The node being checked, with what its checks need.
@@ -56,7 +61,7 @@ impl NodeAt<'_> {
 
 impl Checker {
     pub(super) fn new() -> Checker {
-        Checker { diags: Vec::new(), in_scope: Vec::new() }
+        Checker { diags: Vec::new(), in_scope: Vec::new(), known: None }
     }
 
     pub(super) fn push(
@@ -99,7 +104,10 @@ impl Checker {
     ) -> Option<Expr> {
         let compiled = s.compile(src, &self.names(extra));
         match compiled {
-            Ok(e) => Some(e),
+            Ok(e) => {
+                self.undeclared_reads(&e.state_reads(), &path, node, edge);
+                Some(e)
+            }
             Err(e) => {
                 self.compile_error(path, e, node, edge);
                 None
@@ -123,7 +131,10 @@ impl Checker {
     ) -> Option<Template> {
         let compiled = s.compile_template(src, &self.names(extra));
         match compiled {
-            Ok(t) => Some(t),
+            Ok(t) => {
+                self.undeclared_reads(&t.state_reads(), &path, node, None);
+                Some(t)
+            }
             Err(e) => {
                 self.compile_error(path, e, node, None);
                 None
@@ -181,6 +192,15 @@ impl Checker {
                     None,
                 );
             }
+        }
+    }
+
+    /// Warns about each of `reads` (the fields an expression or template at `path` reads by
+    /// name) that the graph, declaring its state, does not know (`reads`).
+    pub(super) fn undeclared_reads(&mut self, reads: &[String], path: &str, node: Option<&str>, edge: Option<usize>) {
+        let Some(known) = &self.known else { return };
+        for r in known.undeclared(reads) {
+            self.warn(path.to_string(), r.message(), node, edge);
         }
     }
 }

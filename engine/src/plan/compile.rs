@@ -9,6 +9,7 @@ use crate::document::{Graph, Join};
 use crate::plan::check::{Checker, NodeAt};
 use crate::plan::graph::{Ids, out_edges};
 use crate::plan::map::{INDEX_NAME, item_names};
+use crate::plan::reads::KnownKeys;
 use crate::plan::types::{Compiled, Definitions, MapEdge, Op, Plan, PlanEdge, PlanNode};
 use crate::script::{Expr, Scripting};
 use crate::state::Schema;
@@ -36,6 +37,7 @@ fn compile_with(mut c: Checker, graph: &Graph, depth: usize, defs: &Definitions)
     c.check_limits(graph);
     c.check_state(graph);
     let schema = Schema::from_graph(graph);
+    c.known = KnownKeys::of(graph, &scripting);
     let ids = c.check_ids(graph);
     let starts = c.check_start(graph);
     c.check_edges(graph, &ids);

@@ -47,16 +47,20 @@ impl Plan {
     }
 }
 
-/// The declared field closest to `key` by edit distance, if it is within a third of the
-/// key's length (at least one edit).
+/// The declared field closest to `key`, when one is close enough to be a typo.
 fn closest(plan: &Plan, key: &str) -> Option<String> {
+    nearest(key, plan.schema.fields().map(|(name, _)| name.as_str()))
+}
+
+/// The one of `names` closest to `key` by edit distance, if it is within a third of the key's
+/// length (at least one edit); the first of equally close ones.
+pub(super) fn nearest<'a>(key: &str, names: impl Iterator<Item = &'a str>) -> Option<String> {
     let limit = (key.chars().count() / 3).max(1);
-    plan.schema
-        .fields()
-        .map(|(name, _)| (strsim::damerau_levenshtein(key, name), name))
+    names
+        .map(|name| (strsim::damerau_levenshtein(key, name), name))
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, _)| *d)
-        .map(|(_, name)| name.clone())
+        .map(|(_, name)| name.to_string())
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 //! | `types` | [`Plan`], [`PlanNode`], [`PlanEdge`], [`Op`] and the ops of each kind, [`Compiled`], the definitions compiled |
 //! | `compile` | the walk over the document, and building the plan |
 //! | `definitions` | the document's `definitions`: names, cycles of uses, each compiled once and shared |
-//! | `check` | the checker: diagnostics, and compiling expressions and templates |
+//! | `check` | the checker: diagnostics, and compiling expressions and templates (with a warning for each undeclared field they read) |
 //! | `graph` | checks of the whole graph: limits, state, ids, start, edges, labels, reachability |
 //! | `node` | the rules every node shares, and which fields apply to its kind |
 //! | `input_keys` | input keys no state field declares, with the field a typo probably meant |
@@ -20,6 +20,7 @@
 //! | `llm` | `llm` nodes: prompts, messages, tools offered, `output_schema`, mock replies and rules |
 //! | `tools` | the graph's `tools` (a `script`, an `http` request or a `use`) and the `tools` node |
 //! | `map` | map edges: their list, their item's name, their targets, the names each target sees |
+//! | `reads` | reads of state fields the graph does not declare, with the name a typo probably meant |
 
 mod check;
 mod compile;
@@ -33,12 +34,14 @@ mod kinds;
 mod llm;
 mod map;
 mod node;
+mod reads;
 mod tools;
 mod types;
 
 pub use self::graph::valid_id;
 pub use self::input_keys::UndeclaredKey;
 pub use self::map::{DEFAULT_ITEM_NAME, INDEX_NAME};
+pub use self::reads::{KnownKeys, UndeclaredRead};
 pub use self::types::{
     Body, Compiled, FailedEnd, FormFieldOp, FormOp, HttpOp, HumanAnswer, HumanOp, JsonTemplate, LlmOp, MapEdge,
     MockItem, MockReply, Op, Plan, PlanEdge, PlanNode, PlanTool, RequestOp, SubgraphOp, ToolRunOp, ToolSpec, ToolsOp,

@@ -13,10 +13,14 @@
 //! field is converted to a Rhai value only when a script reads it. That keeps the cost of an
 //! evaluation independent of how large the state has grown (a 10,000-item list costs nothing
 //! until a script touches it).
+//!
+//! `reads` walks a compiled expression for the state fields it reads by name and the keys a
+//! script builds maps with (for the validator's warning about undeclared fields).
 
 mod builtins;
 mod clock;
 mod json;
+mod reads;
 
 use std::cell::RefCell;
 use std::collections::HashMap;

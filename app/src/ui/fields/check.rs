@@ -1,13 +1,19 @@
 //! Checking source text as it is typed: [`Check`] says how, [`check_source`] compiles it in
-//! a sandbox as the engine will, and a [`Verdict`] is what the status line shows.
+//! a sandbox as the engine will, and a [`Verdict`] is what the status line shows. Source
+//! that compiles but reads a state field the graph on the canvas does not declare says so,
+//! as the validator will once it is committed.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
 use engine::document::EffectiveLimits;
+use engine::plan::KnownKeys;
 use engine::script::Scripting;
+use leptos::prelude::{WithUntracked, use_context};
 use serde_json::Value;
+
+use crate::state::DocState;
 
 /// How source text is checked while it is typed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -54,17 +60,35 @@ fn sandbox(limits: EffectiveLimits) -> Rc<Scripting> {
 }
 
 /// Compiles `src` as the engine will: `✓ compiles`, or Rhai's message with line and position.
+/// Source that compiles and reads state fields the graph does not declare gets the
+/// validator's warning about each after it (`✓ compiles; ⚠ reads `state.x`, …`).
 /// `more` are names in scope besides the check's own (see [`ScopeNames`]).
 pub fn check_source(src: &str, check: Check, limits: EffectiveLimits, more: &[String]) -> Option<Verdict> {
     let s = sandbox(limits);
     let with = |extra: &'static [&'static str]| names(extra, more);
-    let result = match check {
+    let reads = match check {
         Check::Plain => return None,
-        Check::Expr(extra) => s.compile(src, &with(extra)).map(|_| ()),
-        Check::Template => s.compile_template(src, &with(&[])).map(|_| ()),
-        Check::TemplateWith(extra) => s.compile_template(src, &with(extra)).map(|_| ()),
+        Check::Expr(extra) => s.compile(src, &with(extra)).map(|e| e.state_reads()),
+        Check::Template => s.compile_template(src, &with(&[])).map(|t| t.state_reads()),
+        Check::TemplateWith(extra) => s.compile_template(src, &with(extra)).map(|t| t.state_reads()),
     };
-    Some(result.map(|()| "✓ compiles".to_string()).map_err(|e| format!("✗ {e}")))
+    Some(reads.map(|reads| compiles(&reads, &s)).map_err(|e| format!("✗ {e}")))
+}
+
+/// `✓ compiles`, followed by a warning for each of `reads` that the graph on the canvas
+/// (when there is one in context) does not know.
+fn compiles(reads: &[String], s: &Scripting) -> String {
+    let mut text = "✓ compiles".to_string();
+    if reads.is_empty() {
+        return text;
+    }
+    let Some(doc) = use_context::<DocState>() else { return text };
+    let Some(known) = doc.editor.try_with_untracked(|e| KnownKeys::of(e.graph(), s)).flatten() else { return text };
+    for r in known.undeclared(reads) {
+        text.push_str("; ⚠ ");
+        text.push_str(&r.message());
+    }
+    text
 }
 
 /// The check's own extra names, then `more`.
