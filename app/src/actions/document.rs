@@ -60,6 +60,7 @@ pub fn autosave(doc: DocState, view: ViewState, alerts: Alerts, platform: Platfo
     });
     // Keep the pan and zoom when the tab closes; warn when the work cannot be kept.
     let _ = window_event_listener(ev::beforeunload, move |ev| {
+        super::drafts::commit_focused();
         if !save_now(doc, view, alerts, platform) {
             ev.prevent_default();
             ev.set_return_value("Your work could not be saved. Leave anyway?");
@@ -101,6 +102,7 @@ pub fn save_now(doc: DocState, view: ViewState, alerts: Alerts, platform: Platfo
 /// Saves the open graph before it is replaced by `next`; when that fails, keeps it and asks
 /// the person first ([`DocState::leaving`]). Whether to go on now.
 pub fn may_leave(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef, next: Leave) -> bool {
+    super::drafts::commit_focused();
     if save_now(doc, view, alerts, platform) {
         true
     } else {

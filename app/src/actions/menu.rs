@@ -43,6 +43,8 @@ pub fn carry_out(t: MenuTargets, action: MenuAction) {
         t.platform.get().edit_text(edit);
         return;
     }
+    // The menu's keys never reach the page: what is typed in a field is committed here.
+    super::drafts::commit_focused();
     // A dialog open over the editor takes menu commands that edit the graph no further.
     let dialog_open = t.ui.dialog.get_untracked().is_some();
     match action {

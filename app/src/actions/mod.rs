@@ -14,12 +14,14 @@
 //! | [`run`] | run, pause, step, back, continue, reset, answer, fork, retry, saved and nested runs |
 //! | `live_host` | the host a live run steps with: streamed model replies shown as they arrive |
 //! | [`navigation`] | subgraphs (enter, leave), selecting and showing nodes and problems |
+//! | [`drafts`] | what is typed in a field, committed before anything takes the field away |
 //! | [`keyboard`] | shortcuts, copy and paste |
 //! | [`menu`] | the desktop app's native menu items, carried out |
 //! | [`settings`] | the theme and the model settings |
 
 pub mod breakpoints;
 pub mod document;
+pub mod drafts;
 pub mod exchange;
 pub mod files;
 pub mod keyboard;

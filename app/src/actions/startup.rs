@@ -37,6 +37,7 @@ pub fn start(platform: Rc<dyn Platform>, problems: Vec<String>) {
     super::settings::init_theme(ui, platform);
     init_view(doc, view);
     document::autosave(doc, view, alerts, platform);
+    super::drafts::install();
     super::keyboard::install(doc, view, ui, alerts);
     super::exchange::import_from_location((doc, view, run), alerts, platform);
     if is_new {

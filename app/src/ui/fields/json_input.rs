@@ -77,16 +77,18 @@ pub fn JsonInput(
         {
             return;
         }
-        on_commit.run(v);
-        draft.set(None);
+        // `try_`: a change the browser sends as the field is taken away must not panic.
+        on_commit.try_run(v);
+        draft.try_set(None);
     };
+    let has_draft = move || draft.with(Option::is_some).then_some("");
     let text = move || draft.get().unwrap_or_else(|| model_text.get());
     let status_id = unique_id("json-check");
     let invalid = move || verdict.with(|v| matches!(v, Some(Err(_)))).to_string();
     let control = if single_line {
         view! {
             <input type="text" class="code" aria-label=move || aria_label.get() spellcheck="false" autocomplete="off"
-                aria-invalid=invalid aria-describedby=status_id.clone()
+                aria-invalid=invalid aria-describedby=status_id.clone() data-draft=has_draft
                 placeholder=placeholder prop:value=text
                 on:input=move |ev| draft.set(Some(event_target_value(&ev))) on:change=on_change/>
         }
@@ -94,7 +96,7 @@ pub fn JsonInput(
     } else {
         view! {
             <textarea class="code" aria-label=move || aria_label.get() spellcheck="false" rows=rows.unwrap_or(4)
-                aria-invalid=invalid aria-describedby=status_id.clone()
+                aria-invalid=invalid aria-describedby=status_id.clone() data-draft=has_draft
                 placeholder=placeholder prop:value=text
                 on:input=move |ev| draft.set(Some(event_target_value(&ev))) on:change=on_change></textarea>
         }

@@ -52,13 +52,16 @@ pub fn NumberInput(
         }
         Ok(Some(v))
     };
+    // `try_`: a change the browser sends as the field is taken away must not panic.
     let on_change = move |ev: web_sys::Event| match parse(&event_target_value(&ev)) {
         Ok(v) => {
-            on_commit.run(v);
-            draft.set(None);
-            problem.set(None);
+            on_commit.try_run(v);
+            draft.try_set(None);
+            problem.try_set(None);
         }
-        Err(e) => problem.set(Some(e)),
+        Err(e) => {
+            problem.try_set(Some(e));
+        }
     };
     let verdict = Signal::derive(move || problem.get().map(Err));
     view! {
@@ -70,6 +73,7 @@ pub fn NumberInput(
             aria-invalid=move || problem.with(Option::is_some).to_string()
             placeholder=placeholder
             disabled=move || disabled.get()
+            data-draft=move || draft.with(Option::is_some).then_some("")
             prop:value=move || draft.get().unwrap_or_else(|| value.get())
             on:input=move |ev| {
                 draft.set(Some(event_target_value(&ev)));

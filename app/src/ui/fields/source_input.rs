@@ -47,11 +47,15 @@ pub fn SourceInput(
         check_source(&src, check, doc.editor.with_untracked(|e| e.graph().effective_limits()), &more)
     });
     let on_input = move |ev: web_sys::Event| draft.set(Some(event_target_value(&ev)));
+    // `try_`: a change the browser sends as the field is taken away must not panic.
     let on_change = move |ev: web_sys::Event| {
-        on_commit.run(event_target_value(&ev));
+        on_commit.try_run(event_target_value(&ev));
         // Show the model's value again: the same text if it was taken, the old one if not.
-        draft.set(None);
+        draft.try_set(None);
     };
+    // What is typed here but not yet committed (`actions::drafts` commits it first when the
+    // person does something else).
+    let has_draft = move || draft.with(Option::is_some).then_some("");
     let placeholder = placeholder.filter(|p| !p.is_empty());
     let list = list.filter(|l| !l.is_empty());
     let code = check != Check::Plain;
@@ -69,6 +73,7 @@ pub fn SourceInput(
                 aria-invalid=invalid
                 spellcheck=(!code).to_string()
                 placeholder=placeholder
+                data-draft=has_draft
                 prop:value=text
                 on:input=on_input
                 on:change=on_change
@@ -87,6 +92,7 @@ pub fn SourceInput(
                 autocomplete="off"
                 placeholder=placeholder
                 list=list
+                data-draft=has_draft
                 prop:value=text
                 on:input=on_input
                 on:change=on_change
