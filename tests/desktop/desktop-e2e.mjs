@@ -343,7 +343,7 @@ async function menus({ exec, waitFor, title, flow, second, missing, locked }) {
     i.dispatchEvent(new Event("input", { bubbles: true }));`);
   await keys('F5');
   await waitFor('return document.querySelectorAll(".step-list li").length > 2', 'steps of the run started by F5');
-  await waitFor('return /History · [1-9]\\d* runs/.test(document.querySelector("[aria-label=\'Run history\']")?.textContent ?? "")', 'the run saved in the history');
+  await waitFor('return /History · [1-9]\\d* runs?/.test(document.querySelector("[aria-label=\'Run history\']")?.textContent ?? "")', 'the run saved in the history');
   assert.ok(!(await exec('return [...document.querySelectorAll("[role=alert]")].some((a) => a.textContent.includes("Could not save the run"))')), 'the run of a file from elsewhere is saved');
   const shown = () => exec('return document.querySelector(".step-list li.current")?.textContent ?? ""');
   const last = await shown();

@@ -9,6 +9,7 @@
 //! | [`exchange`] | import (file, pasted text), export (file, Mermaid), share links |
 //! | [`files`] | the window title, files changed on disk, Open… and Save As… |
 //! | [`leave`] | leaving a graph whose work could not be saved: keep a copy, discard, or stay |
+//! | [`panels`] | the run panel's height and the minimap, as the person left them |
 //! | [`breakpoints`] | the open graph's breakpoints: read, toggled and kept per graph, given to the run |
 //! | [`run_import`] | a run record imported into the open graph's history and shown |
 //! | [`run`] | run, pause, step, back, continue, reset, answer, fork, retry, saved and nested runs |
@@ -29,6 +30,7 @@ pub mod leave;
 mod live_host;
 pub mod menu;
 pub mod navigation;
+pub mod panels;
 pub mod run;
 pub mod run_import;
 pub mod settings;

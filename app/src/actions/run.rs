@@ -6,7 +6,7 @@
 use std::rc::Rc;
 
 use engine::record::RunRecord;
-use engine::run::{Breakpoint, ErrorKind, InputError, Status};
+use engine::run::{ErrorKind, InputError, Status};
 use engine::{Plan, Run, compile};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -14,7 +14,6 @@ use serde_json::{Map, Value};
 
 use super::live_host::LiveHost;
 use super::settings::{approve_origins, approved_origins};
-use crate::model::breakpoints::{at_breakpoint, stopped_text};
 use crate::model::instances::node_of;
 use crate::model::origins;
 use crate::model::playback::Playback;
@@ -244,7 +243,7 @@ fn sync_view(ctl: RunCtl, run: &Run) {
     });
 }
 
-/// A run stopped (completed, failed, interrupted, limit): save it and say so.
+/// A run stopped (completed, failed, interrupted, limit): save it, and say what went wrong.
 fn finished(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
     let Some(view) = ctl.view.get_untracked() else { return };
     let record = &view.record;
@@ -259,12 +258,8 @@ fn finished(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
             e.message
         )),
         (Status::LimitReached, Some(e)) => alerts.error(format!("The run stopped at its step limit: {}", e.message)),
-        (Status::Interrupted, _) if at_breakpoint(&record.waiting) => {
-            let w = &record.waiting[0];
-            alerts.info(stopped_text(&w.node, w.breakpoint.unwrap_or(Breakpoint::Before)));
-        }
-        (Status::Interrupted, _) => alerts.info("The run is waiting for input"),
-        (Status::Completed, _) => alerts.info(format!("The run completed in {} steps", record.step)),
+        // A stop, a question or the end is said by the run panel itself (its status, the
+        // breakpoint and Input required); a toast over the canvas would only repeat it.
         _ => {}
     }
     save(doc, ctl, alerts, platform);

@@ -35,6 +35,7 @@ pub fn start(platform: Rc<dyn Platform>, problems: Vec<String>) {
     }));
     super::files::install(doc, ui, platform);
     super::settings::init_theme(ui, platform);
+    super::panels::init(ui, platform);
     init_view(doc, view);
     document::autosave(doc, view, alerts, platform);
     super::drafts::install();

@@ -10,6 +10,7 @@
 //! | [`geometry`] | node boxes, pan and zoom, fitting a view, snapping |
 //! | [`clipboard`] | copy and paste as JSON fragments |
 //! | [`layout`] | automatic layered layout |
+//! | [`placement`] | where a node added from the palette goes: free space near the selection |
 //! | [`palette`] | what each node kind looks like and starts as |
 //! | [`tools`] | the graph's tools: add, rename and remove them with the nodes offering them |
 //! | [`definitions`] | the document's definitions: listed with their users, added, renamed with every use, removed, used |
@@ -34,6 +35,7 @@
 //! | [`form_answer`] | a waiting human form filled in: controls, defaults, the answer checked by field |
 //! | [`form_fields`] | a human node's form fields and `route_by` as the inspector edits them |
 //! | [`breakpoints`] | the nodes a graph's runs stop before or after, kept per graph |
+//! | [`words`] | counts written as people write them (1 step, 2 steps) |
 //! | [`outcome`] | ends that fail the run, and the run's error as the run panel shows it |
 
 pub mod breakpoints;
@@ -56,6 +58,7 @@ pub mod mock_replies;
 pub mod origins;
 pub mod outcome;
 pub mod palette;
+pub mod placement;
 pub mod playback;
 pub mod run_import;
 pub mod run_version;
@@ -67,3 +70,4 @@ pub mod state_fields;
 pub mod tools;
 pub mod transcript;
 pub mod usage;
+pub mod words;

@@ -9,7 +9,7 @@
 //! | [`doc`] | [`DocState`]: the editor (document, selection, undo), the library, which document is open and when it was saved, and memos derived from the document (node ids and index, boxes, diagnostics, node and edge problems, flow, selection, subgraph path) |
 //! | [`view`] | [`ViewState`]: pan and zoom, the canvas size, drags, the wire and marquee in progress, the `far` memo, and fit, centre and zoom |
 //! | [`run`] | [`RunCtl`]: the run on display, the playback controls, whether the run is of the graph on the canvas, and whether it was made with an earlier version of the document |
-//! | [`ui`] | [`UiState`]: the theme and the dialog open |
+//! | [`ui`] | [`UiState`]: the theme, the dialog open, the run panel's height and the minimap |
 //! | [`alerts`] | [`Alerts`]: the messages for the user |
 
 pub mod alerts;

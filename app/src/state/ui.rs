@@ -1,4 +1,5 @@
-//! The editor's own settings and chrome: the colour theme and the dialog open.
+//! The editor's own settings and chrome: the colour theme, the dialog open, and the panels
+//! as the person sized them.
 
 use leptos::prelude::*;
 
@@ -20,10 +21,19 @@ pub enum Dialog {
     FileChanged(String),
 }
 
+/// The run panel's height when the person has not chosen one (CSS pixels).
+pub const RUN_HEIGHT: f64 = 300.0;
+
 #[derive(Clone, Copy)]
 pub struct UiState {
     pub theme: RwSignal<Theme>,
     pub dialog: RwSignal<Option<Dialog>>,
+    /// The run panel's height (CSS pixels), as dragged on its splitter.
+    pub run_height: RwSignal<f64>,
+    /// Whether the run panel is open (else only its bar shows).
+    pub run_open: RwSignal<bool>,
+    /// Whether the minimap shows.
+    pub minimap: RwSignal<bool>,
 }
 
 impl Default for UiState {
@@ -34,7 +44,13 @@ impl Default for UiState {
 
 impl UiState {
     pub fn new() -> UiState {
-        UiState { theme: RwSignal::new(Theme::Light), dialog: RwSignal::new(None) }
+        UiState {
+            theme: RwSignal::new(Theme::Light),
+            dialog: RwSignal::new(None),
+            run_height: RwSignal::new(RUN_HEIGHT),
+            run_open: RwSignal::new(true),
+            minimap: RwSignal::new(true),
+        }
     }
 }
 

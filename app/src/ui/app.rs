@@ -13,6 +13,7 @@ use super::library_panel::LibraryPanel;
 use super::origins_dialog::OriginsDialog;
 use super::palette_bar::PaletteBar;
 use super::run_panel::RunPanel;
+use super::run_splitter::RunSplitter;
 use super::toolbar::Toolbar;
 use super::unsaved_dialog::UnsavedDialog;
 use crate::actions::startup;
@@ -34,6 +35,7 @@ pub fn App(platform: Rc<dyn Platform>, #[prop(optional)] preload_problems: Vec<S
                 </aside>
                 <main class="stage">
                     <Canvas/>
+                    <RunSplitter/>
                     <RunPanel/>
                 </main>
                 <Inspector/>

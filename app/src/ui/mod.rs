@@ -11,6 +11,7 @@
 //! | `palette_bar`, `library_panel` | the left sidebar: node kinds, saved graphs, templates |
 //! | `canvas` | the canvas and what is drawn on it (nodes, edges, minimap, subgraph path) |
 //! | `run_panel`, `state_view` | the run controls, steps, history, and the state at a step |
+//! | `run_splitter` | the bar that sizes the run panel |
 //! | `input_required`, `form_answer`, `run_error` | what a run waits for (an answer, a form, a breakpoint passed), and why it failed |
 //! | `run_version_notice` | a run made with an earlier version of the graph: what changed, and Fork anyway |
 //! | `transcript`, `instance_list`, `live_reply` | a `messages` field as a transcript, a map step's instances, replies streaming in |
@@ -48,6 +49,7 @@ mod origins_dialog;
 mod palette_bar;
 mod run_error;
 mod run_panel;
+mod run_splitter;
 mod run_version_notice;
 mod settings;
 mod state_view;

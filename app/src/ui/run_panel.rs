@@ -13,18 +13,22 @@ use super::run_error::RunErrorView;
 use super::run_version_notice::RunVersionNotice;
 use super::state_view::StateView;
 use crate::actions::run as run_ctl;
-use crate::actions::{breakpoints, navigation};
+use crate::actions::{breakpoints, navigation, panels};
 use crate::model::breakpoints::at_breakpoint;
 use crate::model::instances::{RanGroup, group_ran};
 use crate::model::playback::Playback;
+use crate::model::words;
 use crate::platform::use_platform;
 use crate::state::run::SPEEDS;
-use crate::state::{use_alerts, use_doc, use_run};
+use crate::state::{use_alerts, use_doc, use_run, use_ui};
 
-fn status_text(v: &Playback) -> String {
+/// What the bar says of the run shown: its step, and what it is doing at this moment (a
+/// live run between steps that does not play on is paused, not running).
+fn status_text(v: &Playback, playing: bool) -> String {
     let r = &v.record;
     let what = match r.status {
-        Status::Running => "running",
+        Status::Running if playing => "running",
+        Status::Running => "paused",
         Status::Completed => "completed",
         Status::Interrupted if at_breakpoint(&r.waiting) => "stopped at a breakpoint",
         Status::Interrupted => "waiting for input",
@@ -40,7 +44,8 @@ pub fn RunPanel() -> impl IntoView {
     let alerts = use_alerts();
     let platform = use_platform();
     let ctl = use_run();
-    let open = RwSignal::new(true);
+    let ui = use_ui();
+    let open = ui.run_open;
     // A new graph gets an input made from what it needs.
     Effect::new(move |_| {
         doc.current.track();
@@ -81,17 +86,23 @@ pub fn RunPanel() -> impl IntoView {
     let nested = move || !ctl.parents.with(Vec::is_empty);
 
     view! {
-        <section class="run-panel" class:collapsed=move || !open.get() role="region" aria-label="Run">
+        // A fixed height the person sets on the splitter above; what is inside scrolls, so
+        // the canvas and the controls never move as a run goes on.
+        <section class="run-panel" class:collapsed=move || !open.get() role="region" aria-label="Run"
+            style:height=move || open.get().then(|| format!("{}px", ui.run_height.get()))>
             <div class="run-bar">
-                <button class="collapse" on:click=move |_| open.update(|o| *o = !*o)
+                <button class="collapse" on:click=move |_| panels::toggle_run(ui, platform)
                     aria-label=move || if open.get() { "Hide run panel" } else { "Show run panel" }>
                     {move || if open.get() { "▾" } else { "▸" }}
                 </button>
                 <label class="run-input">
                     <span>"Input"</span>
-                    <textarea aria-label="Input" spellcheck="false"
-                        rows=move || ctl.input.with(|t| t.lines().count().clamp(1, 8)) prop:value=move || ctl.input.get()
-                        on:input=move |ev| ctl.input.set(event_target_value(&ev))></textarea>
+                    // One line in the bar; while focused it opens over the panel below.
+                    <span class="run-input-box">
+                        <textarea aria-label="Input" spellcheck="false"
+                            rows=move || ctl.input.with(|t| t.lines().count().clamp(1, 8)) prop:value=move || ctl.input.get()
+                            on:input=move |ev| ctl.input.set(event_target_value(&ev))></textarea>
+                    </span>
                 </label>
                 <button class="primary" on:click=move |_| {
                     // A run is of the whole document, shown from the top.
@@ -117,12 +128,15 @@ pub fn RunPanel() -> impl IntoView {
                     on:input=move |ev| {
                         if let Ok(k) = event_target_value(&ev).parse::<usize>() { run_ctl::show_step(ctl, k); }
                     }/>
-                <span class="run-status" data-run-status=move || status().map_or("none", Status::name)>
-                    {move || ctl.view.with(|v| v.as_ref().map(status_text).unwrap_or_else(|| "No run yet".into()))}
+                <span class="run-status-cell">
+                    <span class="run-status" data-run-status=move || status().map_or("none", Status::name)
+                        title=move || ctl.view.with(|v| v.as_ref().map(|v| status_text(v, ctl.playing.get())))>
+                        {move || ctl.view.with(|v| v.as_ref().map(|v| status_text(v, ctl.playing.get())).unwrap_or_else(|| "No run yet".into()))}
+                    </span>
+                    {move || ctl.view.with(|v| v.as_ref().and_then(Playback::usage)).map(|u| view! {
+                        <span class="run-usage" title="Tokens the run's model calls used">{format!("Run total: {u}")}</span>
+                    })}
                 </span>
-                {move || ctl.view.with(|v| v.as_ref().and_then(Playback::usage)).map(|u| view! {
-                    <span class="run-usage" title="Tokens the run's model calls used">{format!("Run total: {u}")}</span>
-                })}
             </div>
             <Show when=move || open.get()>
                 <div class="run-body">
@@ -211,7 +225,7 @@ fn StepList() -> impl IntoView {
                         <button class="small nested" on:click=move |_| { run_ctl::show_step(ctl, k); run_ctl::open_nested(doc, ctl, alerts, &node2); }>
                             <span aria-hidden="true">"▸ "</span>
                             <span class="visually-hidden">"Open the steps of subgraph "</span>
-                            {format!("{node}: {count} steps")}
+                            {format!("{node}: {}", words::count(count as u64, "step"))}
                         </button>
                     }
                 }).collect_view()}
@@ -238,6 +252,19 @@ fn StepList() -> impl IntoView {
     }
 }
 
+/// When a run was saved, as the person reads a time: the time of day for today's runs,
+/// else the date and time.
+fn when(at_ms: f64) -> String {
+    let date = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(at_ms));
+    let today = js_sys::Date::new_0().to_date_string() == date.to_date_string();
+    let time = String::from(date.to_locale_time_string("default"));
+    if today {
+        time
+    } else {
+        format!("{} {time}", String::from(date.to_locale_date_string("default", &wasm_bindgen::JsValue::UNDEFINED)))
+    }
+}
+
 /// Earlier runs of this graph.
 #[component]
 fn RunHistory() -> impl IntoView {
@@ -251,7 +278,7 @@ fn RunHistory() -> impl IntoView {
             <h2>{move || {
                 ctl.history.track();
                 let kb = platform.get().run_bytes(&doc.current.get_untracked()) as f64 / 1024.0;
-                format!("History · {} runs · {kb:.1} KB stored", ctl.history.with(Vec::len))
+                format!("History · {} · {kb:.1} KB stored", words::count(ctl.history.with(Vec::len) as u64, "run"))
             }}</h2>
             <ul>
                 <For each=move || ctl.history.get() key=|r| (r.run_id.clone(), r.steps, r.status.name()) let:r>
@@ -260,7 +287,13 @@ fn RunHistory() -> impl IntoView {
                         let id2 = id.clone();
                         let id3 = id.clone();
                         let id4 = id.clone();
-                        let label = format!("{} · {} steps · {}", r.status.name().replace('_', " "), r.steps, r.run_id);
+                        let label = format!(
+                            "{} · {} · {} · {}",
+                            when(r.at),
+                            r.status.name().replace('_', " "),
+                            words::count(r.steps, "step"),
+                            r.run_id
+                        );
                         view! {
                             <li class:current=move || shown_id().as_deref() == Some(id3.as_str()) data-run-id=id4>
                                 <button class="history-open" on:click=move |_| run_ctl::open_saved(doc, ctl, alerts, platform, &id)>{label}</button>

@@ -1,0 +1,66 @@
+//! The panels as the person sizes them: the run panel's height (dragged on its splitter, or
+//! set from the keyboard), whether it is open, and whether the minimap shows; all kept with
+//! the editor's preferences, so the editor opens as it was left.
+
+use leptos::prelude::*;
+
+use crate::platform::PlatformRef;
+use crate::state::UiState;
+use crate::state::ui::RUN_HEIGHT;
+
+/// The run panel is never shorter than its bar and a few rows.
+pub const RUN_MIN: f64 = 140.0;
+
+const HEIGHT_KEY: &str = "run_panel_height";
+const OPEN_KEY: &str = "run_panel_open";
+const MINIMAP_KEY: &str = "minimap";
+
+/// Reads the panels' sizes kept from last time.
+pub fn init(ui: UiState, platform: PlatformRef) {
+    let p = platform.get();
+    if let Some(h) = p.preference(HEIGHT_KEY).and_then(|h| h.parse::<f64>().ok()).filter(|h| h.is_finite()) {
+        ui.run_height.set(clamp_run_height(h));
+    }
+    ui.run_open.set(p.preference(OPEN_KEY).as_deref() != Some("false"));
+    ui.minimap.set(p.preference(MINIMAP_KEY).as_deref() != Some("false"));
+}
+
+/// The tallest the run panel may be: the canvas keeps at least a third of the window.
+pub fn run_max() -> f64 {
+    let window_h = window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(900.0);
+    (window_h * 0.62).max(RUN_MIN)
+}
+
+fn clamp_run_height(h: f64) -> f64 {
+    h.clamp(RUN_MIN, run_max())
+}
+
+/// Sets the run panel's height (while dragging: not kept until [`keep_run_height`]).
+pub fn resize_run(ui: UiState, h: f64) {
+    ui.run_height.set(clamp_run_height(h));
+}
+
+/// Keeps the run panel's height for next time.
+pub fn keep_run_height(ui: UiState, platform: PlatformRef) {
+    platform.get().set_preference(HEIGHT_KEY, &ui.run_height.get_untracked().round().to_string());
+}
+
+/// Back to the height it opens with the first time.
+pub fn reset_run_height(ui: UiState, platform: PlatformRef) {
+    resize_run(ui, RUN_HEIGHT);
+    keep_run_height(ui, platform);
+}
+
+/// Opens or closes the run panel (its bar stays).
+pub fn toggle_run(ui: UiState, platform: PlatformRef) {
+    let open = !ui.run_open.get_untracked();
+    ui.run_open.set(open);
+    platform.get().set_preference(OPEN_KEY, &open.to_string());
+}
+
+/// Shows or hides the minimap.
+pub fn toggle_minimap(ui: UiState, platform: PlatformRef) {
+    let shown = !ui.minimap.get_untracked();
+    ui.minimap.set(shown);
+    platform.get().set_preference(MINIMAP_KEY, &shown.to_string());
+}
