@@ -159,6 +159,28 @@ impl View {
         View { x, y, zoom }
     }
 
+    /// [`View::fit`], keeping the screen's bottom-right `corner` (width, height) free: the
+    /// whole screen when the graph then misses the corner, else the screen beside it or above
+    /// it, whichever shows the graph larger.
+    pub fn fit_clear_of(rect: &Rect, anchor: Option<&Rect>, w: f64, h: f64, corner: (f64, f64), padding: f64) -> View {
+        let whole = View::fit(rect, anchor, w, h, padding);
+        let (cw, ch) = corner;
+        if cw <= 0.0 || ch <= 0.0 {
+            return whole;
+        }
+        let drawn = {
+            let a = whole.to_screen(Point::new(rect.x, rect.y));
+            Rect { x: a.x, y: a.y, w: rect.w * whole.zoom, h: rect.h * whole.zoom }
+        };
+        let covered = Rect { x: w - cw, y: h - ch, w: cw, h: ch };
+        if !drawn.intersects(&covered) {
+            return whole;
+        }
+        let beside = View::fit(rect, anchor, (w - cw).max(1.0), h, padding);
+        let above = View::fit(rect, anchor, w, (h - ch).max(1.0), padding);
+        if beside.zoom >= above.zoom { beside } else { above }
+    }
+
     /// The part of the canvas visible in a `w` × `h` screen area.
     pub fn visible(&self, w: f64, h: f64) -> Rect {
         let a = self.to_canvas(Point::new(0.0, 0.0));
@@ -185,6 +207,20 @@ fn fit_axis(start: f64, len: f64, focus: f64, size: f64, padding: f64, zoom: f64
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fit_keeps_the_minimap_corner_free() {
+        let graph = Rect { x: 0.0, y: 0.0, w: 1200.0, h: 600.0 };
+        let (w, h, corner) = (1000.0, 600.0, (180.0, 150.0));
+        let v = View::fit_clear_of(&graph, None, w, h, corner, 48.0);
+        let end = v.to_screen(Point::new(graph.x + graph.w, graph.y + graph.h));
+        let start = v.to_screen(Point::new(graph.x, graph.y));
+        let drawn = Rect::from_corners(start, end);
+        assert!(!drawn.intersects(&Rect { x: w - corner.0, y: h - corner.1, w: corner.0, h: corner.1 }), "{drawn:?}");
+        // A graph that misses the corner anyway is fitted to the whole screen.
+        let small = Rect { x: 0.0, y: 0.0, w: 300.0, h: 80.0 };
+        assert_eq!(View::fit_clear_of(&small, None, w, h, corner, 48.0), View::fit(&small, None, w, h, 48.0));
+    }
 
     #[test]
     fn the_detail_area_covers_the_screen_with_a_margin_and_ignores_small_pans() {

@@ -40,6 +40,9 @@ pub struct ViewState {
     pub detail_area: Settled<Option<Rect>>,
     /// Fit the graph again once the canvas's real size is known (the first fit guessed it).
     pub fit_when_measured: StoredValue<bool>,
+    /// The size of the canvas's bottom-right corner that the minimap covers (CSS pixels):
+    /// Fit view keeps it free.
+    pub corner: StoredValue<(f64, f64)>,
 }
 
 impl ViewState {
@@ -63,6 +66,7 @@ impl ViewState {
             wire: RwSignal::new(None),
             marquee: RwSignal::new(None),
             fit_when_measured: StoredValue::new(false),
+            corner: StoredValue::new((0.0, 0.0)),
         }
     }
 
@@ -108,13 +112,42 @@ impl ViewState {
         });
     }
 
+    /// Pans as little as needed for `r` (canvas units) to be on screen with a margin, if it
+    /// fits there; a box already in view does not move the view.
+    pub fn reveal(&self, r: Rect) {
+        let (w, h) = self.canvas_size.get_untracked();
+        let v = self.view.get_untracked();
+        let margin = 32.0 / v.zoom;
+        let seen = v.visible(w, h);
+        let shift = |start: f64, len: f64, seen_start: f64, seen_len: f64| {
+            if len + 2.0 * margin > seen_len {
+                return (seen_start + seen_len / 2.0) - (start + len / 2.0);
+            }
+            if start - margin < seen_start {
+                seen_start - (start - margin)
+            } else if start + len + margin > seen_start + seen_len {
+                (seen_start + seen_len) - (start + len + margin)
+            } else {
+                0.0
+            }
+        };
+        let (dx, dy) = (shift(r.x, r.w, seen.x, seen.w), shift(r.y, r.h, seen.y, seen.h));
+        if dx != 0.0 || dy != 0.0 {
+            self.view.update(|v| {
+                v.x += dx * v.zoom;
+                v.y += dy * v.zoom;
+            });
+        }
+    }
+
     /// Zooms to show every node of the graph on `doc`'s canvas, or as much of it around its
-    /// start as stays readable (see [`View::fit`]).
+    /// start as stays readable (see [`View::fit`]), clear of the minimap's corner.
     pub fn fit_view(&self, doc: &DocState) {
         let (w, h) = self.canvas_size.get_untracked();
+        let corner = self.corner.get_value();
         let fitted = doc.editor.with_untracked(|e| {
             let g = e.graph();
-            bounds(g).map(|b| View::fit(&b, start_rect(g).as_ref(), w, h, 48.0))
+            bounds(g).map(|b| View::fit_clear_of(&b, start_rect(g).as_ref(), w, h, corner, 48.0))
         });
         if let Some(v) = fitted {
             self.view.set(v);
