@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::run;
+use crate::model::placement;
 use crate::model::selection::Selection;
 use crate::state::{Alerts, DocState, RunCtl, ViewState};
 
@@ -86,6 +87,22 @@ pub fn select_problem(doc: DocState, view: ViewState, node: Option<&str>, edge: 
     });
     if let Some(n) = node {
         show_node(doc, view, n);
+    }
+}
+
+/// Adds a node of `kind` from the palette (a click or Enter on its button): in free space
+/// beside the selected node, in the direction the graph flows, or near the middle of the
+/// view; selected, and brought into view.
+pub fn add_from_palette(doc: DocState, view: ViewState, kind: engine::document::NodeKind) {
+    let after = doc.editor.with_untracked(|e| {
+        let one = (e.selection.nodes.len() == 1).then(|| e.selection.nodes.first().cloned()).flatten()?;
+        doc.rects.with_untracked(|r| r.get(&one).copied())
+    });
+    let flow = doc.flow.get_untracked();
+    let at = doc.editor.with_untracked(|e| placement::free_spot(e.graph(), after, view.view_center(), flow));
+    let id = doc.edit(|e| e.add_node(kind, at));
+    if let Some(r) = doc.rects.with_untracked(|r| r.get(&id).copied()) {
+        view.reveal(r);
     }
 }
 

@@ -363,10 +363,15 @@ impl Editor {
     fn new_edge(&self, from: &str, to: &str) -> Result<Edge, String> {
         self.check_endpoints(from, to, None)?;
         let mut edge = Edge::new(from, to);
-        if self.chooses_by_label(from) {
+        let node = self.graph().node(from);
+        let first_out = !self.graph().edges.iter().any(|e| e.from == from);
+        if first_out && node.is_some_and(|n| n.kind == NodeKind::Human) && self.chooses_by_label(from) {
+            // A person's first edge out of a fresh human node catches every answer, so
+            // `start → human → end` runs before any option has an edge of its own.
+            edge.label = Some("default".into());
+        } else if self.chooses_by_label(from) {
             let used: Vec<&str> =
                 self.graph().edges.iter().filter(|e| e.from == from).filter_map(|e| e.label.as_deref()).collect();
-            let node = self.graph().node(from);
             let options: Vec<String> =
                 node.and_then(|n| n.options.clone()).unwrap_or_else(|| vec!["yes".into(), "no".into()]);
             let label = options
@@ -582,6 +587,24 @@ mod tests {
 
     fn editor() -> Editor {
         Editor::new(Graph::new("t"))
+    }
+
+    #[test]
+    fn a_fresh_human_node_connected_between_start_and_end_is_valid() {
+        let mut ed = editor();
+        let ask = ed.add_node(NodeKind::Human, Point::new(200.0, 0.0));
+        ed.selection.clear();
+        ed.selection.edges.insert(0);
+        ed.delete_selection();
+        ed.connect("start", &ask).unwrap();
+        let first = ed.connect(&ask, "end").unwrap();
+        assert_eq!(ed.graph().edges[first].label.as_deref(), Some("default"));
+        let errors: Vec<_> = ed.diagnostics().into_iter().filter(engine::Diagnostic::is_error).collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        // A second edge takes the first option's label; the default still catches the rest.
+        let set = ed.add_node(NodeKind::Set, Point::new(400.0, 200.0));
+        let second = ed.connect(&ask, &set).unwrap();
+        assert_eq!(ed.graph().edges[second].label.as_deref(), Some("approve"));
     }
 
     #[test]

@@ -1,10 +1,11 @@
-//! The palette: one button per node kind. Click adds the node in the middle of the view;
+//! The palette: one button per node kind. Click adds the node in free space near the
+//! selection or the middle of the view;
 //! dragging it onto the canvas drops it where it lands.
 
 use leptos::prelude::*;
 use web_sys::DragEvent;
 
-use crate::model::geometry::{NODE_H, NODE_W, Point};
+use crate::actions::navigation;
 use crate::model::palette::KINDS;
 use crate::state::{use_doc, use_view};
 
@@ -19,14 +20,7 @@ pub fn PaletteBar() -> impl IntoView {
         .iter()
         .map(|k| {
             let kind = k.kind;
-            let on_click = move |_| {
-                let c = view.view_center();
-                // Offset a little each time so repeated clicks do not stack exactly.
-                let n = doc.node_ids.with_untracked(Vec::len) as f64 % 6.0;
-                doc.edit(|e| {
-                    e.add_node(kind, Point::new(c.x - NODE_W / 2.0 + n * 20.0, c.y - NODE_H / 2.0 + n * 20.0))
-                });
-            };
+            let on_click = move |_| navigation::add_from_palette(doc, view, kind);
             let on_drag = move |ev: DragEvent| {
                 if let Some(dt) = ev.data_transfer() {
                     let _ = dt.set_data(DRAG_TYPE, kind.name());
