@@ -116,7 +116,7 @@ test('saved run: a map step lists its instances with their updates; the node cou
   await expect(badge(page, 'summarize')).toHaveCount(0);
   await expect(node(page, 'summarize')).not.toHaveAttribute('data-instances', /.*/);
   await expect(instances(page, 'summarize')).toHaveCount(0);
-  await expect(node(page, 'combine')).toHaveAttribute('data-status', 'active');
+  await expect(node(page, 'combine')).toHaveAttribute('data-status', 'done');
 });
 
 /** What {@link timed} does in the page: move the Timeline to a step, or click an element. */
@@ -229,7 +229,7 @@ test('template: the map-reduce summary runs one instance per section, listed and
   await expect(list.locator('.instance-name')).toHaveText(['summarize[0]', 'summarize[1]', 'summarize[2]']);
   await expect(list.locator('[data-instance="summarize[1]"]')).toContainText('Method: We walked along three rivers.');
   await showStep(page, 3);
-  await expect(node(page, 'combine')).toHaveAttribute('data-status', 'active');
+  await expect(node(page, 'combine')).toHaveAttribute('data-status', 'done');
   await expect(badge(page, 'summarize')).toHaveCount(0);
 });
 

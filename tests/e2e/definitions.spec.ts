@@ -62,14 +62,14 @@ test('a definition used twice: both uses run it with their own input, and an edi
   await startRun(page, {});
   await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
   await expect(node(page, 'ada')).toHaveAttribute('data-status', 'done');
-  await expect(node(page, 'bob')).toHaveAttribute('data-status', 'active');
+  await expect(node(page, 'bob')).toHaveAttribute('data-status', 'done');
   await expect.poll(() => shown(page, 'first')).toContain('Hello, Ada');
   await expect.poll(() => shown(page, 'second')).toContain('Hello, Bob');
 
   // A use's nested run opens like an embedded subgraph's: the definition's graph with its run.
   await stepsRegion(page).getByRole('button', { name: 'Open the steps of subgraph bob' }).click();
   await expect(path(page)).toContainText('bob (greet)');
-  await expect(node(page, 'compose')).toHaveAttribute('data-status', 'active');
+  await expect(node(page, 'compose')).toHaveAttribute('data-status', 'done');
   await expect.poll(() => shown(page, 'greeting')).toContain('Hello, Bob');
   await runRegion(page).getByRole('button', { name: 'Back to the parent run' }).click();
   await expect(path(page)).toHaveCount(0);

@@ -120,7 +120,8 @@ const APPROVED_STEPS: Expected[] = [
     state: { decision: '"approve"', action_result: '""' },
   },
   {
-    status: { get_approval: 'done', check_approval: 'done', approved_action: 'active' },
+    // The last step of a completed run: nothing is active any more.
+    status: { get_approval: 'done', check_approval: 'done', approved_action: 'done' },
     taken: ['approved_action>end_approved'],
     changed: ['action_result'],
     state: { decision: '"approve"', action_result: DONE, notification: '""' },
@@ -286,7 +287,7 @@ test('a human node is answered after a reload: the waiting run comes back and co
   await expect(timeline(page)).toHaveValue('3');
   await expect
     .poll(() => statuses(page))
-    .toEqual(allStatuses(APPROVAL_NODES, { get_approval: 'done', check_approval: 'done', rejected_action: 'active' }));
+    .toEqual(allStatuses(APPROVAL_NODES, { get_approval: 'done', check_approval: 'done', rejected_action: 'done' }));
   await expect.poll(() => takenEdges(page)).toEqual(['rejected_action>end_rejected']);
   await expect.poll(() => changedKeys(page)).toEqual(['notification']);
   const state = await shownValues(page);
@@ -421,8 +422,9 @@ test('a loop that reaches max_steps says so', async ({ editor: page }) => {
   await expect(timeline(page)).toHaveAttribute('max', '6');
   await expect(timeline(page)).toHaveValue('6');
   await expect.poll(() => shownValues(page)).toEqual({ n: '6' });
-  // Step 6 ran pong; its edge back to ping was followed (ping would run next).
-  await expect(node(page, 'pong')).toHaveAttribute('data-status', 'active');
+  // Step 6 ran pong; its edge back to ping was followed (ping would run next). The run has
+  // stopped, so pong is done, not active.
+  await expect(node(page, 'pong')).toHaveAttribute('data-status', 'done');
   await expect(node(page, 'ping')).toHaveAttribute('data-status', 'done');
   await expect.poll(() => takenEdges(page)).toEqual(['pong>ping']);
 });
@@ -497,14 +499,14 @@ test('a subgraph step opens its nested run, and the canvas enters the embedded g
   await expect.poll(() => shownValues(page)).toEqual({ v: '4' });
   await timeline(page).fill('2');
   await expect(node(page, 'double')).toHaveAttribute('data-status', 'done');
-  await expect(node(page, 'again')).toHaveAttribute('data-status', 'active');
+  await expect(node(page, 'again')).toHaveAttribute('data-status', 'done');
   await expect.poll(() => shownValues(page)).toEqual({ v: '8' });
 
   // Back to the parent run: the outer graph and its run again.
   await runRegion(page).getByRole('button', { name: 'Back to the parent run' }).click();
   await expect(path).toHaveCount(0);
   await expect(node(page, 'prep')).toBeVisible();
-  await expect(node(page, 'inner')).toHaveAttribute('data-status', 'active');
+  await expect(node(page, 'inner')).toHaveAttribute('data-status', 'done');
   await expect.poll(() => shownValues(page)).toEqual({ x: '2', y: '8' });
 
   // Editing inside: delete a node of the embedded graph, leave, undo from outside.

@@ -166,18 +166,25 @@ impl Playback {
         self.current().map(|s| s.taken.iter().copied().collect()).unwrap_or_default()
     }
 
+    /// Whether the displayed step is the last of a run that has ended (completed, failed or
+    /// stopped at its limit): nothing is active there any more, its last nodes are done.
+    pub fn finished_here(&self) -> bool {
+        self.at_end() && matches!(self.record.status, Status::Completed | Status::Failed | Status::LimitReached)
+    }
+
     /// Every node's status at the displayed step; nodes not listed are idle. A node's status
     /// comes from the latest step up to the displayed one that ran it.
     pub fn statuses(&self) -> BTreeMap<String, NodeStatus> {
         let mut out = BTreeMap::new();
         let k = self.displayed;
         let steps = self.steps();
+        let finished = self.finished_here();
         for (id, seen) in &self.appearances {
             // Index of the latest appearance among steps[..k].
             let Some(&i) = seen[..seen.partition_point(|&i| i < k)].last() else { continue };
             let status = if failed_in(&steps[i], id) {
                 NodeStatus::Error
-            } else if i + 1 == k {
+            } else if i + 1 == k && !finished {
                 NodeStatus::Active
             } else {
                 NodeStatus::Done
@@ -264,6 +271,9 @@ mod tests {
         assert_eq!(s[first], NodeStatus::Active);
         p.show(2);
         assert_eq!(p.statuses()[first], NodeStatus::Done);
+        // At the end of the completed run nothing is active: its last nodes are done.
+        p.show(p.len());
+        assert!(p.statuses().values().all(|s| *s == NodeStatus::Done), "{:?}", p.statuses());
         p.show(0);
         assert!(p.statuses().is_empty());
         assert_eq!(p.state(), p.initial);
@@ -295,7 +305,8 @@ mod tests {
     fn walked_statuses(p: &Playback) -> BTreeMap<String, NodeStatus> {
         let mut out = BTreeMap::new();
         for (i, step) in p.steps().iter().take(p.displayed).enumerate() {
-            let now = i + 1 == p.displayed;
+            let last = i + 1 == p.displayed;
+            let now = last && !p.finished_here();
             for id in step.ran.iter().chain(&step.skipped) {
                 let status = if step.errors.contains_key(id) {
                     NodeStatus::Error
@@ -306,7 +317,7 @@ mod tests {
                 };
                 out.insert(id.clone(), status);
             }
-            if now {
+            if last {
                 for id in &step.waiting {
                     out.insert(id.clone(), NodeStatus::Waiting);
                 }
