@@ -11,7 +11,7 @@ use crate::model::editor::Editor;
 use crate::model::geometry::View;
 use crate::model::layout::Direction;
 use crate::platform::PlatformRef;
-use crate::state::{Alerts, DocState, Leave, ViewState};
+use crate::state::{Alerts, Dialog, DocState, Leave, UiState, ViewState};
 
 /// The graph a first visit starts with.
 pub fn starter_graph() -> Graph {
@@ -195,14 +195,16 @@ pub fn duplicate_graph(doc: DocState, view: ViewState, alerts: Alerts, platform:
     }
 }
 
-/// Deletes library graph `id` once the user confirms; the open one is replaced by the newest
+/// Asks whether to delete library graph `id` (the editor's own dialog: a native `confirm()`
+/// would freeze the page and cannot be styled or tested).
+pub fn ask_delete_graph(doc: DocState, ui: UiState, id: &str) {
+    let name = doc.library.with_untracked(|l| l.get(id).map(|e| e.name.clone())).unwrap_or_default();
+    ui.dialog.set(Some(Dialog::ConfirmDelete { id: id.to_string(), name }));
+}
+
+/// Deletes library graph `id` (the person said yes); the open one is replaced by the newest
 /// left (or a new graph).
 pub fn delete_graph(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef, id: &str) {
-    let name = doc.library.with_untracked(|l| l.get(id).map(|e| e.name.clone())).unwrap_or_default();
-    let ok = window().confirm_with_message(&format!("Delete “{name}”? This cannot be undone.")).unwrap_or(false);
-    if !ok {
-        return;
-    }
     let doc_id = DocId::Library(id.to_string());
     let next = {
         let platform = platform.get();

@@ -6,9 +6,10 @@ use web_sys::{ClipboardEvent, KeyboardEvent};
 
 use wasm_bindgen::JsCast;
 
-use super::navigation;
+use super::{navigation, run};
 use crate::model::clipboard;
-use crate::state::{Alerts, Dialog, DocState, UiState, ViewState};
+use crate::platform::PlatformRef;
+use crate::state::{Alerts, Dialog, DocState, RunCtl, UiState, ViewState};
 
 /// Also kept in local storage, so a copy in one tab can be pasted in another even where
 /// the system clipboard is not readable.
@@ -24,6 +25,14 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("Ctrl+D", "Duplicate the selection"),
     ("Ctrl+A", "Select every node"),
     ("Ctrl+K", "Find a node"),
+    ("Tab, then arrows", "Move between nodes on the canvas (connected nodes first)"),
+    ("Alt+arrows", "Move the selected nodes"),
+    ("Enter", "Edit the node in focus"),
+    ("F5 / Ctrl+Enter", "Run"),
+    ("F10", "Step"),
+    ("F9", "Back one step"),
+    ("F8", "Continue, or pause a run that plays"),
+    ("Shift+F5", "Reset the run"),
     ("F", "Fit the view to the graph"),
     ("+ / -", "Zoom in / out"),
     ("Shift+drag", "Select with a marquee"),
@@ -33,8 +42,20 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("?", "Show this help"),
 ];
 
-pub fn install(doc: DocState, view: ViewState, ui: UiState, alerts: Alerts) {
-    let _ = window_event_listener(ev::keydown, move |ev: KeyboardEvent| on_key(doc, view, ui, alerts, &ev));
+/// Everything a shortcut may act on.
+#[derive(Clone, Copy)]
+pub struct KeyTargets {
+    pub doc: DocState,
+    pub view: ViewState,
+    pub ui: UiState,
+    pub alerts: Alerts,
+    pub ctl: RunCtl,
+    pub platform: PlatformRef,
+}
+
+pub fn install(t: KeyTargets) {
+    let KeyTargets { doc, alerts, .. } = t;
+    let _ = window_event_listener(ev::keydown, move |ev: KeyboardEvent| on_key(t, &ev));
     let _ = window_event_listener(ev::paste, move |ev: ClipboardEvent| {
         if typing_in_field() {
             return;
@@ -75,12 +96,41 @@ pub fn copy_selection(doc: DocState, alerts: Alerts) {
     alerts.info(format!("Copied {} node{}", fragment.nodes.len(), if fragment.nodes.len() == 1 { "" } else { "s" }));
 }
 
-fn on_key(doc: DocState, view: ViewState, ui: UiState, alerts: Alerts, ev: &KeyboardEvent) {
+/// The run commands' keys, as the desktop app's Run menu has them (F5 would reload the page:
+/// the editor takes it while it has focus), and Ctrl+Enter, which works in the Input too.
+fn run_key(t: KeyTargets, ev: &KeyboardEvent) -> bool {
+    let KeyTargets { doc, alerts, ctl, platform, .. } = t;
+    let ctrl = ev.ctrl_key() || ev.meta_key();
+    match (ev.key().as_str(), ev.shift_key(), ctrl) {
+        ("F5", false, false) | ("Enter", false, true) => {
+            if !ctl.busy.get_untracked() {
+                navigation::leave_to(doc, ctl, 0);
+                run::start(doc, ctl, alerts, platform);
+            }
+        }
+        ("F5", true, false) => run::reset(ctl),
+        ("F10", false, false) => run::step(doc, ctl, alerts, platform),
+        ("F9", false, false) => run::back(ctl),
+        ("F8", false, false) if ctl.playing.get_untracked() => run::pause(ctl),
+        ("F8", false, false) => run::play(doc, ctl, alerts, platform),
+        _ => return false,
+    }
+    true
+}
+
+fn on_key(t: KeyTargets, ev: &KeyboardEvent) {
+    let KeyTargets { doc, view, ui, alerts, .. } = t;
     let key = ev.key();
     let ctrl = ev.ctrl_key() || ev.meta_key();
+    if ui.dialog.get_untracked().is_none() && run_key(t, ev) {
+        ev.prevent_default();
+        return;
+    }
     if key == "Escape" {
         if ui.dialog.get_untracked().is_some() {
             ui.dialog.set(None);
+        } else if ui.library_open.get_untracked() {
+            ui.library_open.set(false);
         } else {
             doc.edit(|e| e.selection.clear());
         }
@@ -97,7 +147,12 @@ fn on_key(doc: DocState, view: ViewState, ui: UiState, alerts: Alerts, ev: &Keyb
     match (ctrl, ev.shift_key(), key.as_str()) {
         (false, _, "Delete" | "Backspace") => {
             ev.prevent_default();
+            let on_node = document().active_element().is_some_and(|el| el.has_attribute("data-node-id"));
             doc.edit(|e| e.delete_selection());
+            // The node that had focus is gone: the canvas takes it, not the page.
+            if on_node {
+                navigation::focus_canvas();
+            }
         }
         (true, false, "z" | "Z") => {
             ev.prevent_default();

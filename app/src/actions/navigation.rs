@@ -6,6 +6,8 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::run;
+use crate::model::focus_nav::{self, Arrow};
+use crate::model::geometry::{GRID, Point};
 use crate::model::placement;
 use crate::model::selection::Selection;
 use crate::state::{Alerts, DocState, RunCtl, ViewState};
@@ -62,10 +64,12 @@ pub fn back_to_parent_run(doc: DocState, ctl: RunCtl) {
     leave_to(doc, ctl, depth.saturating_sub(1));
 }
 
-/// Selects node `id` alone and centres the view on it.
+/// Selects node `id` alone, centres the view on it and gives it keyboard focus (what the
+/// search dialog does with the node found).
 pub fn select_and_show(doc: DocState, view: ViewState, id: &str) {
     doc.edit(|e| e.selection = Selection::only_node(id));
     show_node(doc, view, id);
+    focus_node(id);
 }
 
 /// Centres the view on node `id`, if it is on the canvas.
@@ -99,11 +103,77 @@ pub fn add_from_palette(doc: DocState, view: ViewState, kind: engine::document::
         doc.rects.with_untracked(|r| r.get(&one).copied())
     });
     let flow = doc.flow.get_untracked();
-    let at = doc.editor.with_untracked(|e| placement::free_spot(e.graph(), after, view.view_center(), flow));
+    let seen = view.seen();
+    let at = doc.editor.with_untracked(|e| placement::free_spot(e.graph(), after, seen, flow));
     let id = doc.edit(|e| e.add_node(kind, at));
     if let Some(r) = doc.rects.with_untracked(|r| r.get(&id).copied()) {
+        view.bring_into_view(&doc, r);
+    }
+}
+
+/// Puts keyboard focus on node `id` once it is drawn (the node in focus is the one the arrow
+/// keys, Enter and Delete act on).
+pub fn focus_node(id: &str) {
+    let selector = format!("[data-node-id=\"{}\"]", id.replace('\\', "\\\\").replace('"', "\\\""));
+    request_animation_frame(move || {
+        if let Some(el) = document().query_selector(&selector).ok().flatten()
+            && let Ok(el) = el.dyn_into::<web_sys::HtmlElement>()
+        {
+            let _ = el.focus();
+        }
+    });
+}
+
+/// The keyboard's way between nodes: selects the node `arrow` leads to from `from` (see
+/// [`focus_nav::neighbour`]), brings it into view and focuses it.
+pub fn step_focus(doc: DocState, view: ViewState, from: &str, arrow: Arrow) {
+    let Some(to) = doc.editor.with_untracked(|e| focus_nav::neighbour(e.graph(), from, arrow)) else { return };
+    focus_and_show(doc, view, &to);
+}
+
+/// Selects node `id` alone, brings it into view and puts keyboard focus on it.
+pub fn focus_and_show(doc: DocState, view: ViewState, id: &str) {
+    doc.edit(|e| e.selection = Selection::only_node(id));
+    if let Some(r) = doc.rects.with_untracked(|r| r.get(id).copied()) {
         view.reveal(r);
     }
+    focus_node(id);
+}
+
+/// The canvas got the keyboard with no node in focus: the start node (else the first) takes it.
+pub fn enter_canvas(doc: DocState, view: ViewState) {
+    if let Some(id) = doc.editor.with_untracked(|e| focus_nav::first_node(e.graph())) {
+        focus_and_show(doc, view, &id);
+    }
+}
+
+/// Moves the selected nodes one grid step the way `arrow` points (one step of undo).
+pub fn nudge_selection(doc: DocState, arrow: Arrow) {
+    let d = arrow.offset(GRID);
+    let moves: Vec<(String, Point)> = doc.editor.with_untracked(|e| {
+        e.selection
+            .nodes
+            .iter()
+            .filter_map(|id| {
+                let r = doc.rects.with_untracked(|r| r.get(id).copied())?;
+                Some((id.clone(), Point::new(r.x + d.x, r.y + d.y)))
+            })
+            .collect()
+    });
+    if !moves.is_empty() {
+        doc.edit(|e| e.move_nodes(&moves));
+    }
+}
+
+/// Puts keyboard focus back on the canvas (after the node that had it was deleted).
+pub fn focus_canvas() {
+    request_animation_frame(|| {
+        if let Some(el) = document().query_selector(".canvas").ok().flatten()
+            && let Ok(el) = el.dyn_into::<web_sys::HtmlElement>()
+        {
+            let _ = el.focus();
+        }
+    });
 }
 
 /// Selects every node of the graph on the canvas.

@@ -18,17 +18,25 @@ const MINIMAP_KEY: &str = "minimap";
 /// Reads the panels' sizes kept from last time.
 pub fn init(ui: UiState, platform: PlatformRef) {
     let p = platform.get();
-    if let Some(h) = p.preference(HEIGHT_KEY).and_then(|h| h.parse::<f64>().ok()).filter(|h| h.is_finite()) {
-        ui.run_height.set(clamp_run_height(h));
-    }
+    let kept = p.preference(HEIGHT_KEY).and_then(|h| h.parse::<f64>().ok()).filter(|h| h.is_finite());
+    ui.run_height.set(clamp_run_height(kept.unwrap_or_else(usual_run_height)));
     ui.run_open.set(p.preference(OPEN_KEY).as_deref() != Some("false"));
     ui.minimap.set(p.preference(MINIMAP_KEY).as_deref() != Some("false"));
 }
 
+/// The height the run panel opens with until the person sets one: a third of a short window,
+/// at most [`RUN_HEIGHT`].
+fn usual_run_height() -> f64 {
+    (window_height() * 0.3).clamp(RUN_MIN, RUN_HEIGHT)
+}
+
+fn window_height() -> f64 {
+    window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(900.0)
+}
+
 /// The tallest the run panel may be: the canvas keeps at least a third of the window.
 pub fn run_max() -> f64 {
-    let window_h = window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(900.0);
-    (window_h * 0.62).max(RUN_MIN)
+    (window_height() * 0.62).max(RUN_MIN)
 }
 
 fn clamp_run_height(h: f64) -> f64 {
@@ -47,7 +55,7 @@ pub fn keep_run_height(ui: UiState, platform: PlatformRef) {
 
 /// Back to the height it opens with the first time.
 pub fn reset_run_height(ui: UiState, platform: PlatformRef) {
-    resize_run(ui, RUN_HEIGHT);
+    resize_run(ui, usual_run_height());
     keep_run_height(ui, platform);
 }
 

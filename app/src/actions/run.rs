@@ -17,33 +17,12 @@ use super::settings::{approve_origins, approved_origins};
 use crate::model::instances::node_of;
 use crate::model::origins;
 use crate::model::playback::Playback;
+use crate::model::run_input;
 use crate::model::run_version::{RunVersion, run_version};
 use crate::model::run_view::nested_run;
 use crate::model::saved_run::SavedRun;
 use crate::platform::PlatformRef;
 use crate::state::{Alerts, DocState, RunCtl};
-
-/// An input prefilled from the start node's required keys and the declared state.
-pub fn suggested_input(graph: &engine::Graph) -> String {
-    let mut m = Map::new();
-    let required: Vec<String> = graph
-        .nodes
-        .iter()
-        .find(|n| n.kind == engine::NodeKind::Start)
-        .and_then(|n| n.required.clone())
-        .unwrap_or_default();
-    for key in &required {
-        let value = graph
-            .state
-            .as_ref()
-            .and_then(|s| s.get(key))
-            .map(|f| f.default.clone().unwrap_or_else(|| f.ty.zero()))
-            .unwrap_or(Value::String(String::new()));
-        m.insert(key.clone(), value);
-    }
-    // One line: the Input box is one row high (it can be resized).
-    serde_json::to_string(&Value::Object(m)).unwrap_or_else(|_| "{}".into())
-}
 
 fn plan_of(doc: DocState) -> Result<Rc<Plan>, String> {
     let graph = doc.editor.with_untracked(|e| e.document().clone());
@@ -93,6 +72,16 @@ fn start_checked(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformR
         Ok(v) => v,
         Err(e) => return alerts.error(format!("The run's input is not valid JSON: {e}")),
     };
+    let empty = doc.editor.with_untracked(|e| run_input::empty_required(e.document(), &input));
+    if !empty.is_empty() {
+        let keys: Vec<String> = empty.iter().map(|k| format!("`{k}`")).collect();
+        return alerts.error(format!(
+            "The input's {} {} required by the start node but empty: fill {} in before running",
+            keys.join(" and "),
+            if keys.len() == 1 { "is" } else { "are" },
+            if keys.len() == 1 { "it" } else { "them" }
+        ));
+    }
     let plan = match plan_of(doc) {
         Ok(p) => p,
         Err(why) => return alerts.error(why),
@@ -317,6 +306,8 @@ pub fn try_answer(
                 }
             });
             play(doc, ctl, alerts, platform);
+            // The form that had focus is gone: the Timeline, which follows the run, takes it.
+            focus_timeline();
             Ok(())
         }
         Some(Err(e)) => Err(e),
@@ -325,6 +316,16 @@ pub fn try_answer(
             Ok(())
         }
     }
+}
+
+fn focus_timeline() {
+    request_animation_frame(|| {
+        if let Some(el) = document().query_selector("input.timeline").ok().flatten()
+            && let Ok(el) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el)
+        {
+            let _ = el.focus();
+        }
+    });
 }
 
 /// Starts a new run from the shown step, with `values` set in the state there.

@@ -39,7 +39,7 @@ pub fn start(platform: Rc<dyn Platform>, problems: Vec<String>) {
     init_view(doc, view);
     document::autosave(doc, view, alerts, platform);
     super::drafts::install();
-    super::keyboard::install(doc, view, ui, alerts);
+    super::keyboard::install(super::keyboard::KeyTargets { doc, view, ui, alerts, ctl: run, platform });
     super::exchange::import_from_location((doc, view, run), alerts, platform);
     if is_new {
         document::save_now(doc, view, alerts, platform);

@@ -181,6 +181,12 @@ impl View {
         if beside.zoom >= above.zoom { beside } else { above }
     }
 
+    /// Whether all of `rect` fits a `w` × `h` screen area at a zoom where text stays readable.
+    pub fn fits_readable(rect: &Rect, w: f64, h: f64, padding: f64) -> bool {
+        let whole = ((w - 2.0 * padding) / rect.w.max(1.0)).min((h - 2.0 * padding) / rect.h.max(1.0));
+        whole >= READABLE_ZOOM
+    }
+
     /// The part of the canvas visible in a `w` × `h` screen area.
     pub fn visible(&self, w: f64, h: f64) -> Rect {
         let a = self.to_canvas(Point::new(0.0, 0.0));

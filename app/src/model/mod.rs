@@ -10,6 +10,7 @@
 //! | [`geometry`] | node boxes, pan and zoom, fitting a view, snapping |
 //! | [`clipboard`] | copy and paste as JSON fragments |
 //! | [`layout`] | automatic layered layout |
+//! | [`focus_nav`] | moving between nodes with the arrow keys |
 //! | [`placement`] | where a node added from the palette goes: free space near the selection |
 //! | [`palette`] | what each node kind looks like and starts as |
 //! | [`tools`] | the graph's tools: add, rename and remove them with the nodes offering them |
@@ -20,6 +21,7 @@
 //! | [`library`] | the saved graphs and their storage keys |
 //! | [`doc_id`] | which document is open: a library graph or a file anywhere |
 //! | [`saved_run`] | what is saved for a run, and the history's summary of it |
+//! | [`run_input`] | the run's input: suggested from the graph, required keys left empty |
 //! | [`run_import`] | a run record told from a graph among imported text, and whether it belongs to the open graph |
 //! | [`run_version`] | whether a run shown was made with an earlier version of the graph, and what changed |
 //! | [`export`] | the document as Export writes it, naming its JSON Schema |
@@ -45,6 +47,7 @@ pub mod doc_id;
 pub mod edit;
 pub mod editor;
 pub mod export;
+pub mod focus_nav;
 pub mod form_answer;
 pub mod form_fields;
 pub mod geometry;
@@ -61,6 +64,7 @@ pub mod palette;
 pub mod placement;
 pub mod playback;
 pub mod run_import;
+pub mod run_input;
 pub mod run_version;
 pub mod run_view;
 pub mod saved_run;

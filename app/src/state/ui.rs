@@ -19,6 +19,11 @@ pub enum Dialog {
     Settings,
     /// The open file was changed by another program: its new text.
     FileChanged(String),
+    /// Deleting a library graph waits for a yes: its id and name.
+    ConfirmDelete {
+        id: String,
+        name: String,
+    },
 }
 
 /// The run panel's height when the person has not chosen one (CSS pixels).
@@ -34,6 +39,9 @@ pub struct UiState {
     pub run_open: RwSignal<bool>,
     /// Whether the minimap shows.
     pub minimap: RwSignal<bool>,
+    /// In a narrow window, whether the library (palette, graphs, templates) is open over the
+    /// canvas; a wide window always shows it beside the canvas.
+    pub library_open: RwSignal<bool>,
 }
 
 impl Default for UiState {
@@ -50,6 +58,7 @@ impl UiState {
             run_height: RwSignal::new(RUN_HEIGHT),
             run_open: RwSignal::new(true),
             minimap: RwSignal::new(true),
+            library_open: RwSignal::new(false),
         }
     }
 }

@@ -112,6 +112,30 @@ impl ViewState {
         });
     }
 
+    /// The canvas area on screen (canvas units).
+    pub fn seen(&self) -> Rect {
+        let (w, h) = self.canvas_size.get_untracked();
+        self.view.get_untracked().visible(w, h)
+    }
+
+    /// Shows `r` (a node just added) if it is off screen: the whole graph fitted when it fits
+    /// readable, else a pan just far enough.
+    pub fn bring_into_view(&self, doc: &DocState, r: Rect) {
+        let seen = self.seen();
+        let inside = r.x >= seen.x && r.y >= seen.y && r.x + r.w <= seen.x + seen.w && r.y + r.h <= seen.y + seen.h;
+        if inside {
+            return;
+        }
+        let (w, h) = self.canvas_size.get_untracked();
+        let whole =
+            doc.editor.with_untracked(|e| bounds(e.graph())).is_some_and(|b| View::fits_readable(&b, w, h, 48.0));
+        if whole {
+            self.fit_view(doc);
+        } else {
+            self.reveal(r);
+        }
+    }
+
     /// Pans as little as needed for `r` (canvas units) to be on screen with a margin, if it
     /// fits there; a box already in view does not move the view.
     pub fn reveal(&self, r: Rect) {

@@ -22,6 +22,7 @@ pub fn Dialogs() -> impl IntoView {
                 Dialog::Help => view! { <HelpDialog/> }.into_any(),
                 Dialog::Settings => view! { <SettingsDialog/> }.into_any(),
                 Dialog::FileChanged(text) => view! { <FileChangedDialog text=text/> }.into_any(),
+                Dialog::ConfirmDelete { id, name } => view! { <ConfirmDeleteDialog id=id name=name/> }.into_any(),
             };
             view! {
                 <div class="backdrop" on:pointerdown=move |ev| {
@@ -192,6 +193,31 @@ fn FileChangedDialog(text: String) -> impl IntoView {
             <div class="dialog-actions">
                 <button on:click=move |_| ui.dialog.set(None)>"Keep my version"</button>
                 <button class="primary" on:click=reload>"Reload from disk"</button>
+            </div>
+        </div>
+    }
+}
+
+/// Deleting a saved graph, asked in the editor's own dialog; Cancel has the focus.
+#[component]
+fn ConfirmDeleteDialog(id: String, name: String) -> impl IntoView {
+    let doc = use_doc();
+    let view = use_view();
+    let ui = use_ui();
+    let alerts = use_alerts();
+    let platform = use_platform();
+    let delete = move |_| {
+        ui.dialog.set(None);
+        document::delete_graph(doc, view, alerts, platform, &id);
+    };
+    crate::ui::fields::focus_first(".dialog .cancel".into());
+    view! {
+        <div class="dialog" role="alertdialog" aria-modal="true" aria-label="Delete graph" aria-describedby="delete-what">
+            <h2>{format!("Delete “{name}”?")}</h2>
+            <p id="delete-what">"It is removed from your saved graphs. This cannot be undone."</p>
+            <div class="dialog-actions">
+                <button class="cancel" on:click=move |_| ui.dialog.set(None)>"Cancel"</button>
+                <button class="primary danger-fill" on:click=delete>"Delete"</button>
             </div>
         </div>
     }

@@ -31,8 +31,17 @@ pub fn Inspector() -> impl IntoView {
         })
     });
     let many = Memo::new(move |_| doc.editor.with(|e| e.selection.nodes.len() + e.selection.edges.len()));
+    // Another node or edge shows its form from the top, not where the last one was scrolled.
+    let panel = NodeRef::<leptos::html::Aside>::new();
+    Effect::new(move |_| {
+        selected_node.track();
+        selected_edge.track();
+        if let Some(el) = panel.get_untracked() {
+            el.set_scroll_top(0);
+        }
+    });
     view! {
-        <aside class="sidebar right inspector" role="region" aria-label="Inspector">
+        <aside class="sidebar right inspector" role="region" aria-label="Inspector" node_ref=panel>
             {move || {
                 if let Some(id) = selected_node.get() {
                     view! { <NodeForm id=id/> }.into_any()

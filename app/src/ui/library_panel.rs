@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use crate::actions::document::{self, create_graph, open_graph};
 use crate::model::doc_id::DocId;
 use crate::platform::use_platform;
-use crate::state::{use_alerts, use_doc, use_view};
+use crate::state::{use_alerts, use_doc, use_ui, use_view};
 
 /// The seed templates, shipped with the editor.
 pub const TEMPLATES: [(&str, &str); 7] = [
@@ -24,6 +24,7 @@ pub fn LibraryPanel() -> impl IntoView {
     let view = use_view();
     let alerts = use_alerts();
     let platform = use_platform();
+    let ui = use_ui();
     let renaming = RwSignal::new(None::<String>);
     let entries = move || doc.library.get().entries;
     let rename = move |id: String, name: String| {
@@ -31,7 +32,7 @@ pub fn LibraryPanel() -> impl IntoView {
         document::rename_graph(doc, alerts, platform, &id, &name);
     };
     let duplicate = move |id: String| document::duplicate_graph(doc, view, alerts, platform, &id);
-    let delete = move |id: String| document::delete_graph(doc, view, alerts, platform, &id);
+    let delete = move |id: String| document::ask_delete_graph(doc, ui, &id);
 
     let templates = TEMPLATES
         .iter()

@@ -17,7 +17,7 @@ use crate::actions::{breakpoints, navigation, panels};
 use crate::model::breakpoints::at_breakpoint;
 use crate::model::instances::{RanGroup, group_ran};
 use crate::model::playback::Playback;
-use crate::model::words;
+use crate::model::{run_input, words};
 use crate::platform::use_platform;
 use crate::state::run::SPEEDS;
 use crate::state::{use_alerts, use_doc, use_run, use_ui};
@@ -49,7 +49,7 @@ pub fn RunPanel() -> impl IntoView {
     // A new graph gets an input made from what it needs.
     Effect::new(move |_| {
         doc.current.track();
-        let suggested = doc.editor.with_untracked(|e| run_ctl::suggested_input(e.document()));
+        let suggested = doc.editor.with_untracked(|e| run_input::suggested(e.document()));
         ctl.input.set(suggested);
         run_ctl::reset(ctl);
         breakpoints::load(doc, ctl, platform);
@@ -146,6 +146,14 @@ pub fn RunPanel() -> impl IntoView {
                                 <span>"Showing a subgraph's run"</span>
                                 <button on:click=move |_| navigation::back_to_parent_run(doc, ctl)>"Back to the parent run"</button>
                             </div>
+                        </Show>
+                        <Show when=move || !has_view()>
+                            <p class="first-run" role="note">
+                                "Fill in the "<b>"Input"</b>" above (JSON) and press "<b>"Run"</b>" ("<kbd>"F5"</kbd>" or "
+                                <kbd>"Ctrl+Enter"</kbd>"). Then walk through the run with "<b>"Step"</b>", "<b>"Back"</b>
+                                " and the Timeline: the canvas shows which nodes ran and which edges were taken, the "
+                                "state on the right what each step changed."
+                            </p>
                         </Show>
                         <RunVersionNotice/>
                         <RunErrorView/>

@@ -28,6 +28,9 @@ pub fn Toolbar() -> impl IntoView {
     let has_files = platform.get().has_files();
     view! {
         <header class="toolbar" class:has-files=has_files>
+            <button class="narrow-only icon-button" aria-label="Library" title="Nodes, graphs and templates"
+                aria-controls="library" aria-expanded=move || ui.library_open.get().to_string()
+                on:click=move |_| ui.library_open.update(|o| *o = !*o)>"☰"</button>
             <h1 class="brand"><span class="logo" aria-hidden="true">"⇶"</span><span class="brand-name">"Switchyard"</span></h1>
             <div class="graph-name" title="The open graph">{name}</div>
             <div class="tool-group" role="group" aria-label="File">
@@ -71,7 +74,7 @@ pub fn Toolbar() -> impl IntoView {
                     <option value="td">"Top down"</option>
                 </select>
                 <label class="toggle" title="Snap moved nodes to the grid">
-                    <input type="checkbox" prop:checked=snap on:change=move |ev| {
+                    <input type="checkbox" aria-label="Snap to grid" prop:checked=snap on:change=move |ev| {
                         let on = event_target_checked(&ev);
                         doc.editor.update(|e| e.snap_to_grid = on);
                     }/>

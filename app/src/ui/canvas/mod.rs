@@ -257,6 +257,13 @@ pub fn Canvas() -> impl IntoView {
         format!("translate({}px, {}px)", v.x.rem_euclid(step), v.y.rem_euclid(step))
     };
     let large = move || doc.node_ids.with(Vec::len) > 300;
+    let on_canvas_key = move |ev: web_sys::KeyboardEvent| {
+        let on_canvas = ev.target().zip(ev.current_target()).is_some_and(|(t, c)| t == c);
+        if on_canvas && (crate::model::focus_nav::Arrow::from_key(&ev.key()).is_some() || ev.key() == "Enter") {
+            ev.prevent_default();
+            crate::actions::navigation::enter_canvas(doc, view);
+        }
+    };
 
     view! {
         <div
@@ -268,7 +275,13 @@ pub fn Canvas() -> impl IntoView {
             on:wheel=on_wheel
             on:dragover=on_dragover
             on:drop=on_drop
+            on:keydown=on_canvas_key
+            // The canvas is a stop in the tab order while no node is selected (a selected
+            // node is then the stop); arrows or Enter there go to the start node.
+            tabindex=move || if doc.selection.with(|s| s.nodes.is_empty()) { "0" } else { "-1" }
+            role="group"
             aria-label="Canvas"
+            aria-description="Arrow keys move between nodes; Alt+arrows move the selected nodes; Enter edits; Delete removes"
         >
             <div class="grid" style:background-size=grid_size style:transform=grid_shift></div>
             <div class="viewport" style:transform=transform>

@@ -8,6 +8,7 @@ use web_sys::PointerEvent;
 use super::node_menu::NodeMenu;
 use super::{CanvasCtx, class_list, from_control};
 use crate::actions::navigation;
+use crate::model::focus_nav::Arrow;
 use crate::model::outcome::fails_run;
 use crate::model::palette;
 use crate::state::{NodeProblems, use_alerts, use_doc, use_run, use_view};
@@ -100,10 +101,39 @@ pub fn NodeView(id: String) -> impl IntoView {
         ev.stop_propagation();
         menu_open.set(true);
     };
+    let key_id = id.clone();
     let on_key = move |ev: web_sys::KeyboardEvent| {
-        if ev.key() == "ContextMenu" || (ev.shift_key() && ev.key() == "F10") {
+        let key = ev.key();
+        if key == "ContextMenu" || (ev.shift_key() && key == "F10") {
             ev.prevent_default();
             menu_open.set(true);
+            return;
+        }
+        // Keys meant for the node's menu or a control inside it stay there.
+        if menu_open.get_untracked() || from_control(&ev) {
+            return;
+        }
+        if let Some(arrow) = Arrow::from_key(&key) {
+            ev.prevent_default();
+            if ev.alt_key() || ev.shift_key() {
+                navigation::nudge_selection(doc, arrow);
+            } else {
+                navigation::step_focus(doc, view, &key_id, arrow);
+            }
+        } else if key == "Enter" {
+            ev.prevent_default();
+            if kind() == Some(NodeKind::Subgraph) && ev.ctrl_key() {
+                navigation::enter(doc, run, alerts, &key_id);
+            } else {
+                navigation::edit_node(doc, &key_id);
+            }
+        }
+    };
+    // Focus reached by Tab selects the node, so the keys act on what is seen selected.
+    let focus_id = id.clone();
+    let on_focus = move |_| {
+        if !selected.get_untracked() {
+            doc.edit(|e| e.selection = crate::model::selection::Selection::only_node(&focus_id));
         }
     };
     // One class list and one style for the whole box: a thousand nodes each with a dozen
@@ -139,6 +169,9 @@ pub fn NodeView(id: String) -> impl IntoView {
             data-breakpoints=move || breaks.with(|b| (!b.is_empty()).then(|| b.iter().map(|s| side_word(*s)).collect::<Vec<_>>().join(" ")))
             on:contextmenu=on_menu
             on:keydown=on_key
+            on:focus=on_focus
+            // Roving focus: the selected node is the canvas's stop in the tab order.
+            tabindex=move || if selected.get() { "0" } else { "-1" }
             data-node-id=id.clone()
             data-kind=kind_name
             data-status=move || status.get()

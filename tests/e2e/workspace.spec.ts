@@ -1,0 +1,180 @@
+// The editor around the canvas, as a person arranges and uses it: the run panel's height is
+// theirs (dragged or set from the keyboard, kept across a reload) and its controls never move
+// during a run; the minimap never takes a press meant for a node; a narrow window keeps the
+// canvas wide; new nodes land in free space; a fresh human node runs; deleting a graph asks
+// in the editor's own dialog; a required input left empty is refused with its name.
+import type { Page } from '@playwright/test';
+import { addNode, boxOf, canvas, center, connect, expect, node, nodeIds, test } from './fixtures';
+import { fastest, importJson, inputBox, runButton, runRegion, runStatus, startRun } from './run-panel';
+
+const splitter = (page: Page) => page.getByRole('separator', { name: 'Run panel height' });
+const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
+
+/** A graph whose script step runs long enough to see the panel during a run. */
+const LOOP = {
+  format: 'switchyard/graph@1',
+  name: 'Counter',
+  state: { n: { type: 'integer' } },
+  nodes: [
+    { id: 'start', kind: 'start' },
+    { id: 'count', kind: 'script', script: '#{ n: state.n + 1 }' },
+    { id: 'end', kind: 'end' },
+  ],
+  edges: [
+    { from: 'start', to: 'count' },
+    { from: 'count', to: 'count', when: 'state.n < 6' },
+    { from: 'count', to: 'end', when: 'state.n >= 6' },
+  ],
+};
+
+test('the run panel keeps the height the person drags, across a reload, and from the keyboard', async ({ editor: page }) => {
+  const panel = runRegion(page);
+  const before = (await boxOf(panel)).height;
+  const grip = center(await boxOf(splitter(page)));
+  await page.mouse.move(grip.x, grip.y);
+  await page.mouse.down();
+  await page.mouse.move(grip.x, grip.y - 120, { steps: 8 });
+  await page.mouse.up();
+  await expect.poll(async () => Math.round((await boxOf(panel)).height - before)).toBeGreaterThanOrEqual(110);
+  const dragged = (await boxOf(panel)).height;
+  await page.reload();
+  await expect.poll(async () => Math.round((await boxOf(runRegion(page))).height)).toBe(Math.round(dragged));
+  // From the keyboard: arrows grow and shrink it by a step, Home makes it smallest.
+  await splitter(page).focus();
+  await page.keyboard.press('ArrowDown');
+  await expect.poll(async () => Math.round((await boxOf(runRegion(page))).height)).toBe(Math.round(dragged - 24));
+  await page.keyboard.press('Home');
+  await expect(splitter(page)).toHaveAttribute('aria-valuenow', '140');
+});
+
+test('the run controls stay where they are and the panel does not grow as a run goes on', async ({ editor: page }) => {
+  await importJson(page, LOOP, 'count');
+  const where = async () => {
+    const boxes = await Promise.all(['Run', 'Pause', 'Back', 'Step', 'Continue', 'Reset'].map((n) => boxOf(runButton(page, n))));
+    return { buttons: boxes.map((b) => [Math.round(b.x), Math.round(b.y)]), panel: Math.round((await boxOf(runRegion(page))).height) };
+  };
+  const idle = await where();
+  await runRegion(page).getByRole('combobox', { name: 'Speed' }).selectOption({ label: 'Slow' });
+  await startRun(page, { n: 0 });
+  await expect(runStatus(page)).toContainText('running');
+  expect(await where(), 'while it runs').toEqual(idle);
+  await runButton(page, 'Pause').click();
+  await expect(runStatus(page), 'a run between steps that does not play on is paused').toContainText('paused');
+  expect(await where(), 'paused').toEqual(idle);
+  await fastest(page);
+  await runButton(page, 'Continue').click();
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
+  expect(await where(), 'after the run').toEqual(idle);
+  // At the end of a completed run nothing is active.
+  await expect(page.locator('[data-node-id][data-status="active"]')).toHaveCount(0);
+});
+
+test('the minimap fades over a node and lets the press through to it; it can be hidden and stays so', async ({ editor: page }) => {
+  const map = page.getByRole('group', { name: 'Minimap' });
+  const mapBox = await boxOf(map.locator('svg'));
+  // Drag the end node under the minimap.
+  const head = center(await boxOf(node(page, 'end').locator('.node-head')));
+  await page.mouse.move(head.x, head.y);
+  await page.mouse.down();
+  await page.mouse.move(mapBox.x + 40, mapBox.y + 30, { steps: 10 });
+  await page.mouse.up();
+  await expect(map).toHaveClass(/over-node/);
+  // A press there selects the node, not the map.
+  await page.mouse.click(mapBox.x + 40, mapBox.y + 30);
+  await expect(node(page, 'end')).toHaveClass(/selected/);
+  await button(page, 'Show minimap').click();
+  await expect(map.locator('svg')).toHaveCount(0);
+  await expect(button(page, 'Show minimap')).toHaveAttribute('aria-pressed', 'false');
+  await page.reload();
+  await expect(page.getByRole('group', { name: 'Minimap' }).locator('svg')).toHaveCount(0);
+});
+
+test('nodes added from the palette land in free space, the newest selected and in view', async ({ editor: page }) => {
+  const ids: string[] = [];
+  for (let i = 0; i < 5; i++) ids.push(await addNode(page, 'Set'));
+  const boxes = await Promise.all((await nodeIds(page)).map((id) => boxOf(node(page, id))));
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, b] = [boxes[i], boxes[j]];
+      const overlap = a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+      expect(overlap, `nodes ${i} and ${j} overlap`).toBe(false);
+    }
+  }
+  await expect(node(page, ids[4])).toHaveClass(/selected/);
+  const c = await boxOf(canvas(page));
+  const last = await boxOf(node(page, ids[4]));
+  expect(last.x >= c.x && last.x + last.width <= c.x + c.width && last.y >= c.y && last.y + last.height <= c.y + c.height).toBe(true);
+});
+
+test('a human node fresh from the palette runs between start and end: its first edge is its default', async ({ editor: page }) => {
+  // Remove the start → end edge, then put the human node between them.
+  await page.locator('[data-edge-from="start"][data-edge-to="end"] .edge-hit').first().click({ force: true });
+  await page.keyboard.press('Delete');
+  await expect(page.locator('[data-edge-from="start"][data-edge-to="end"]')).toHaveCount(0);
+  const ask = await addNode(page, 'Human');
+  await connect(page, 'start', ask);
+  await connect(page, ask, 'end');
+  await expect(page.getByRole('region', { name: 'Problems' })).toContainText('No problems');
+  await fastest(page);
+  await startRun(page, {});
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'interrupted');
+  await page.getByRole('region', { name: 'Input required' }).getByRole('button', { name: 'reject', exact: true }).click();
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
+});
+
+test('deleting a graph asks in the editor’s own dialog; Cancel keeps it, Delete removes it', async ({ editor: page }) => {
+  const library = page.getByRole('region', { name: 'Library', exact: true });
+  const name = (await page.locator('.graph-name').textContent()) ?? '';
+  // A second graph, so that deleting the first does not make a new one of the same name.
+  await button(page, 'New').click();
+  await expect(page.locator('.graph-name')).not.toHaveText(name);
+  await library.getByRole('button', { name: `Delete ${name}` }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Delete graph' });
+  await expect(dialog).toContainText(name);
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toHaveCount(0);
+  await expect(library.getByRole('button', { name: `Delete ${name}` })).toHaveCount(1);
+  await library.getByRole('button', { name: `Delete ${name}` }).click();
+  await page.getByRole('alertdialog', { name: 'Delete graph' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(library.getByRole('button', { name: `Delete ${name}` })).toHaveCount(0);
+});
+
+test('a required input left empty is refused with its name, and the first run says what to do', async ({ editor: page }) => {
+  await expect(runRegion(page).getByRole('note')).toContainText('press Run');
+  await importJson(page, {
+    format: 'switchyard/graph@1',
+    state: { request: { type: 'string' } },
+    nodes: [{ id: 'start', kind: 'start', required: ['request'] }, { id: 'end', kind: 'end' }],
+    edges: [{ from: 'start', to: 'end' }],
+  }, 'start');
+  await expect(inputBox(page)).toHaveValue('{"request":""}');
+  await runButton(page, 'Run').click();
+  await expect(page.getByRole('alert').filter({ hasText: '`request` is required' })).toBeVisible();
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'none');
+  await startRun(page, { request: 'Plan the offsite' });
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
+});
+
+test.describe('a narrow window (1024×700)', () => {
+  test.use({ viewport: { width: 1024, height: 700 } });
+
+  test('keeps the canvas wide: the library opens over it and closes once a node is added', async ({ editor: page }) => {
+    const library = page.getByRole('region', { name: 'Library', exact: true });
+    await expect(library).toBeHidden();
+    expect((await boxOf(canvas(page))).width).toBeGreaterThan(650);
+    await button(page, 'Library').click();
+    await expect(library).toBeVisible();
+    await expect(button(page, 'Library')).toHaveAttribute('aria-expanded', 'true');
+    const before = new Set(await nodeIds(page));
+    await button(page, 'Add Set').click();
+    await expect(library).toBeHidden();
+    await expect.poll(async () => (await nodeIds(page)).filter((id) => !before.has(id)).length).toBe(1);
+    // Every run control is inside the window.
+    for (const name of ['Run', 'Pause', 'Back', 'Step', 'Continue', 'Reset']) {
+      const b = await boxOf(runButton(page, name));
+      expect(b.x + b.width, name).toBeLessThanOrEqual((await boxOf(runRegion(page))).x + (await boxOf(runRegion(page))).width);
+      expect(b.y + b.height, name).toBeLessThanOrEqual(700);
+    }
+  });
+});
