@@ -181,6 +181,10 @@ test.describe('no serious or critical axe violation', () => {
       await scan("a subgraph's nested run");
       await runRegion(page).getByRole('button', { name: 'Back to the parent run' }).click();
       await runButton(page, 'Reset').click();
+      // The subgraph node may be off screen: find it (Ctrl+K centres it), then open it.
+      await page.keyboard.press('ControlOrMeta+K');
+      await page.keyboard.type('inner');
+      await page.keyboard.press('Enter');
       await button(page, 'Open subgraph inner').click();
       await expect(node(page, 'double')).toBeVisible();
       await scan('a subgraph entered for editing');

@@ -64,15 +64,12 @@ for (const [name, gesture] of GESTURES) {
   });
 }
 
-test('Escape leaves the field and keeps the node selected; a second Escape clears the selection', async ({ editor: page }) => {
+test('Escape keeps what was typed, leaves the field and clears the selection, without a panic', async ({ editor: page }) => {
   const id = await typeLabel(page, 'Kept after Escape');
   await page.keyboard.press('Escape');
-  await expect(field(page, 'Id'), 'the inspector still shows the node').toHaveValue(id);
-  await expect(field(page, 'Label')).not.toBeFocused();
-  await expect(field(page, 'Label')).toHaveValue('Kept after Escape');
-  await page.keyboard.press('Escape');
-  await expect(field(page, 'Id')).toHaveCount(0);
+  await expect(field(page, 'Id'), 'nothing is selected').toHaveCount(0);
   await expect(node(page, id)).toContainText('Kept after Escape');
+  await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).not.toBe('INPUT');
 });
 
 test('a route expression typed into a router is kept when another node is pressed', async ({ editor: page }) => {

@@ -21,7 +21,7 @@ const CHAIN = {
     { id: 'end', kind: 'end' },
   ],
   edges: [{ from: 'start', to: 'a' }, { from: 'a', to: 'b' }, { from: 'b', to: 'end' }],
-  layout: { nodes: { start: { x: 0, y: 0 }, a: { x: 300, y: 0 }, b: { x: 600, y: 0 }, end: { x: 900, y: 0 } } },
+  layout: { start: { x: 0, y: 0 }, a: { x: 300, y: 0 }, b: { x: 600, y: 0 }, end: { x: 900, y: 0 } },
 };
 
 test('the arrows walk the graph from the canvas, Enter edits, Alt+arrows move, Delete keeps focus on the canvas', async ({ editor: page }) => {

@@ -124,20 +124,23 @@ test('a human node fresh from the palette runs between start and end: its first 
 
 test('deleting a graph asks in the editor’s own dialog; Cancel keeps it, Delete removes it', async ({ editor: page }) => {
   const library = page.getByRole('region', { name: 'Library', exact: true });
-  const name = (await page.locator('.graph-name').textContent()) ?? '';
-  // A second graph, so that deleting the first does not make a new one of the same name.
+  const first = (await page.locator('.graph-name').textContent()) ?? '';
+  // A second graph (the open one), so that deleting it opens the first again.
   await button(page, 'New').click();
-  await expect(page.locator('.graph-name')).not.toHaveText(name);
-  await library.getByRole('button', { name: `Delete ${name}` }).click();
+  await expect(page.locator('.graph-name')).not.toHaveText(first);
+  const name = (await page.locator('.graph-name').textContent()) ?? '';
+  const del = library.getByRole('button', { name: `Delete ${name}`, exact: true });
+  await del.click();
   const dialog = page.getByRole('alertdialog', { name: 'Delete graph' });
   await expect(dialog).toContainText(name);
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(dialog).toHaveCount(0);
-  await expect(library.getByRole('button', { name: `Delete ${name}` })).toHaveCount(1);
-  await library.getByRole('button', { name: `Delete ${name}` }).click();
-  await page.getByRole('alertdialog', { name: 'Delete graph' }).getByRole('button', { name: 'Delete' }).click();
-  await expect(library.getByRole('button', { name: `Delete ${name}` })).toHaveCount(0);
+  await expect(del).toHaveCount(1);
+  await del.click();
+  await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+  await expect(del).toHaveCount(0);
+  await expect(page.locator('.graph-name')).toHaveText(first);
 });
 
 test('a required input left empty is refused with its name, and the first run says what to do', async ({ editor: page }) => {

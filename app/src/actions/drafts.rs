@@ -56,8 +56,8 @@ fn on_pointer_down(ev: &web_sys::Event) {
     }
 }
 
-/// Escape commits the field and leaves it (the selection stays: a second Escape clears it);
-/// a shortcut commits the field first, so it acts on what was typed.
+/// Escape commits the field and leaves it; a shortcut commits the field first, so it acts on
+/// what was typed.
 fn on_key_down(ev: &web_sys::Event) {
     let Some(ev) = ev.dyn_ref::<web_sys::KeyboardEvent>() else { return };
     let Some(field) = focused_field() else { return };
@@ -65,11 +65,10 @@ fn on_key_down(ev: &web_sys::Event) {
     let shortcut = ((ev.ctrl_key() || ev.meta_key()) && !text_editing_key(&key))
         || (key.len() > 1 && key.starts_with('F') && key[1..].chars().all(|c| c.is_ascii_digit()));
     if key == "Escape" {
+        // Escape keeps what was typed and leaves the field, then does what it does elsewhere
+        // (closes the dialog, or clears the selection).
         commit_focused();
-        // In a dialog, Escape goes on to close it; in a panel, it only leaves the field.
         if field.closest("[role=dialog]").ok().flatten().is_none() {
-            ev.stop_propagation();
-            ev.prevent_default();
             let _ = field.blur();
         }
     } else if shortcut {

@@ -297,9 +297,9 @@ fn RunHistory() -> impl IntoView {
                         let id4 = id.clone();
                         let label = format!(
                             "{} · {} · {} · {}",
-                            when(r.at),
                             r.status.name().replace('_', " "),
                             words::count(r.steps, "step"),
+                            when(r.at),
                             r.run_id
                         );
                         view! {
