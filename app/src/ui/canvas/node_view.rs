@@ -113,26 +113,30 @@ pub fn NodeView(id: String) -> impl IntoView {
         if menu_open.get_untracked() || from_control(&ev) {
             return;
         }
-        if let Some(arrow) = Arrow::from_key(&key) {
+        let plain = !(ev.ctrl_key() || ev.meta_key());
+        if let Some(arrow) = Arrow::from_key(&key).filter(|_| plain) {
             ev.prevent_default();
+            ev.stop_propagation();
             if ev.alt_key() || ev.shift_key() {
                 navigation::nudge_selection(doc, arrow);
             } else {
                 navigation::step_focus(doc, view, &key_id, arrow);
             }
-        } else if key == "Enter" {
+        } else if key == "Enter" && plain {
             ev.prevent_default();
-            if kind() == Some(NodeKind::Subgraph) && ev.ctrl_key() {
-                navigation::enter(doc, run, alerts, &key_id);
-            } else {
-                navigation::edit_node(doc, &key_id);
-            }
+            ev.stop_propagation();
+            navigation::edit_node(doc, &key_id);
         }
     };
-    // Focus reached by Tab selects the node, so the keys act on what is seen selected.
+    // Focus reached by the keyboard (Tab) selects the node, so the keys act on what is seen
+    // selected; a click's focus leaves the selection to the click (Shift+click toggles).
     let focus_id = id.clone();
-    let on_focus = move |_| {
-        if !selected.get_untracked() {
+    let on_focus = move |ev: web_sys::FocusEvent| {
+        let by_keyboard = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .is_some_and(|el| el.matches(":focus-visible").unwrap_or(false));
+        if by_keyboard && !selected.get_untracked() {
             doc.edit(|e| e.selection = crate::model::selection::Selection::only_node(&focus_id));
         }
     };
