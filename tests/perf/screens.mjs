@@ -1,13 +1,14 @@
 // Screenshots of the editor as a person first sees it: every template of the gallery as it
 // opens, at 1440×900 and 1024×700, light and dark, plus what the text on the canvas measures
-// (the smallest node title and kind badge, in CSS pixels at the opening zoom).
+// (the smallest node title, kind badge and edge label, in CSS pixels at the opening zoom).
 // Run by `./dev screens` after a release build; not part of `./dev test`.
 //
 //   node tests/perf/screens.mjs [--dist DIR] [--out DIR] [--only WORD]
 //
 // The pictures go to --out (default target/screens/), one PNG per template, size and theme;
-// the table printed lists each with its zoom, its text sizes and whether every node is on
-// screen and clear of the minimap.
+// the table printed lists each with its canvas's size, its zoom, its text sizes, whether every
+// node is on screen and clear of the minimap, and which edge labels a node or another label
+// covers.
 import { DIST, launch, opt, printTable } from './common.mjs';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -32,7 +33,10 @@ try {
       await page.getByRole('button', { name: 'New', exact: true }).waitFor();
       const keys = await page.locator('[data-template]').evaluateAll((els) => els.map((e) => e.getAttribute('data-template')));
       for (const key of keys.filter((k) => k.includes(ONLY))) {
-        await page.locator(`[data-template="${key}"]`).click();
+        // A narrow window keeps the library closed, behind the toolbar's Library button.
+        const open = page.locator(`[data-template="${key}"]`);
+        if (!(await open.isVisible())) await page.getByRole('button', { name: 'Library', exact: true }).click();
+        await open.click();
         await page.locator('[data-node-id]').first().waitFor();
         // Let the fit and the first frames settle.
         await page.waitForTimeout(400);
@@ -48,8 +52,13 @@ try {
   server.close();
 }
 printTable([
-  ['template @ size theme', 'zoom · title · badge', 'all nodes seen, clear of minimap', ''],
-  ...rows.map((r) => [r.name, `${r.zoom} · ${r.title}px · ${r.badge}px`, `${r.seen}/${r.nodes} · ${r.clear ? 'clear' : 'under map'}`, r.ok ? 'ok' : 'LOOK']),
+  ['template @ size theme (canvas)', 'zoom · title · badge · label', 'nodes seen · minimap · labels covered', ''],
+  ...rows.map((r) => [
+    `${r.name} (${r.canvas})`,
+    `${r.zoom} · ${r.title}px · ${r.badge}px · ${r.label}px`,
+    `${r.seen}/${r.nodes} · ${r.clear ? 'clear' : 'under map'} · ${r.covered.length ? r.covered.join(', ') : 'none'}`,
+    r.ok ? 'ok' : 'LOOK',
+  ]),
 ]);
 console.log(`pictures in ${OUT}`);
 
@@ -71,9 +80,16 @@ async function measure(page, key, width, height, theme) {
     const seen = rects.filter(inside).length;
     const clear = !rects.some((r) => hits(r, map));
     const title = px('.node-title');
+    // Edge labels a node or another label covers (by the boxes of their text).
+    const labels = [...document.querySelectorAll('.edge-label')].map((e) => ({ text: e.textContent, r: e.getBoundingClientRect() }));
+    const covered = [];
+    labels.forEach((l, i) => {
+      if (rects.some((r) => hits(r, l.r)) || labels.some((o, j) => j !== i && hits(o.r, l.r))) covered.push(`"${l.text}"`);
+    });
     return {
-      name: `${key} @ ${width}x${height} ${theme}`, zoom: zoom.toFixed(2), title, badge: px('.node-kind'),
-      nodes: nodes.length, seen, clear, ok: seen === nodes.length && clear && Number(title) >= 12,
+      name: `${key} @ ${width}x${height} ${theme}`, canvas: `${Math.round(canvas.width)}x${Math.round(canvas.height)}`,
+      zoom: zoom.toFixed(2), title, badge: px('.node-kind'), label: px('.edge-label'),
+      nodes: nodes.length, seen, clear, covered, ok: seen === nodes.length && clear && Number(title) >= 12 && covered.length === 0,
     };
   }, { key, width, height, theme });
 }

@@ -3,16 +3,23 @@
 use engine::Graph;
 use engine::document::{Position, Viewport};
 
-/// A node's box on the canvas when the layout gives no size.
-pub const NODE_W: f64 = 220.0;
-pub const NODE_H: f64 = 72.0;
+/// A node's box on the canvas when the layout gives no size: wide enough for a 20-letter
+/// title and a 30-letter summary line, and no higher than those two lines, so that a layout
+/// of ten layers still fits a laptop's canvas at a zoom where its text is readable.
+pub const NODE_W: f64 = 260.0;
+pub const NODE_H: f64 = 50.0;
+/// A node title's font size in canvas units (`.node-title` in style/main.css).
+pub const TITLE_PX: f64 = 17.0;
+/// The smallest size a node title is readable at on screen (CSS pixels).
+pub const READABLE_TITLE_PX: f64 = 12.0;
 pub const MIN_ZOOM: f64 = 0.1;
 pub const MAX_ZOOM: f64 = 3.0;
-/// Fit view never zooms out further than this: below it a node's text is too small to read,
-/// so a graph that does not fit is shown in part (see [`View::fit`]).
-pub const READABLE_ZOOM: f64 = 0.6;
-/// Fit view never zooms in further than this on a small graph.
-pub const FIT_MAX_ZOOM: f64 = 1.25;
+/// Fit view never zooms out further than this: below it a node's title is under
+/// [`READABLE_TITLE_PX`], so a graph that does not fit is shown in part (see [`View::fit`]).
+pub const READABLE_ZOOM: f64 = READABLE_TITLE_PX / TITLE_PX;
+/// Fit view never zooms in further than this on a small graph: its titles then show at about
+/// the size of the editor's own headings (14.5px), not larger, leaving room to add to it.
+pub const FIT_MAX_ZOOM: f64 = 14.5 / TITLE_PX;
 /// Snap-to-grid step.
 pub const GRID: f64 = 20.0;
 /// How far past each side of the screen a large graph is still drawn in full detail, as a
@@ -74,7 +81,7 @@ pub fn node_rect(graph: &Graph, index: usize) -> Rect {
             // Nodes without a position (a hand-written document) go on a grid, in order.
             let col = (index % 4) as f64;
             let row = (index / 4) as f64;
-            Rect { x: col * (NODE_W + 80.0), y: row * (NODE_H + 80.0), w: NODE_W, h: NODE_H }
+            Rect { x: col * (NODE_W + 40.0), y: row * (NODE_H + 80.0), w: NODE_W, h: NODE_H }
         }
     }
 }
@@ -150,9 +157,21 @@ impl View {
     /// needs no zoom below [`READABLE_ZOOM`]; otherwise at that zoom, centred on each axis
     /// that fits, and on an axis that does not, as close to `anchor` (the start node) as the
     /// graph allows, with the graph's near edge no further in than `padding`.
+    ///
+    /// The margin gives way before the text does: a graph that fits whole at a readable zoom
+    /// only with less than `padding` around it gets the margin it needs, down to a quarter of
+    /// `padding`; one too big for that is shown in part with that quarter.
     pub fn fit(rect: &Rect, anchor: Option<&Rect>, w: f64, h: f64, padding: f64) -> View {
-        let whole = ((w - 2.0 * padding) / rect.w.max(1.0)).min((h - 2.0 * padding) / rect.h.max(1.0));
-        let zoom = whole.clamp(READABLE_ZOOM, FIT_MAX_ZOOM);
+        let (rw, rh) = (rect.w.max(1.0), rect.h.max(1.0));
+        let whole_at = |pad: f64| ((w - 2.0 * pad) / rw).min((h - 2.0 * pad) / rh);
+        let mut padding = padding;
+        if whole_at(padding) < READABLE_ZOOM {
+            // The widest margin that still shows the whole graph at the readable zoom; for a
+            // graph shown in part anyway, the thin one (it shows more of it).
+            let room = ((w - READABLE_ZOOM * rw) / 2.0).min((h - READABLE_ZOOM * rh) / 2.0);
+            padding = room.max(padding / 4.0);
+        }
+        let zoom = whole_at(padding).clamp(READABLE_ZOOM, FIT_MAX_ZOOM);
         let focus = anchor.unwrap_or(rect);
         let x = fit_axis(rect.x, rect.w, focus.x + focus.w / 2.0, w, padding, zoom);
         let y = fit_axis(rect.y, rect.h, focus.y + focus.h / 2.0, h, padding, zoom);
@@ -161,24 +180,40 @@ impl View {
 
     /// [`View::fit`], keeping the screen's bottom-right `corner` (width, height) free: the
     /// whole screen when the graph then misses the corner, else the screen beside it or above
-    /// it, whichever shows the graph larger.
+    /// it, whichever shows the graph larger. A graph too big to show whole beside or above the
+    /// corner gets the whole screen (it shows more of it; the minimap fades over nodes).
     pub fn fit_clear_of(rect: &Rect, anchor: Option<&Rect>, w: f64, h: f64, corner: (f64, f64), padding: f64) -> View {
         let whole = View::fit(rect, anchor, w, h, padding);
         let (cw, ch) = corner;
         if cw <= 0.0 || ch <= 0.0 {
             return whole;
         }
-        let drawn = {
-            let a = whole.to_screen(Point::new(rect.x, rect.y));
-            Rect { x: a.x, y: a.y, w: rect.w * whole.zoom, h: rect.h * whole.zoom }
+        let drawn = |v: &View| {
+            let a = v.to_screen(Point::new(rect.x, rect.y));
+            Rect { x: a.x, y: a.y, w: rect.w * v.zoom, h: rect.h * v.zoom }
         };
         let covered = Rect { x: w - cw, y: h - ch, w: cw, h: ch };
-        if !drawn.intersects(&covered) {
+        if !drawn(&whole).intersects(&covered) {
             return whole;
         }
-        let beside = View::fit(rect, anchor, (w - cw).max(1.0), h, padding);
-        let above = View::fit(rect, anchor, w, (h - ch).max(1.0), padding);
-        if beside.zoom >= above.zoom { beside } else { above }
+        let shows_all = |v: &View, w: f64, h: f64| {
+            let d = drawn(v);
+            d.x >= -1e-6 && d.y >= -1e-6 && d.x + d.w <= w + 1e-6 && d.y + d.h <= h + 1e-6
+        };
+        let (bw, ah) = ((w - cw).max(1.0), (h - ch).max(1.0));
+        let beside = Some(View::fit(rect, anchor, bw, h, padding)).filter(|v| shows_all(v, bw, h));
+        let above = Some(View::fit(rect, anchor, w, ah, padding)).filter(|v| shows_all(v, w, ah));
+        match (beside, above) {
+            (Some(b), Some(a)) => {
+                if b.zoom >= a.zoom {
+                    b
+                } else {
+                    a
+                }
+            }
+            (Some(v), None) | (None, Some(v)) => v,
+            (None, None) => whole,
+        }
     }
 
     /// Whether all of `rect` fits a `w` × `h` screen area at a zoom where text stays readable.
@@ -202,7 +237,7 @@ impl View {
 /// in a screen `size` long at `zoom`: centred when it fits, else centred on `focus` but
 /// clamped so that no empty space shows beyond either end of the content (past `padding`).
 fn fit_axis(start: f64, len: f64, focus: f64, size: f64, padding: f64, zoom: f64) -> f64 {
-    if len * zoom <= size - 2.0 * padding {
+    if len * zoom <= size - 2.0 * padding + 1e-6 {
         return size / 2.0 - (start + len / 2.0) * zoom;
     }
     let near = padding - start * zoom;
@@ -216,7 +251,7 @@ mod tests {
 
     #[test]
     fn fit_keeps_the_minimap_corner_free() {
-        let graph = Rect { x: 0.0, y: 0.0, w: 1200.0, h: 600.0 };
+        let graph = Rect { x: 0.0, y: 0.0, w: 1000.0, h: 500.0 };
         let (w, h, corner) = (1000.0, 600.0, (180.0, 150.0));
         let v = View::fit_clear_of(&graph, None, w, h, corner, 48.0);
         let end = v.to_screen(Point::new(graph.x + graph.w, graph.y + graph.h));
@@ -226,6 +261,30 @@ mod tests {
         // A graph that misses the corner anyway is fitted to the whole screen.
         let small = Rect { x: 0.0, y: 0.0, w: 300.0, h: 80.0 };
         assert_eq!(View::fit_clear_of(&small, None, w, h, corner, 48.0), View::fit(&small, None, w, h, 48.0));
+    }
+
+    #[test]
+    fn the_margin_gives_way_before_the_text() {
+        // Ten layers of nodes: whole at a readable zoom only with a margin under 48.
+        let r = Rect { x: 0.0, y: 0.0, w: 860.0, h: 770.0 };
+        let v = View::fit(&r, None, 850.0, 580.0, 48.0);
+        assert!((v.zoom - READABLE_ZOOM).abs() < 1e-9, "{v:?}");
+        let (a, b) = (v.to_screen(Point::new(0.0, 0.0)), v.to_screen(Point::new(r.w, r.h)));
+        assert!(a.y >= 12.0 && b.y <= 580.0 - 12.0, "{a:?} {b:?}");
+        // One that would need a margin under a quarter of it is shown in part, still readable.
+        let tall = Rect { h: 800.0, ..r };
+        let v = View::fit(&tall, Some(&Rect { x: 0.0, y: 0.0, w: NODE_W, h: NODE_H }), 850.0, 580.0, 48.0);
+        assert!((v.zoom - READABLE_ZOOM).abs() < 1e-9);
+        assert!((v.to_screen(Point::new(0.0, 0.0)).y - 12.0).abs() < 1e-9, "from its start, with a thin margin");
+    }
+
+    #[test]
+    fn a_graph_too_big_beside_the_minimap_gets_the_whole_screen() {
+        let graph = Rect { x: 0.0, y: 0.0, w: 1000.0, h: 700.0 };
+        let (w, h, corner) = (850.0, 580.0, (180.0, 146.0));
+        let v = View::fit_clear_of(&graph, None, w, h, corner, 48.0);
+        assert_eq!(v, View::fit(&graph, None, w, h, 48.0));
+        assert!(v.visible(w, h).w >= graph.w, "the whole width shows");
     }
 
     #[test]
@@ -290,8 +349,9 @@ mod tests {
         assert_eq!(v.zoom, READABLE_ZOOM);
         let seen = v.visible(800.0, 400.0);
         assert!(inside(&seen, &start), "the start node is in view: {seen:?}");
-        // The graph's left edge sits at the padding, not further right (no empty space before it).
-        assert!((v.to_screen(Point::new(r.x, 0.0)).x - 40.0).abs() < 1e-9);
+        // The graph's left edge sits at the (thinned) margin, not further right (no empty space
+        // before it).
+        assert!((v.to_screen(Point::new(r.x, 0.0)).x - 10.0).abs() < 1e-9);
         // The axis that fits is still centred.
         assert!((v.to_screen(r.center()).y - 200.0).abs() < 1e-9);
     }
@@ -303,11 +363,12 @@ mod tests {
         let v = View::fit(&r, Some(&start), 1000.0, 600.0, 40.0);
         let c = v.to_screen(start.center());
         assert!((c.x - 500.0).abs() < 1e-9 && (c.y - 300.0).abs() < 1e-9);
-        // Near the far corner, the view stops at the graph's end instead of showing empty canvas.
+        // Near the far corner, the view stops at the graph's end (past the thinned margin)
+        // instead of showing empty canvas.
         let late = Rect { x: 3900.0, y: 1950.0, w: 100.0, h: 50.0 };
         let v = View::fit(&r, Some(&late), 1000.0, 600.0, 40.0);
         let end = v.to_screen(Point::new(r.x + r.w, r.y + r.h));
-        assert!((end.x - 960.0).abs() < 1e-9 && (end.y - 560.0).abs() < 1e-9);
+        assert!((end.x - 990.0).abs() < 1e-9 && (end.y - 590.0).abs() < 1e-9, "{end:?}");
         assert!(inside(&v.visible(1000.0, 600.0), &late));
     }
 

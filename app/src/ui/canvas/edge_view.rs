@@ -1,49 +1,86 @@
-//! One edge: a curve from the source's output handle to the target's input handle, its label,
-//! condition and map (spec 2.7), a wide invisible stroke to click it by, and (when selected) a handle to
-//! drag its end to another node.
+//! One edge: its path from the source's output handle to the target's input handle (see
+//! [`route`]), its label, condition and map (spec 2.7) on a background where no node covers
+//! it, a wide invisible stroke to click it by, and (when selected) a handle to drag its end to
+//! another node.
+
+use std::collections::HashMap;
+use std::sync::Arc;
 
 use leptos::prelude::*;
 use web_sys::PointerEvent;
 
 use super::{CanvasCtx, class_list};
 use crate::model::geometry::{Point, Rect};
-use crate::model::layout::Direction;
-use crate::model::palette::shorten;
-use crate::state::{use_doc, use_run, use_view};
+use crate::model::layout::{Direction, LabelSpot, Route, label_size, label_text, place_labels, route, wire_route};
+use crate::state::{DocState, use_doc, use_run, use_view};
 
-/// How far before the target's input handle an edge stops.
-const HANDLE_GAP: f64 = 7.0;
+/// Every label's spot, worked out for all labels together so that they keep clear of each
+/// other as well as of the nodes. Recomputed when a node is dropped or an edge changes, not
+/// while nodes are dragged: a spot is kept relative to its edge's path, which follows the drag.
+#[derive(Clone, Copy)]
+struct LabelSpots(Memo<Arc<HashMap<usize, LabelSpot>>>);
 
-/// The curve from `a`'s output side to `b`'s input side, and its midpoint. Left to right,
-/// edges leave a node's right side; top down, its bottom.
-pub fn curve(a: &Rect, b: &Rect, self_loop: bool, flow: Direction) -> (String, Point) {
-    if flow == Direction::TopDown {
-        let p0 = Point::new(a.x + a.w / 2.0, a.y + a.h);
-        // Stop short of the input handle so the arrow head stays visible.
-        let p3 = Point::new(b.x + b.w / 2.0, b.y - HANDLE_GAP);
-        if self_loop {
-            let side = a.x + a.w + 70.0;
-            let d =
-                format!("M {} {} C {} {}, {} {}, {} {}", p0.x, p0.y, side, p0.y + 80.0, side, p3.y - 80.0, p3.x, p3.y);
-            return (d, Point::new(side - 18.0, a.y + a.h / 2.0));
+impl LabelSpots {
+    /// The canvas's spots, set up by the first edge with a label. They go on the app's top
+    /// owner, where every edge finds them and where they outlive the edge that made them; a
+    /// graph without labels never computes them.
+    fn of(doc: DocState) -> LabelSpots {
+        if let Some(spots) = use_context::<LabelSpots>() {
+            return spots;
         }
-        let k = ((p3.y - p0.y).abs() / 2.0).max(50.0);
-        let (c1, c2) = (Point::new(p0.x, p0.y + k), Point::new(p3.x, p3.y - k));
-        let mid =
-            Point::new((p0.x + 3.0 * c1.x + 3.0 * c2.x + p3.x) / 8.0, (p0.y + 3.0 * c1.y + 3.0 * c2.y + p3.y) / 8.0);
-        return (format!("M {} {} C {} {}, {} {}, {} {}", p0.x, p0.y, c1.x, c1.y, c2.x, c2.y, p3.x, p3.y), mid);
+        let mut top = Owner::current();
+        while let Some(parent) = top.as_ref().and_then(Owner::parent) {
+            top = Some(parent);
+        }
+        let make = move || {
+            let spots = LabelSpots(Self::compute(doc));
+            provide_context(spots);
+            spots
+        };
+        match top {
+            Some(owner) => owner.with(make),
+            None => make(),
+        }
     }
-    let p0 = Point::new(a.x + a.w, a.y + a.h / 2.0);
-    let p3 = Point::new(b.x - HANDLE_GAP, b.y + b.h / 2.0);
-    if self_loop {
-        let top = a.y - 70.0;
-        let d = format!("M {} {} C {} {}, {} {}, {} {}", p0.x, p0.y, p0.x + 80.0, top, p3.x - 80.0, top, p3.x, p3.y);
-        return (d, Point::new(a.x + a.w / 2.0, top + 18.0));
+
+    fn compute(doc: DocState) -> Memo<Arc<HashMap<usize, LabelSpot>>> {
+        // The edges with a label and their labels' sizes: every edit reruns this, but the
+        // placement below only runs when it changed (not on a click that selects something).
+        let labelled = Memo::new(move |_| {
+            doc.editor.with(|e| {
+                let edges = e.graph().edges.iter().enumerate();
+                edges
+                    .filter_map(|(i, x)| {
+                        let text = edge_text(x);
+                        (!text.is_empty()).then(|| (i, x.from.clone(), x.to.clone(), label_size(&text)))
+                    })
+                    .collect::<Vec<_>>()
+            })
+        });
+        Memo::new(move |_| {
+            let flow = doc.flow.get();
+            labelled.with(|labelled| {
+                doc.rects.with(|rects| {
+                    let nodes: Vec<Rect> = rects.values().copied().collect();
+                    let mut index = Vec::with_capacity(labelled.len());
+                    let mut labels = Vec::with_capacity(labelled.len());
+                    for (i, from, to, size) in labelled {
+                        if let (Some(a), Some(b)) = (rects.get(from), rects.get(to)) {
+                            index.push(*i);
+                            labels.push((route(a, b, from == to, flow, nodes.iter().copied()), *size));
+                        }
+                    }
+                    Arc::new(index.into_iter().zip(place_labels(&labels, &nodes, flow)).collect())
+                })
+            })
+        })
     }
-    let k = ((p3.x - p0.x).abs() / 2.0).max(60.0);
-    let (c1, c2) = (Point::new(p0.x + k, p0.y), Point::new(p3.x - k, p3.y));
-    let mid = Point::new((p0.x + 3.0 * c1.x + 3.0 * c2.x + p3.x) / 8.0, (p0.y + 3.0 * c1.y + 3.0 * c2.y + p3.y) / 8.0);
-    (format!("M {} {} C {} {}, {} {}, {} {}", p0.x, p0.y, c1.x, c1.y, c2.x, c2.y, p3.x, p3.y), mid)
+}
+
+/// What an edge of the document says on the canvas (as [`EdgeView`] shows it).
+fn edge_text(e: &engine::Edge) -> String {
+    let map = e.map.as_ref().map(|m| format!("{m} as {}", e.as_name.as_deref().unwrap_or("item")));
+    label_text(e.label.as_deref(), e.when.as_deref(), map.as_deref())
 }
 
 #[component]
@@ -60,30 +97,35 @@ pub fn EdgeView(
     let view = use_view();
     let run = use_run();
     let ctx = expect_context::<CanvasCtx>();
-    // Both ends' boxes (drag included): the curve, and whether the edge is drawn in detail.
+    // Both ends' boxes (drag included): the path, and whether the edge is drawn in detail.
     let ends = {
         let (from, to) = (from.clone(), to.clone());
         Memo::new(move |_| Some((view.rect_of(&doc, &from)?, view.rect_of(&doc, &to)?)))
     };
-    let geometry = {
+    // The rest of the graph (which a loop back's lane keeps clear of) is read untracked: a
+    // node dropped elsewhere does not make every edge work out its path again; this one's is
+    // when its own ends move.
+    let path = {
         let self_loop = from == to;
-        Memo::new(move |_| ends.get().map(|(a, b)| curve(&a, &b, self_loop, doc.flow.get())))
+        Memo::new(move |_| {
+            let (a, b) = ends.get()?;
+            let flow = doc.flow.get();
+            Some(doc.rects.with_untracked(|m| route(&a, &b, self_loop, flow, m.values().copied())))
+        })
     };
     let detailed = Memo::new(move |_| view.detailed(ends.get().map(|(a, b)| a.union(&b))));
     let selected = Memo::new(move |_| doc.selection.with(|s| s.edges.contains(&index)));
     let taken = Memo::new(move |_| run.edge_taken(index));
     let problem = Memo::new(move |_| doc.edge_problems.with(|m| m.get(&index).cloned().unwrap_or_default()));
-    let text = [
-        label.clone(),
-        when.as_ref().map(|w| format!("when {}", shorten(w, 28))),
-        map.as_ref().map(|m| format!("⋔ each of {}", shorten(m, 32))),
-    ]
-    .into_iter()
-    .flatten()
-    .collect::<Vec<_>>()
-    .join(" · ");
+    let text = label_text(label.as_deref(), when.as_deref(), map.as_deref());
     let has_text = !text.is_empty();
-    let plain_title = format!("{from} → {to}");
+    // The tooltip says all of it: the names of both ends, the label, the whole condition.
+    let plain_title = {
+        let parts =
+            [label.clone(), when.as_ref().map(|w| format!("when {w}")), map.as_ref().map(|m| format!("each of {m}"))];
+        let about = parts.into_iter().flatten().collect::<Vec<_>>().join(" · ");
+        if about.is_empty() { format!("{from} → {to}") } else { format!("{from} → {to}: {about}") }
+    };
     let on_down = move |ev: PointerEvent| {
         if ev.button() != 0 {
             return;
@@ -97,8 +139,18 @@ pub fn EdgeView(
         ev.prevent_default();
         ctx.start_wire(view, &wire_from, Some(index), ev.client_x() as f64, ev.client_y() as f64);
     };
-    let d = move || geometry.with(|g| g.as_ref().map(|g| g.0.clone()).unwrap_or_default());
-    let mid = move || geometry.with(|g| g.as_ref().map_or(Point::new(0.0, 0.0), |g| g.1));
+    let d = move || path.with(|p| p.as_ref().map(Route::svg).unwrap_or_default());
+    // The label's box: its spot along the path (worked out with every other label's), or the
+    // middle until that is known. Only an edge with a label asks for the spots.
+    let label_box = has_text.then(|| {
+        let spots = LabelSpots::of(doc);
+        let spot = Memo::new(move |_| spots.0.with(|m| m.get(&index).copied()).unwrap_or(LabelSpot::MIDDLE));
+        let (w, h) = label_size(&text);
+        Memo::new(move |_| {
+            let c = path.with(|p| p.as_ref().map(|p| spot.get().centre(p)))?;
+            Some(Rect { x: c.x - w / 2.0, y: c.y - h / 2.0, w, h })
+        })
+    });
     let end = {
         let to = to.clone();
         Memo::new(move |_| match (view.rect_of(&doc, &to), doc.flow.get()) {
@@ -139,8 +191,13 @@ pub fn EdgeView(
                 view! {
                     <title>{move || { let p = problem.get(); if p.is_empty() { plain_title.clone() } else { p } }}</title>
                     <path class="edge-hit" d=d on:pointerdown=on_down></path>
-                    {has_text.then(|| view! {
-                        <text class="edge-label" x=move || mid().x y=move || mid().y - 6.0 text-anchor="middle">{text.clone()}</text>
+                    {label_box.map(|b| {
+                        let at = move |f: fn(&Rect) -> f64| move || b.with(|r| r.as_ref().map_or(0.0, f));
+                        view! {
+                            <rect class="edge-label-bg" rx="4" x=at(|r| r.x) y=at(|r| r.y) width=at(|r| r.w) height=at(|r| r.h)></rect>
+                            <text class="edge-label" x=at(|r| r.x + r.w / 2.0) y=at(|r| r.y + r.h / 2.0)
+                                text-anchor="middle" dominant-baseline="central">{text.clone()}</text>
+                        }
                     })}
                     <Show when=move || selected.get()>
                         <circle class="edge-end" r="7" cx=move || end.get().x cy=move || end.get().y on:pointerdown=on_end.clone()></circle>
@@ -159,8 +216,7 @@ pub fn WirePreview() -> impl IntoView {
     let d = move || {
         let w = view.wire.get()?;
         let a = view.rect_of(&doc, &w.from)?;
-        let target = Rect { x: w.to_point.x, y: w.to_point.y, w: 0.0, h: 0.0 };
-        Some(curve(&a, &target, false, doc.flow.get()).0)
+        Some(wire_route(&a, w.to_point, doc.flow.get()).svg())
     };
     view! { <path class="wire" d=move || d().unwrap_or_default() style:display=move || if d().is_some() { "inline" } else { "none" }></path> }
 }
