@@ -6,10 +6,11 @@
 //! | `platform` | what differs between the browser and the desktop app, behind one trait |
 //! | `state` | the reactive state, split by concern (document, view, run, ui, alerts), each part its own context |
 //! | `actions` | what the user can do (documents, runs, navigation), over state and platform |
+//! | `runner` | where the live run's engine runs: a Web Worker (the page when none can start) |
 //! | `ui` | the Leptos components: they render the state and call actions |
 //!
 //! Everything but the model exists only in the browser (wasm32). Dependencies go one way:
-//! `ui` → `actions` → `state`, `platform` → `model` → `engine`.
+//! `ui` → `actions` → `state` → `runner` → `platform` → `model` → `engine`.
 
 pub mod model;
 
@@ -17,6 +18,8 @@ pub mod model;
 pub mod actions;
 #[cfg(target_arch = "wasm32")]
 pub mod platform;
+#[cfg(target_arch = "wasm32")]
+pub mod runner;
 #[cfg(target_arch = "wasm32")]
 pub mod state;
 

@@ -82,3 +82,30 @@ test('F5 runs, F9 goes back, F10 steps and Shift+F5 resets in the browser; Ctrl+
   await page.keyboard.press('ControlOrMeta+Enter');
   await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
 });
+
+test('Tab indents in a script field and Shift+Tab outdents; Escape leaves the field with the text kept', async ({ editor: page }) => {
+  const id = await addNode(page, 'Script');
+  await expect(inspector(page).getByRole('textbox', { name: 'Id', exact: true })).toHaveValue(id);
+  const script = inspector(page).getByRole('textbox', { name: 'Script', exact: true });
+  await script.click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.type('if true {');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('#{ n: 1 }');
+  await expect(script, 'Tab put an indent, focus stayed').toHaveValue('if true {\n    #{ n: 1 }');
+  await expect(script).toBeFocused();
+  // Both lines selected: Tab indents each, Shift+Tab takes it back.
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Tab');
+  await expect(script).toHaveValue('    if true {\n        #{ n: 1 }');
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Shift+Tab');
+  await expect(script).toHaveValue('if true {\n#{ n: 1 }');
+  // Escape is the way out of the field: it leaves it, keeping the text.
+  await page.keyboard.press('Escape');
+  await expect.poll(() => page.evaluate(() => document.activeElement?.tagName ?? ''), { message: 'focus left the field' }).not.toBe('TEXTAREA');
+  await node(page, id).click();
+  await expect(inspector(page).getByRole('textbox', { name: 'Script', exact: true })).toHaveValue('if true {\n#{ n: 1 }');
+});

@@ -181,3 +181,47 @@ test.describe('a narrow window (1024×700)', () => {
     }
   });
 });
+
+/** start → s01 → … → s12 → end in a row far wider than the window. */
+function longRow() {
+  const ids = ['start', ...Array.from({ length: 12 }, (_, k) => `s${String(k + 1).padStart(2, '0')}`), 'end'];
+  return {
+    format: 'switchyard/graph@1',
+    name: 'Long row',
+    state: { n: { type: 'integer' } },
+    nodes: ids.map((id) => (id === 'start' || id === 'end' ? { id, kind: id } : { id, kind: 'set', set: { n: 'state.n + 1' } })),
+    edges: ids.slice(1).map((to, k) => ({ from: ids[k], to })),
+    layout: Object.fromEntries(ids.map((id, k) => [id, { x: k * 420, y: 0 }])),
+  };
+}
+
+/** Whether node `id` lies wholly inside the canvas. */
+async function onScreen(page: Page, id: string): Promise<boolean> {
+  const c = await boxOf(canvas(page));
+  const b = await node(page, id).boundingBox();
+  return !!b && b.x >= c.x && b.y >= c.y && b.x + b.width <= c.x + c.width && b.y + b.height <= c.y + c.height;
+}
+
+test('a playing run keeps its current node in view, and the selected node stays in view as the run panel grows', async ({ editor: page }) => {
+  await importJson(page, longRow(), 's01');
+  await button(page, 'Zoom in').click();
+  await button(page, 'Zoom in').click();
+  await expect.poll(() => onScreen(page, 's12'), { message: 'the last step starts off screen' }).toBe(false);
+  await fastest(page);
+  await startRun(page, {});
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
+  await expect.poll(() => onScreen(page, 's12'), { message: 'the view followed the run to its last step' }).toBe(true);
+
+  // The selected node sits low on the canvas; the run panel grows over it, and the view pans.
+  await node(page, 's12').click();
+  const canvasBox = await boxOf(canvas(page));
+  const grip = center(await boxOf(splitter(page)));
+  const nodeBox = await boxOf(node(page, 's12'));
+  const rise = Math.max(60, grip.y - (nodeBox.y + nodeBox.height) + 40);
+  expect(rise, 'the drag covers the node').toBeLessThan(canvasBox.height - 80);
+  await page.mouse.move(grip.x, grip.y);
+  await page.mouse.down();
+  await page.mouse.move(grip.x, grip.y - rise, { steps: 8 });
+  await page.mouse.up();
+  await expect.poll(() => onScreen(page, 's12'), { message: 'the selected node is still in view' }).toBe(true);
+});

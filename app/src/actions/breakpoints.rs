@@ -22,8 +22,7 @@ pub fn set(doc: DocState, ctl: RunCtl, platform: PlatformRef, node: &str, side: 
     platform.get().set_preference(&name, &ctl.breakpoints.with_untracked(BreakpointSet::to_text));
 }
 
-/// Gives the live run the breakpoints set now, on the nodes of the document.
-pub fn apply(doc: DocState, ctl: RunCtl, run: &mut engine::Run) {
-    let set = ctl.breakpoints.with_untracked(|b| doc.editor.with_untracked(|e| b.for_run(e.document())));
-    run.set_breakpoints(set);
+/// The breakpoints set now, on the nodes of the document, for the live run's next step.
+pub fn for_run(doc: DocState, ctl: RunCtl) -> engine::run::Breakpoints {
+    ctl.breakpoints.with_untracked(|b| doc.editor.with_untracked(|e| b.for_run(e.document())))
 }

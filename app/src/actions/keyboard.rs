@@ -103,15 +103,13 @@ fn run_key(t: KeyTargets, ev: &KeyboardEvent) -> bool {
     let ctrl = ev.ctrl_key() || ev.meta_key();
     match (ev.key().as_str(), ev.shift_key(), ctrl) {
         ("F5", false, false) | ("Enter", false, true) => {
-            if !ctl.busy.get_untracked() {
-                navigation::leave_to(doc, ctl, 0);
-                run::start(doc, ctl, alerts, platform);
-            }
+            navigation::leave_to(doc, ctl, 0);
+            run::start(doc, ctl, alerts, platform);
         }
-        ("F5", true, false) => run::reset(ctl),
+        ("F5", true, false) => run::reset(ctl, platform),
         ("F10", false, false) => run::step(doc, ctl, alerts, platform),
         ("F9", false, false) => run::back(ctl),
-        ("F8", false, false) if ctl.playing.get_untracked() => run::pause(ctl),
+        ("F8", false, false) if ctl.playing.get_untracked() || ctl.busy.get_untracked() => run::pause(ctl),
         ("F8", false, false) => run::play(doc, ctl, alerts, platform),
         _ => return false,
     }

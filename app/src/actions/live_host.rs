@@ -1,12 +1,27 @@
 //! The host a live run in the editor steps with: the platform's host, plus a person watching.
 //! A model's reply, streamed by the platform (`fetch` in the browser, the app's channel on the
 //! desktop), reaches [`RunCtl::streaming`] piece by piece, so the run panel shows it growing;
-//! the step's record still holds only the final message.
+//! the step's record still holds only the final message. [`call`] sends the live run a
+//! request with this host serving its effects.
+
+use std::rc::Rc;
 
 use engine::host::{Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture};
 use leptos::prelude::*;
 
+use crate::model::run_service::{Reply, Request};
+use crate::platform::PlatformRef;
+use crate::runner::Stopped;
 use crate::state::RunCtl;
+
+/// Sends `request` to the live run (in the run worker) and waits for its reply; meanwhile
+/// the run's requests are sent with the platform's host, and its streamed text is shown.
+pub async fn call(ctl: RunCtl, platform: PlatformRef, request: Request) -> Result<Reply, Stopped> {
+    let platform = platform.get();
+    let host: Rc<dyn Host> = Rc::new(LiveHost::new(platform.host(), ctl));
+    let engine = ctl.engine.get_value();
+    engine.call(request, platform.key_origins(), host).await
+}
 
 /// Most text kept per streaming node: a runaway reply does not grow the page without bound
 /// (the whole reply still lands in the record when the step ends).

@@ -68,8 +68,6 @@ pub fn carry_out(t: MenuTargets, action: MenuAction) {
         MenuAction::Copy => copy_selection(t.doc, t.alerts),
         MenuAction::Paste => paste_from_clipboard(t),
         MenuAction::SelectAll => navigation::select_all(t.doc),
-        // As the run panel's Run button, which is disabled while a run is being started.
-        MenuAction::Run if t.ctl.busy.get_untracked() => {}
         MenuAction::Run => {
             navigation::leave_to(t.doc, t.ctl, 0);
             run::start(t.doc, t.ctl, t.alerts, t.platform);
@@ -77,7 +75,7 @@ pub fn carry_out(t: MenuTargets, action: MenuAction) {
         MenuAction::Step => run::step(t.doc, t.ctl, t.alerts, t.platform),
         MenuAction::Back => run::back(t.ctl),
         MenuAction::Continue => run::play(t.doc, t.ctl, t.alerts, t.platform),
-        MenuAction::Reset => run::reset(t.ctl),
+        MenuAction::Reset => run::reset(t.ctl, t.platform),
     }
 }
 

@@ -13,7 +13,8 @@
 //! | [`breakpoints`] | the open graph's breakpoints: read, toggled and kept per graph, given to the run |
 //! | [`run_import`] | a run record imported into the open graph's history and shown |
 //! | [`run`] | run, pause, step, back, continue, reset, answer, fork, retry, saved and nested runs |
-//! | `live_host` | the host a live run steps with: streamed model replies shown as they arrive |
+//! | `live_host` | the host a live run steps with (streamed model replies shown as they arrive), and calls to the run worker |
+//! | [`follow`] | the canvas keeps the run's current nodes and the selected node in view |
 //! | [`navigation`] | subgraphs (enter, leave), selecting and showing nodes and problems |
 //! | [`drafts`] | what is typed in a field, committed before anything takes the field away |
 //! | [`keyboard`] | shortcuts, copy and paste |
@@ -25,6 +26,7 @@ pub mod document;
 pub mod drafts;
 pub mod exchange;
 pub mod files;
+pub mod follow;
 pub mod keyboard;
 pub mod leave;
 mod live_host;

@@ -3,47 +3,46 @@
 //! earlier version of the graph, open a subgraph's run). The run's signals are [`RunCtl`], in
 //! the state.
 
-use std::rc::Rc;
-
 use engine::record::RunRecord;
 use engine::run::{ErrorKind, InputError, Status};
-use engine::{Plan, Run, compile};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde_json::{Map, Value};
 
-use super::live_host::LiveHost;
+use super::live_host::call;
 use super::settings::{approve_origins, approved_origins};
 use crate::model::instances::node_of;
 use crate::model::origins;
 use crate::model::playback::Playback;
 use crate::model::run_input;
+use crate::model::run_service::{ForkAt, Refusal, Reply, Request, Update as RunUpdate};
 use crate::model::run_version::{RunVersion, run_version};
 use crate::model::run_view::nested_run;
 use crate::model::saved_run::SavedRun;
 use crate::platform::PlatformRef;
-use crate::state::{Alerts, DocState, RunCtl};
+use crate::runner::Stopped;
+use crate::state::{Alerts, DocState, Live, RunCtl};
 
-fn plan_of(doc: DocState) -> Result<Rc<Plan>, String> {
-    let graph = doc.editor.with_untracked(|e| e.document().clone());
-    let compiled = compile(&graph);
-    match compiled.plan {
-        Some(p) => Ok(Rc::new(p)),
-        None => {
-            let errors: Vec<String> = compiled
-                .diagnostics
-                .iter()
-                .filter(|d| d.is_error())
-                .map(|d| format!("{}: {}", d.path, d.message))
-                .collect();
-            Err(format!(
-                "The graph has {} problem{} to fix before it can run; the first: {}",
-                errors.len(),
-                if errors.len() == 1 { "" } else { "s" },
-                errors.first().cloned().unwrap_or_default()
-            ))
-        }
+/// Whether the open graph can run; why not, when it has errors (the first one given).
+fn check_graph(doc: DocState) -> Result<(), String> {
+    let errors: Vec<String> = doc
+        .diagnostics
+        .with_untracked(|d| d.iter().filter(|d| d.is_error()).map(|d| format!("{}: {}", d.path, d.message)).collect());
+    match errors.first() {
+        None => Ok(()),
+        Some(first) => Err(graph_problems(errors.len(), first)),
     }
+}
+
+fn graph_problems(problems: usize, first: &str) -> String {
+    format!(
+        "The graph has {problems} problem{} to fix before it can run; the first: {first}",
+        if problems == 1 { "" } else { "s" }
+    )
+}
+
+fn document(doc: DocState) -> engine::Graph {
+    doc.editor.with_untracked(|e| e.document().clone())
 }
 
 /// Starts a new run with the input in the Input box and plays it; when the graph would send
@@ -82,10 +81,9 @@ fn start_checked(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformR
             if keys.len() == 1 { "it" } else { "them" }
         ));
     }
-    let plan = match plan_of(doc) {
-        Ok(p) => p,
-        Err(why) => return alerts.error(why),
-    };
+    if let Err(why) = check_graph(doc) {
+        return alerts.error(why);
+    }
     if ask {
         let graph_id = doc.current.get_untracked().to_string();
         let contacts = doc.editor.with_untracked(|e| origins::contacts(e.document()));
@@ -95,16 +93,67 @@ fn start_checked(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformR
             return;
         }
     }
-    let host = platform.get().host();
-    match Run::start(plan, input, host.as_ref()) {
-        Ok(run) => {
-            let initial = run.state_at(0).map(|s| s.to_json()).unwrap_or_default();
-            ctl.parents.set(Vec::new());
-            ctl.view.set(Some(Playback::new(run.record(false), initial)));
-            ctl.live.set_value(Some(run));
-            play(doc, ctl, alerts, platform);
+    // A run already going is left for the new one (its step, if one runs, ended).
+    ctl.playing.set(false);
+    stop_step(ctl);
+    let epoch = put_up(ctl);
+    let request = Request::Start { graph: Box::new(document(doc)), input };
+    spawn_local(async move {
+        let reply = call(ctl, platform, request).await;
+        if !current(ctl, epoch) {
+            return;
         }
-        Err(e) => alerts.error(format!("The run's input does not fit the graph: {e}")),
+        match reply {
+            Ok(Reply::Run(update)) => {
+                ctl.parents.set(Vec::new());
+                ctl.live.set_value(Some(Live { head: update.head(), held: true }));
+                let initial = update.initial.clone().unwrap_or_default();
+                ctl.view.set(Some(Playback::new(whole(update), initial)));
+                play(doc, ctl, alerts, platform);
+            }
+            Ok(Reply::Refused(Refusal::Input { error })) => {
+                alerts.error(format!("The run's input does not fit the graph: {error}"))
+            }
+            Ok(other) => refused(alerts, other),
+            Err(Stopped) => {}
+        }
+    });
+}
+
+/// A new run is going up on display: replies for the one before are dropped from now on.
+fn put_up(ctl: RunCtl) -> u64 {
+    ctl.epoch.update_value(|e| *e += 1);
+    ctl.epoch.get_value()
+}
+
+/// Whether the run put up at `epoch` is still the one on display.
+fn current(ctl: RunCtl, epoch: u64) -> bool {
+    ctl.epoch.try_get_value() == Some(epoch)
+}
+
+/// The record of a run just started, loaded or forked, with all its steps.
+fn whole(update: Box<RunUpdate>) -> RunRecord {
+    let RunUpdate { mut record, steps, .. } = *update;
+    record.steps = Some(steps);
+    record
+}
+
+/// Says why the live run refused a request (the refusals a caller does not word itself).
+fn refused(alerts: Alerts, reply: Reply) {
+    match reply {
+        Reply::Refused(Refusal::Graph { problems, first }) => alerts.error(graph_problems(problems, &first)),
+        Reply::Refused(Refusal::Input { error }) => {
+            alerts.error(format!("The run's input does not fit the graph: {error}"))
+        }
+        Reply::Refused(Refusal::Rebuild { error }) => {
+            alerts.error(format!("This run no longer fits the graph: {error}"))
+        }
+        Reply::Refused(Refusal::Fork { step, error }) => alerts.error(format!("Cannot fork from step {step}: {error}")),
+        Reply::Refused(Refusal::Answer { error }) => alerts.error(format!("That answer was not accepted: {error}")),
+        Reply::Refused(Refusal::NoRun) => {
+            alerts.error("This run cannot go on here (open it from the run history to continue it).")
+        }
+        Reply::Run(_) | Reply::Answered | Reply::Dropped => {}
     }
 }
 
@@ -118,7 +167,6 @@ pub fn play(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
     }
     ctl.playing.set(true);
     spawn_local(async move {
-        let host = LiveHost::new(platform.get().host(), ctl);
         let mut frame_start = js_sys::Date::now();
         loop {
             if !ctl.playing.get_untracked() {
@@ -132,7 +180,7 @@ pub fn play(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
                     }
                 });
             } else if ctl.can_advance() {
-                advance(doc, ctl, alerts, platform, &host).await;
+                advance(doc, ctl, alerts, platform).await;
             } else {
                 break;
             }
@@ -140,8 +188,7 @@ pub fn play(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
             if pause > 0 {
                 gloo_timers::future::TimeoutFuture::new(pause).await;
             } else if js_sys::Date::now() - frame_start > FRAME_BUDGET_MS {
-                // At full speed, steps run back to back for about a frame, then the page
-                // draws and stays responsive (Pause works) before the next batch.
+                // At full speed, shown steps go by for about a frame, then the page draws.
                 gloo_timers::future::TimeoutFuture::new(0).await;
                 frame_start = js_sys::Date::now();
             }
@@ -150,8 +197,32 @@ pub fn play(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
     });
 }
 
+/// Stops playing. A step running now is stopped too, at once: the worker running it is
+/// ended, and the run goes on later from the last step shown (that step runs again).
 pub fn pause(ctl: RunCtl) {
     ctl.playing.set(false);
+    stop_step(ctl);
+}
+
+/// Ends the step running now, if any; the run is loaded again from the steps on display
+/// before it goes on.
+fn stop_step(ctl: RunCtl) {
+    if !ctl.busy.get_untracked() {
+        return;
+    }
+    let engine = ctl.engine.get_value();
+    if !engine.in_worker() {
+        // The page runs the step itself: it cannot be ended, and lands when done.
+        return;
+    }
+    engine.stop();
+    ctl.busy.set(false);
+    clear_streaming(ctl);
+    ctl.live.update_value(|l| {
+        if let Some(l) = l {
+            l.held = false;
+        }
+    });
 }
 
 /// One step forward: the next recorded step, or a new one.
@@ -165,10 +236,7 @@ pub fn step(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
             }
         });
     } else if ctl.can_advance() && !ctl.busy.get_untracked() {
-        spawn_local(async move {
-            let host = LiveHost::new(platform.get().host(), ctl);
-            advance(doc, ctl, alerts, platform, &host).await;
-        });
+        spawn_local(advance(doc, ctl, alerts, platform));
     }
 }
 
@@ -190,29 +258,88 @@ pub fn show_step(ctl: RunCtl, step: usize) {
     });
 }
 
-pub fn reset(ctl: RunCtl) {
+/// Takes the run off display at once: a step running now is ended with its worker.
+pub fn reset(ctl: RunCtl, platform: PlatformRef) {
     ctl.playing.set(false);
+    stop_step(ctl);
+    put_up(ctl);
     clear_streaming(ctl);
-    ctl.live.set_value(None);
+    drop_live(ctl, platform);
     ctl.view.set(None);
     ctl.parents.set(Vec::new());
 }
 
+/// Forgets the engine run behind the view.
+fn drop_live(ctl: RunCtl, platform: PlatformRef) {
+    if ctl.live.with_value(|l| l.as_ref().is_some_and(|l| l.held)) {
+        spawn_local(async move {
+            let _ = call(ctl, platform, Request::Drop).await;
+        });
+    }
+    ctl.live.set_value(None);
+}
+
+/// Has the engine hold the run on display again, after a step was stopped half way.
+async fn hold_again(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) -> bool {
+    if ctl.live.with_value(|l| l.as_ref().is_none_or(|l| l.held)) {
+        return true;
+    }
+    let Some(record) = ctl.view.with_untracked(|v| v.as_ref().map(Playback::complete_record)) else { return false };
+    let epoch = ctl.epoch.get_value();
+    let reply =
+        call(ctl, platform, Request::Load { graph: Box::new(document(doc)), record: Box::new(record), fork: None })
+            .await;
+    if !current(ctl, epoch) {
+        return false;
+    }
+    match reply {
+        Ok(Reply::Run(update)) => {
+            ctl.live.set_value(Some(Live { head: update.head(), held: true }));
+            true
+        }
+        Ok(other) => {
+            ctl.live.set_value(None);
+            refused(alerts, other);
+            false
+        }
+        Err(Stopped) => false,
+    }
+}
+
 /// Runs one superstep of the live run and shows it.
-async fn advance(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef, host: &dyn engine::host::Host) {
-    let Some(mut run) = ctl.live.try_update_value(Option::take).flatten() else { return };
+async fn advance(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
+    if ctl.busy.get_untracked() || !hold_again(doc, ctl, alerts, platform).await {
+        return;
+    }
+    let epoch = ctl.epoch.get_value();
+    let breakpoints = super::breakpoints::for_run(doc, ctl);
+    let shown = ctl.view.with_untracked(|v| v.as_ref().map_or(0, Playback::len));
     ctl.busy.set(true);
-    super::breakpoints::apply(doc, ctl, &mut run);
-    run.step(host).await;
-    ctl.busy.set(false);
-    // The replies streamed during the step are in its record now.
-    clear_streaming(ctl);
-    sync_view(ctl, &run);
-    let status = run.status();
-    ctl.live.set_value(Some(run));
-    if status != Status::Running {
-        ctl.playing.set(false);
-        finished(doc, ctl, alerts, platform);
+    let reply = call(ctl, platform, Request::Step { breakpoints, shown }).await;
+    if !current(ctl, epoch) {
+        return;
+    }
+    match reply {
+        Ok(Reply::Run(update)) => {
+            ctl.busy.set(false);
+            // The replies streamed during the step are in its record now.
+            clear_streaming(ctl);
+            let status = update.record.status;
+            ctl.live.set_value(Some(Live { head: update.head(), held: true }));
+            show_new_steps(ctl, update);
+            if status != Status::Running {
+                ctl.playing.set(false);
+                finished(doc, ctl, alerts, platform);
+            }
+        }
+        Ok(other) => {
+            ctl.busy.set(false);
+            ctl.playing.set(false);
+            ctl.live.set_value(None);
+            refused(alerts, other);
+        }
+        // Paused or reset half way: that said what the run panel shows.
+        Err(Stopped) => {}
     }
 }
 
@@ -224,10 +351,11 @@ fn clear_streaming(ctl: RunCtl) {
 
 /// Brings the shown record up to date with the live run: new steps are appended, the
 /// head (status, state, waiting) replaced, and the newest step shown.
-fn sync_view(ctl: RunCtl, run: &Run) {
+fn show_new_steps(ctl: RunCtl, update: Box<RunUpdate>) {
     ctl.view.update(|v| {
         if let Some(v) = v {
-            v.extend(run.record(false), run.step_docs(v.len()));
+            let RunUpdate { record, steps, .. } = *update;
+            v.extend(record, steps);
         }
     });
 }
@@ -276,14 +404,17 @@ pub fn save(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
 
 /// Answers the node the run waits for, and plays on.
 pub fn answer(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef, node: &str, value: Value) {
-    if let Err(e) = try_answer(doc, ctl, alerts, platform, node, value) {
-        alerts.error(format!("That answer was not accepted: {e}"));
-    }
+    let node = node.to_string();
+    spawn_local(async move {
+        if let Err(e) = try_answer(doc, ctl, alerts, platform, &node, value).await {
+            alerts.error(format!("That answer was not accepted: {e}"));
+        }
+    });
 }
 
 /// Answers the node the run waits for and plays on; an answer the engine refuses is handed
 /// back (its path names the form field at fault) rather than reported.
-pub fn try_answer(
+pub async fn try_answer(
     doc: DocState,
     ctl: RunCtl,
     alerts: Alerts,
@@ -296,9 +427,26 @@ pub fn try_answer(
         alerts.info("This run was made with an earlier version of this graph: fork it to go on");
         return Ok(());
     }
-    let result = ctl.live.try_update_value(|r| r.as_mut().map(|r| r.answer(node, value))).flatten();
-    match result {
-        Some(Ok(())) => {
+    if ctl.live.with_value(Option::is_none) {
+        alerts.error("This run cannot go on here (open it from the run history to continue it).");
+        return Ok(());
+    }
+    if !hold_again(doc, ctl, alerts, platform).await {
+        return Ok(());
+    }
+    let epoch = ctl.epoch.get_value();
+    let reply = call(ctl, platform, Request::Answer { node: node.to_string(), value }).await;
+    if !current(ctl, epoch) {
+        return Ok(());
+    }
+    match reply {
+        Ok(Reply::Answered) => {
+            ctl.live.update_value(|l| {
+                if let Some(l) = l {
+                    l.head.status = Status::Running;
+                    l.head.waiting.clear();
+                }
+            });
             ctl.view.update(|v| {
                 if let Some(v) = v {
                     v.record.status = Status::Running;
@@ -310,41 +458,53 @@ pub fn try_answer(
             focus_timeline();
             Ok(())
         }
-        Some(Err(e)) => Err(e),
-        None => {
-            alerts.error("This run cannot go on here (open it from the run history to continue it).");
+        Ok(Reply::Refused(Refusal::Answer { error })) => Err(error),
+        Ok(other) => {
+            refused(alerts, other);
             Ok(())
         }
+        Err(Stopped) => Ok(()),
     }
 }
 
 fn focus_timeline() {
     request_animation_frame(|| {
-        if let Some(el) = document().query_selector("input.timeline").ok().flatten()
-            && let Ok(el) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el)
-        {
+        if let Some(el) = document_element("input.timeline") {
             let _ = el.focus();
         }
     });
+}
+
+fn document_element(selector: &str) -> Option<web_sys::HtmlElement> {
+    let el = leptos::prelude::document().query_selector(selector).ok().flatten()?;
+    wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok()
 }
 
 /// Starts a new run from the shown step, with `values` set in the state there.
 pub fn fork(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef, values: Map<String, Value>) {
     let Some(view) = ctl.view.get_untracked() else { return };
     let step = view.displayed as u64;
-    let Some(source) = rebuild(doc, alerts, platform, &view.record) else { return };
-    let host = platform.get().host();
-    let host = host.as_ref();
-    let result =
-        if values.is_empty() { source.fork(step, None, host) } else { source.fork_with_values(step, values, host) };
-    match result {
-        Ok(run) => {
-            show_fork(ctl, run, view.initial);
-            alerts.info(format!("Forked a new run from step {step}; the original run is kept in the history"));
-            play(doc, ctl, alerts, platform);
+    let request = Request::Load {
+        graph: Box::new(document(doc)),
+        record: Box::new(view.record),
+        fork: Some(ForkAt { step, values }),
+    };
+    let epoch = ctl.epoch.get_value();
+    spawn_local(async move {
+        let reply = call(ctl, platform, request).await;
+        if !current(ctl, epoch) {
+            return;
         }
-        Err(e) => alerts.error(format!("Cannot fork from step {step}: {e}")),
-    }
+        match reply {
+            Ok(Reply::Run(update)) => {
+                show_fork(ctl, update, view.initial);
+                alerts.info(format!("Forked a new run from step {step}; the original run is kept in the history"));
+                play(doc, ctl, alerts, platform);
+            }
+            Ok(other) => refused(alerts, other),
+            Err(Stopped) => {}
+        }
+    });
 }
 
 /// Forks the run on display, made with an earlier version of the graph, into a new run of
@@ -359,58 +519,46 @@ pub fn fork_anyway(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: Platfor
     let Some(view) = ctl.view.get_untracked() else { return };
     let step = view.displayed as u64;
     let run_id = view.record.run_id.clone();
-    let refuse = |why: String| ctl.fork_refused.set(Some((run_id.clone(), why)));
-    let plan = match plan_of(doc) {
-        Ok(p) => p,
-        Err(why) => return refuse(why),
-    };
-    let host = platform.get().host();
-    let host = host.as_ref();
-    let forked = Run::from_record(plan, &view.record, host)
-        .map_err(|e| format!("It cannot be rebuilt against this version: {e}"))
-        .and_then(|source| source.fork(step, None, host).map_err(|e| format!("Cannot fork from step {step}: {e}")));
-    match forked {
-        Ok(run) => {
-            ctl.playing.set(false);
-            let initial = run.state_at(0).map(|s| s.to_json()).unwrap_or(view.initial);
-            show_fork(ctl, run, initial);
-            alerts.info(format!(
-                "Forked a new run from step {step} of {run_id} against the graph as it is now; the original run is kept in the history"
-            ));
-            play(doc, ctl, alerts, platform);
+    let fork = Some(ForkAt { step, values: Map::new() });
+    let request = Request::Load { graph: Box::new(document(doc)), record: Box::new(view.record), fork };
+    let epoch = ctl.epoch.get_value();
+    spawn_local(async move {
+        let reply = call(ctl, platform, request).await;
+        if !current(ctl, epoch) {
+            return;
         }
-        Err(why) => refuse(why),
-    }
+        let why = match reply {
+            Ok(Reply::Run(update)) => {
+                ctl.playing.set(false);
+                show_fork(ctl, update, view.initial);
+                alerts.info(format!(
+                    "Forked a new run from step {step} of {run_id} against the graph as it is now; the original run is kept in the history"
+                ));
+                return play(doc, ctl, alerts, platform);
+            }
+            Ok(Reply::Refused(Refusal::Graph { problems, first })) => graph_problems(problems, &first),
+            Ok(Reply::Refused(Refusal::Rebuild { error })) => {
+                format!("It cannot be rebuilt against this version: {error}")
+            }
+            Ok(Reply::Refused(Refusal::Fork { error, .. })) => format!("Cannot fork from step {step}: {error}"),
+            Ok(other) => return refused(alerts, other),
+            Err(Stopped) => return,
+        };
+        ctl.fork_refused.set(Some((run_id, why)));
+    });
 }
 
-/// Shows a run just forked (the steps it took over from its source included) as the live run.
-fn show_fork(ctl: RunCtl, run: Run, initial: Map<String, Value>) {
-    let mut record = run.record(false);
-    record.steps = Some(run.step_docs(0));
-    ctl.view.set(Some(Playback::new(record, initial)));
-    ctl.live.set_value(Some(run));
+/// Shows a run just forked (the steps it took over from its source included) as the live run;
+/// `initial` is the state before its first step when the fork does not say.
+fn show_fork(ctl: RunCtl, update: Box<RunUpdate>, initial: Map<String, Value>) {
+    put_up(ctl);
+    ctl.live.set_value(Some(Live { head: update.head(), held: true }));
+    let initial = update.initial.clone().unwrap_or(initial);
+    ctl.view.set(Some(Playback::new(whole(update), initial)));
 }
 
-/// The engine run for a record, against the open graph.
-fn rebuild(doc: DocState, alerts: Alerts, platform: PlatformRef, record: &RunRecord) -> Option<Run> {
-    let plan = match plan_of(doc) {
-        Ok(p) => p,
-        Err(why) => {
-            alerts.error(why);
-            return None;
-        }
-    };
-    let host = platform.get().host();
-    match Run::from_record(plan, record, host.as_ref()) {
-        Ok(r) => Some(r),
-        Err(e) => {
-            alerts.error(format!("This run no longer fits the graph: {e}"));
-            None
-        }
-    }
-}
-
-/// Shows a saved run; one that stopped half way can be continued.
+/// Shows a saved run; one that stopped half way can be continued (once the engine holds it
+/// again, a moment later).
 pub fn open_saved(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef, run_id: &str) {
     // A saved run is of the whole document.
     close_all_nested(ctl);
@@ -421,11 +569,31 @@ pub fn open_saved(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: Platform
     match platform.get().load_run(&graph, run_id) {
         Ok(saved) => {
             ctl.playing.set(false);
+            stop_step(ctl);
             ctl.parents.set(Vec::new());
+            drop_live(ctl, platform);
+            let epoch = put_up(ctl);
             // A run of an earlier version of the graph is only looked at (its notice offers a
             // fork): rebuilding it against this version would run its rest on a changed graph.
             let earlier = run_version(&saved.record, &doc.hash.get_untracked()).is_earlier();
-            ctl.live.set_value(if earlier { None } else { rebuild(doc, alerts, platform, &saved.record) });
+            if !earlier {
+                let request = Request::Load {
+                    graph: Box::new(document(doc)),
+                    record: Box::new(saved.record.clone()),
+                    fork: None,
+                };
+                spawn_local(async move {
+                    let reply = call(ctl, platform, request).await;
+                    if !current(ctl, epoch) {
+                        return;
+                    }
+                    match reply {
+                        Ok(Reply::Run(update)) => ctl.live.set_value(Some(Live { head: update.head(), held: true })),
+                        Ok(other) => refused(alerts, other),
+                        Err(Stopped) => {}
+                    }
+                });
+            }
             ctl.view.set(Some(Playback::new(saved.record, saved.initial)));
         }
         Err(why) => alerts.error(format!("Could not open that run: {why}")),

@@ -39,6 +39,7 @@ pub fn start(platform: Rc<dyn Platform>, problems: Vec<String>) {
     init_view(doc, view);
     document::autosave(doc, view, alerts, platform);
     super::drafts::install();
+    super::follow::install(doc, view, run);
     super::keyboard::install(super::keyboard::KeyTargets { doc, view, ui, alerts, ctl: run, platform });
     super::exchange::import_from_location((doc, view, run), alerts, platform);
     if is_new {
@@ -46,6 +47,13 @@ pub fn start(platform: Rc<dyn Platform>, problems: Vec<String>) {
     }
     super::files::open_given_files(doc, view, alerts, platform);
     super::menu::install(super::menu::MenuTargets { doc, view, ctl: run, ui, alerts, platform });
+    warm_run_worker(run);
+}
+
+/// Starts the run worker once the editor has drawn, so its module loads while the person
+/// looks at the graph, not before the first paint nor after they press Run.
+fn warm_run_worker(run: crate::state::RunCtl) {
+    set_timeout(move || run.engine.with_value(crate::runner::RunEngine::warm), std::time::Duration::from_millis(400));
 }
 
 /// The graph to open first: the last one open, else the newest, else a new starter graph.

@@ -119,8 +119,12 @@ pub fn effective_url(url: &str, auth: Option<Auth>, base_url: Option<&str>) -> S
     url.to_string()
 }
 
+/// What stands for a key in a table that only says which origins have one (the desktop
+/// app's page, the run worker): the key itself is held by whoever sends the request.
+pub const HELD_ELSEWHERE: &str = "(held elsewhere)";
+
 /// A host's keys and its Base URL setting.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct KeyTable {
     pub keys: Vec<OriginKey>,
     pub base_url: Option<String>,
@@ -162,8 +166,21 @@ impl KeyTable {
     }
 
     /// Every key held, to remove from replies.
+    /// Which origins have a key for which provider, and the Base URL, with the keys left
+    /// out: what an engine running apart from the page (the run worker) needs to decide which
+    /// requests may carry one. The page adds the key when it sends.
+    pub fn without_keys(&self) -> KeyTable {
+        let keys = self
+            .keys
+            .iter()
+            .filter(|k| !k.key.trim().is_empty())
+            .map(|k| OriginKey { key: HELD_ELSEWHERE.to_string(), ..k.clone() })
+            .collect();
+        KeyTable { keys, base_url: self.base_url.clone() }
+    }
+
     pub fn secrets(&self) -> impl Iterator<Item = &str> {
-        self.keys.iter().map(|k| k.key.as_str()).filter(|k| !k.trim().is_empty())
+        self.keys.iter().map(|k| k.key.as_str()).filter(|k| !k.trim().is_empty() && *k != HELD_ELSEWHERE)
     }
 }
 
@@ -185,6 +202,23 @@ mod tests {
         assert_eq!(migrate(Some("sk-1"), Some("  ")), Some(key("https://api.openai.com", "sk-1")));
         assert_eq!(migrate(Some(""), Some("http://x.test/v1")), None);
         assert_eq!(migrate(None, None), None);
+    }
+
+    #[test]
+    fn a_table_without_keys_allows_the_same_requests_and_holds_no_secret() {
+        let table = KeyTable {
+            keys: vec![key("http://127.0.0.1:11434", "sk-secret"), key("https://unused.test", " ")],
+            base_url: Some("http://127.0.0.1:11434/v1".into()),
+        };
+        let bare = table.without_keys();
+        let text = serde_json::to_string(&bare).unwrap();
+        assert!(!text.contains("sk-secret"), "{text}");
+        assert_eq!(bare.keys.len(), 1, "an origin without a key is left out");
+        let openai = "https://api.openai.com/v1/chat/completions";
+        assert_eq!(bare.allowed(Auth::OpenAi, openai), Ok(()));
+        assert_eq!(table.allowed(Auth::OpenAi, openai), Ok(()));
+        assert!(bare.allowed(Auth::OpenAi, "https://evil.test/v1").is_err());
+        assert_eq!(bare.secrets().count(), 0, "nothing to remove from replies");
     }
 
     #[test]

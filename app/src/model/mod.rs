@@ -21,6 +21,7 @@
 //! | [`library`] | the saved graphs and their storage keys |
 //! | [`doc_id`] | which document is open: a library graph or a file anywhere |
 //! | [`saved_run`] | what is saved for a run, and the history's summary of it |
+//! | [`run_service`] | the live run as a service: start, load, step, answer, drop, as requests and replies (the run worker holds one) |
 //! | [`run_input`] | the run's input: suggested from the graph, required keys left empty |
 //! | [`run_import`] | a run record told from a graph among imported text, and whether it belongs to the open graph |
 //! | [`run_version`] | whether a run shown was made with an earlier version of the graph, and what changed |
@@ -34,10 +35,12 @@
 //! | [`keys`] | provider keys bound to origins, the old single key migrated |
 //! | [`origins`] | the origins a graph's requests would reach |
 //! | [`import_cap`] | the size limit for an imported graph |
+//! | [`indent`] | Tab and Shift+Tab in a script field: spaces to the next stop, selected lines indented or outdented |
 //! | [`form_answer`] | a waiting human form filled in: controls, defaults, the answer checked by field |
 //! | [`form_fields`] | a human node's form fields and `route_by` as the inspector edits them |
 //! | [`breakpoints`] | the nodes a graph's runs stop before or after, kept per graph |
 //! | [`words`] | counts written as people write them (1 step, 2 steps) |
+//! | [`worker_messages`] | what the page and the run worker say to each other: calls, replies, HTTP and streamed text |
 //! | [`outcome`] | ends that fail the run, and the run's error as the run panel shows it |
 
 pub mod breakpoints;
@@ -52,6 +55,7 @@ pub mod form_answer;
 pub mod form_fields;
 pub mod geometry;
 pub mod import_cap;
+pub mod indent;
 pub mod instances;
 pub mod keys;
 pub mod layout;
@@ -65,6 +69,7 @@ pub mod placement;
 pub mod playback;
 pub mod run_import;
 pub mod run_input;
+pub mod run_service;
 pub mod run_version;
 pub mod run_view;
 pub mod saved_run;
@@ -75,3 +80,4 @@ pub mod tools;
 pub mod transcript;
 pub mod usage;
 pub mod words;
+pub mod worker_messages;

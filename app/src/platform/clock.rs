@@ -1,9 +1,15 @@
-//! What both engine hosts share: the page's clock, run ids made from it, and timers.
+//! What the engine's hosts share (the browser's, the desktop's and the run worker's): the
+//! clock of the page or worker they run in, run ids made from it, and timers.
 
 use engine::host::LocalBoxFuture;
+use wasm_bindgen::JsCast;
 
+/// `performance.now()` of the page or the worker (both have one; `Date.now()` otherwise).
 pub fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or_else(js_sys::Date::now, |p| p.now())
+    js_sys::Reflect::get(&js_sys::global(), &"performance".into())
+        .ok()
+        .and_then(|p| p.dyn_into::<web_sys::Performance>().ok())
+        .map_or_else(js_sys::Date::now, |p| p.now())
 }
 
 /// A run id: the time in hexadecimal (so ids sort by age), then a random part.

@@ -11,7 +11,7 @@
 //! | `desktop` | the Tauri commands (`switchyard-ipc`), a cache of the workflows folder, native dialogs, the engine host over IPC |
 
 mod browser;
-mod clock;
+pub mod clock;
 mod desktop;
 
 use std::fmt;
@@ -184,6 +184,9 @@ pub trait Platform {
 
     /// The engine's host for a run: clocks, timers, and HTTP for `llm` and `http` nodes.
     fn host(&self) -> Box<dyn Host>;
+    /// Which origins have keys for which provider, and the Base URL, never the keys: for the
+    /// run worker to decide which requests may carry one (the host adds it when it sends).
+    fn key_origins(&self) -> crate::model::keys::KeyTable;
 }
 
 /// Decides where the editor runs and reads what it needs first (nothing in the browser, whose

@@ -20,7 +20,7 @@ pub mod view;
 
 pub use alerts::{Alert, AlertKind, Alerts, use_alerts};
 pub use doc::{DocState, Leave, NodeProblems, use_doc};
-pub use run::{RunCtl, use_run};
+pub use run::{Live, RunCtl, use_run};
 pub use ui::{Dialog, Theme, UiState, use_ui};
 pub use view::{FAR_NODES, FAR_ZOOM, ViewState, Wire, use_view};
 

@@ -6,16 +6,18 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+use engine::GraphHash;
 use engine::run::Status;
-use engine::{GraphHash, Run};
 use leptos::prelude::*;
 
 use crate::model::breakpoints::{BreakpointSet, at_breakpoint};
 use crate::model::editor::ScopeStep;
 use crate::model::origins::Contact;
 use crate::model::playback::{NodeStatus, Playback};
+use crate::model::run_service::LiveHead;
 use crate::model::run_version::{RunVersion, run_version};
 use crate::model::saved_run::RunSummary;
+use crate::runner::RunEngine;
 
 /// Speeds offered for live playback: pause between steps, in milliseconds.
 pub const SPEEDS: [(u32, &str); 4] = [(0, "Instant"), (120, "Fast"), (450, "Normal"), (1200, "Slow")];
@@ -24,8 +26,13 @@ pub const SPEEDS: [(u32, &str); 4] = [(0, "Instant"), (120, "Fast"), (450, "Norm
 pub struct RunCtl {
     /// The run on display (a live run, a saved one, or a subgraph's nested run).
     pub view: RwSignal<Option<Playback>>,
-    /// The engine run behind the view, when it can go on.
-    pub live: StoredValue<Option<Run>, LocalStorage>,
+    /// Where the engine run behind the view is held (a Web Worker).
+    pub engine: StoredValue<RunEngine, LocalStorage>,
+    /// The engine run behind the view, when it can go on: how it stands after the last reply.
+    pub live: StoredValue<Option<Live>, LocalStorage>,
+    /// Counts runs put on display (started, opened, forked, reset): a reply that comes back
+    /// after another run was put up is for a run no longer shown, and is dropped.
+    pub epoch: StoredValue<u64>,
     pub playing: RwSignal<bool>,
     pub busy: RwSignal<bool>,
     pub speed_ms: RwSignal<u32>,
@@ -38,6 +45,8 @@ pub struct RunCtl {
     pub statuses: Memo<Arc<BTreeMap<String, NodeStatus>>>,
     /// Edges followed after the shown step.
     pub taken: Memo<Arc<BTreeSet<usize>>>,
+    /// The nodes of the step running now (while the newest step is shown).
+    pub running: Memo<Arc<BTreeSet<String>>>,
     /// Whether the run on display is of the graph on the canvas (the same subgraphs in).
     pub in_step: Memo<bool>,
     /// A run waiting for the person's answer: the origins it would reach that they have not
@@ -57,6 +66,15 @@ pub struct RunCtl {
     pub fork_refused: RwSignal<Option<(String, String)>>,
 }
 
+/// The engine run behind the view.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Live {
+    pub head: LiveHead,
+    /// Whether the engine holds it: false after a step was stopped half way (the worker that
+    /// held it was ended), until it is loaded again from the steps on display.
+    pub held: bool,
+}
+
 impl RunCtl {
     /// The run controls for a canvas showing the subgraph path `scope` (for [`RunCtl::in_step`]).
     pub fn new(scope: Memo<Vec<ScopeStep>>, document_hash: Memo<Arc<GraphHash>>) -> RunCtl {
@@ -69,15 +87,23 @@ impl RunCtl {
         let parents: RwSignal<Vec<(String, Playback)>> = RwSignal::new(Vec::new());
         let in_step = Memo::new(move |_| scope.with(|s| parents.with(|p| crate::model::run_view::in_step(p, s))));
         let version = version_memo(view, parents, document_hash);
+        let busy = RwSignal::new(false);
+        let running = Memo::new(move |_| {
+            let ids = busy.get().then(|| view.with(|v| v.as_ref().filter(|v| v.at_end()).map(running_nodes)));
+            Arc::new(ids.flatten().unwrap_or_default())
+        });
         RunCtl {
             view,
             statuses,
             taken,
             in_step,
             parents,
+            engine: StoredValue::new_local(RunEngine::new()),
             live: StoredValue::new_local(None),
+            epoch: StoredValue::new(0),
             playing: RwSignal::new(false),
-            busy: RwSignal::new(false),
+            busy,
+            running,
             speed_ms: RwSignal::new(SPEEDS[2].0),
             input: RwSignal::new("{}".into()),
             history: RwSignal::new(Vec::new()),
@@ -97,18 +123,28 @@ impl RunCtl {
         !self.version.with_untracked(RunVersion::is_earlier)
             && self.live.with_value(|r| {
                 r.as_ref().is_some_and(|r| {
-                    r.status() == Status::Running || (r.status() == Status::Interrupted && at_breakpoint(r.waiting()))
+                    let head = &r.head;
+                    head.status == Status::Running
+                        || (head.status == Status::Interrupted && at_breakpoint(&head.waiting))
                 })
             })
     }
 
     /// A node's status at the shown step (`data-status`): idle unless the run on display is
-    /// of the graph on the canvas.
+    /// of the graph on the canvas; active while the step it is in runs now.
     pub fn node_status(&self, id: &str) -> &'static str {
         if !self.in_step.get() {
             return NodeStatus::Idle.name();
         }
+        if self.node_running(id) {
+            return NodeStatus::Active.name();
+        }
         self.statuses.with(|m| m.get(id).copied().unwrap_or(NodeStatus::Idle).name())
+    }
+
+    /// Whether node `id` is in the step running now (`data-running`).
+    pub fn node_running(&self, id: &str) -> bool {
+        self.in_step.get() && self.running.with(|r| r.contains(id))
     }
 
     /// How many instances of mapped node `id` the shown step ran (0 for a node that was not
@@ -125,6 +161,11 @@ impl RunCtl {
         // Edge indices mean something only for the graph the shown run ran.
         self.in_step.get() && self.taken.with(|t| t.contains(&index))
     }
+}
+
+/// The nodes the step after the last one of `v` runs (each map instance as its node).
+fn running_nodes(v: &Playback) -> BTreeSet<String> {
+    v.record.next.iter().map(|n| crate::model::instances::node_of(n).to_string()).collect()
 }
 
 /// The outermost run on display, as which version of the document it belongs to. The record

@@ -27,10 +27,14 @@ pub fn FormAnswer(node: String, fields: IndexMap<String, WaitingField>) -> impl 
             None => return,
         };
         let node = draft.with_untracked(|d| d.node.clone());
-        if let Err(e) = run_ctl::try_answer(doc, ctl, alerts, platform, &node, answer) {
-            draft.update(|d| d.engine_error(&e));
-            focus_first_invalid(&node);
-        }
+        leptos::task::spawn_local(async move {
+            if let Err(e) = run_ctl::try_answer(doc, ctl, alerts, platform, &node, answer).await {
+                // The form may be gone by now (the run moved on).
+                if draft.try_update(|d| d.engine_error(&e)).is_some() {
+                    focus_first_invalid(&node);
+                }
+            }
+        });
     };
     let controls = draft.with_untracked(|d| d.controls.clone());
     let form_id = format!("form-{node}");

@@ -23,11 +23,11 @@ use crate::state::run::SPEEDS;
 use crate::state::{use_alerts, use_doc, use_run, use_ui};
 
 /// What the bar says of the run shown: its step, and what it is doing at this moment (a
-/// live run between steps that does not play on is paused, not running).
-fn status_text(v: &Playback, playing: bool) -> String {
+/// live run between steps that does not play on, and runs no step, is paused, not running).
+fn status_text(v: &Playback, running: bool) -> String {
     let r = &v.record;
     let what = match r.status {
-        Status::Running if playing => "running",
+        Status::Running if running => "running",
         Status::Running => "paused",
         Status::Completed => "completed",
         Status::Interrupted if at_breakpoint(&r.waiting) => "stopped at a breakpoint",
@@ -51,7 +51,7 @@ pub fn RunPanel() -> impl IntoView {
         doc.current.track();
         let suggested = doc.editor.with_untracked(|e| run_input::suggested(e.document()));
         ctl.input.set(suggested);
-        run_ctl::reset(ctl);
+        run_ctl::reset(ctl, platform);
         breakpoints::load(doc, ctl, platform);
         run_ctl::load_history(doc, ctl, platform);
         // Recovery: a run left waiting for input (the tab was closed or reloaded) comes back.
@@ -108,13 +108,13 @@ pub fn RunPanel() -> impl IntoView {
                     // A run is of the whole document, shown from the top.
                     navigation::leave_to(doc, ctl, 0);
                     run_ctl::start(doc, ctl, alerts, platform);
-                } disabled=move || ctl.busy.get()>"Run"</button>
+                }>"Run"</button>
                 <div class="tool-group" role="group" aria-label="Run controls">
-                    <button on:click=move |_| run_ctl::pause(ctl) disabled=move || !ctl.playing.get()>"Pause"</button>
+                    <button on:click=move |_| run_ctl::pause(ctl) disabled=move || !ctl.playing.get() && !ctl.busy.get()>"Pause"</button>
                     <button on:click=move |_| run_ctl::back(ctl) disabled=move || displayed() == 0>"Back"</button>
                     <button on:click=move |_| run_ctl::step(doc, ctl, alerts, platform) disabled=move || !has_view() || !can_step() || ctl.busy.get()>"Step"</button>
                     <button on:click=move |_| run_ctl::play(doc, ctl, alerts, platform) disabled=move || !has_view() || ctl.playing.get() || !can_step()>"Continue"</button>
-                    <button on:click=move |_| run_ctl::reset(ctl) disabled=move || !has_view()>"Reset"</button>
+                    <button on:click=move |_| run_ctl::reset(ctl, platform) disabled=move || !has_view()>"Reset"</button>
                 </div>
                 <select aria-label="Speed" on:change=move |ev| {
                     if let Ok(ms) = event_target_value(&ev).parse::<u32>() { ctl.speed_ms.set(ms); }
@@ -130,8 +130,8 @@ pub fn RunPanel() -> impl IntoView {
                     }/>
                 <span class="run-status-cell">
                     <span class="run-status" data-run-status=move || status().map_or("none", Status::name)
-                        title=move || ctl.view.with(|v| v.as_ref().map(|v| status_text(v, ctl.playing.get())))>
-                        {move || ctl.view.with(|v| v.as_ref().map(|v| status_text(v, ctl.playing.get())).unwrap_or_else(|| "No run yet".into()))}
+                        title=move || ctl.view.with(|v| v.as_ref().map(|v| status_text(v, ctl.playing.get() || ctl.busy.get())))>
+                        {move || ctl.view.with(|v| v.as_ref().map(|v| status_text(v, ctl.playing.get() || ctl.busy.get())).unwrap_or_else(|| "No run yet".into()))}
                     </span>
                     {move || ctl.view.with(|v| v.as_ref().and_then(Playback::usage)).map(|u| view! {
                         <span class="run-usage" title="Tokens the run's model calls used">{format!("Run total: {u}")}</span>

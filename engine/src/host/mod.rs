@@ -15,6 +15,8 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 
+use serde::{Deserialize, Serialize};
+
 /// A reading of the host's monotonic clock, in milliseconds (the same clock as
 /// [`Host::now_ms`]), that the sandbox can keep: it reads it while a script runs, to stop
 /// one that overruns its time limit.
@@ -27,7 +29,7 @@ pub use self::redact::{REMOVED, redact};
 pub type LocalBoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
 
 /// Credentials the host adds to a request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Auth {
     /// `Authorization: Bearer <key>` with the host's OpenAI-compatible API key, if it has one.
     OpenAi,
@@ -36,7 +38,7 @@ pub enum Auth {
 }
 
 /// An HTTP request, fully rendered.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HttpRequest {
     pub method: String,
     pub url: String,
@@ -47,7 +49,7 @@ pub struct HttpRequest {
     pub auth: Option<Auth>,
 }
 
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct HttpResponse {
     pub status: u16,
     pub body: String,
@@ -69,7 +71,7 @@ impl HttpResponse {
 }
 
 /// Why no response arrived (refused connection, DNS, CORS, timeout in the host…).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HttpFailure {
     pub message: String,
     pub timed_out: bool,

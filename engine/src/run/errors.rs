@@ -123,7 +123,7 @@ impl fmt::Display for RunError {
 impl std::error::Error for RunError {}
 
 /// Input or answers that cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InputError {
     /// Where: `input.count`, `answer.ask`, `set.notes`…
     pub path: String,

@@ -89,7 +89,7 @@ pub struct WaitingField {
 
 /// Nodes to stop at (spec 5, `--break-before` / `--break-after`): a setting of the run, kept
 /// by the editor per graph and given by the CLI per command, never part of the document.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Breakpoints {
     /// Node ids: the run stops before the step that would run one of them.
     pub before: std::collections::BTreeSet<String>,

@@ -152,4 +152,8 @@ impl Platform for Browser {
     fn host(&self) -> Box<dyn Host> {
         Box::new(fetch_host::BrowserHost::from_settings())
     }
+
+    fn key_origins(&self) -> crate::model::keys::KeyTable {
+        keys::table().without_keys()
+    }
 }

@@ -13,7 +13,7 @@ use switchyard_ipc as cmd;
 use super::ipc::call;
 use super::reply::reply_of;
 use super::stream;
-use crate::model::keys::{KeyTable, OriginKey, Provider};
+use crate::model::keys::{HELD_ELSEWHERE, KeyTable, OriginKey, Provider};
 use crate::platform::clock;
 
 thread_local! {
@@ -31,12 +31,17 @@ pub fn remember(settings: &cmd::PublicSettings) {
                 origin: k.origin.clone(),
                 provider,
                 // Held by the app, never sent to the page.
-                key: String::new(),
+                key: HELD_ELSEWHERE.to_string(),
             })
         })
         .collect();
     let base_url = settings.openai_base_url.clone().filter(|b| !b.trim().is_empty());
     KEYS.with(|k| *k.borrow_mut() = KeyTable { keys, base_url });
+}
+
+/// The origins with keys and the Base URL, as last read from the app.
+pub fn key_origins() -> KeyTable {
+    KEYS.with(|k| k.borrow().without_keys())
 }
 
 pub struct DesktopHost;

@@ -266,4 +266,8 @@ impl Platform for Desktop {
     fn host(&self) -> Box<dyn Host> {
         Box::new(host::DesktopHost)
     }
+
+    fn key_origins(&self) -> crate::model::keys::KeyTable {
+        host::key_origins()
+    }
 }

@@ -59,6 +59,10 @@ pub fn NodeView(id: String) -> impl IntoView {
         let id = id.clone();
         Memo::new(move |_| run.node_instances(&id))
     };
+    let running = {
+        let id = id.clone();
+        Memo::new(move |_| run.node_running(&id))
+    };
     // Breakpoints are on the document's own nodes (a subgraph's run is not stopped in).
     let breaks = {
         let id = id.clone();
@@ -179,6 +183,7 @@ pub fn NodeView(id: String) -> impl IntoView {
             data-node-id=id.clone()
             data-kind=kind_name
             data-status=move || status.get()
+            data-running=move || running.get().then_some("true")
             data-instances=move || (instances.get() > 0).then(|| instances.get().to_string())
             style=style
             on:pointerdown=on_down

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use super::check::{Check, ScopeNames, check_source};
 use super::check_status::CheckStatus;
 use super::helpers::unique_id;
+use crate::model::indent::indent;
 use crate::state::use_doc;
 
 /// A text input (or textarea) with a draft, an optional source check, and commit on change.
@@ -63,6 +64,12 @@ pub fn SourceInput(
     let status_id = code.then(|| unique_id("source-check"));
     let invalid = move || code.then(|| verdict.with(|v| matches!(v, Some(Err(_)))).to_string());
     let class = format!("{}{}", class.unwrap_or_default(), if code { " code" } else { "" }).trim().to_string();
+    // In a multi-line script, Tab indents (Escape leaves the field, then Tab moves on).
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        if code && let Some(text) = tab_indent(&ev) {
+            draft.set(Some(text));
+        }
+    };
     let control = if multiline {
         view! {
             <textarea
@@ -70,6 +77,8 @@ pub fn SourceInput(
                 aria-label=move || aria_label.get()
                 rows=rows.unwrap_or(3)
                 aria-describedby=status_id.clone()
+                aria-keyshortcuts=code.then_some("Tab Shift+Tab")
+                on:keydown=on_key
                 aria-invalid=invalid
                 spellcheck=(!code).to_string()
                 placeholder=placeholder
@@ -104,4 +113,20 @@ pub fn SourceInput(
         {control}
         {status_id.map(|id| view! { <CheckStatus verdict=verdict id=id/> })}
     }
+}
+
+/// Tab or Shift+Tab pressed in a text area: indents as a code editor does, and returns the
+/// new text (the key does not move focus then).
+fn tab_indent(ev: &web_sys::KeyboardEvent) -> Option<String> {
+    if ev.key() != "Tab" || ev.ctrl_key() || ev.alt_key() || ev.meta_key() {
+        return None;
+    }
+    let area: web_sys::HtmlTextAreaElement = event_target(ev);
+    let start = area.selection_start().ok().flatten()? as usize;
+    let end = area.selection_end().ok().flatten()? as usize;
+    let done = indent(&area.value(), start, end, ev.shift_key());
+    ev.prevent_default();
+    area.set_value(&done.text);
+    let _ = area.set_selection_range(done.start as u32, done.end as u32);
+    Some(done.text)
 }

@@ -1,0 +1,59 @@
+//! The worker's way to the page: messages posted to it, and the HTTP requests waiting for
+//! the page's replies (by number), which the message loop hands their pieces and ends.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use engine::host::{HttpFailure, HttpResponse};
+use futures::channel::mpsc;
+use wasm_bindgen::JsValue;
+use web_sys::DedicatedWorkerGlobalScope;
+
+use crate::model::worker_messages::FromWorker;
+
+/// What a waiting HTTP request hears from the page.
+pub(super) enum HttpEvent {
+    Chunk(String),
+    Done(Result<HttpResponse, HttpFailure>),
+}
+
+/// What the worker's parts share: the way to the page, and the HTTP requests waiting.
+pub(super) struct Port {
+    scope: DedicatedWorkerGlobalScope,
+    next_call: RefCell<u64>,
+    waiting: RefCell<HashMap<u64, mpsc::UnboundedSender<HttpEvent>>>,
+}
+
+impl Port {
+    pub(super) fn new(scope: DedicatedWorkerGlobalScope) -> Port {
+        Port { scope, next_call: RefCell::new(0), waiting: RefCell::new(HashMap::new()) }
+    }
+
+    pub(super) fn post(&self, message: &FromWorker) {
+        if let Ok(text) = serde_json::to_string(message) {
+            let _ = self.scope.post_message(&JsValue::from_str(&text));
+        }
+    }
+
+    /// A number for a new HTTP request, and where its reply will arrive.
+    pub(super) fn expect_http(&self) -> (u64, mpsc::UnboundedReceiver<HttpEvent>) {
+        let call = {
+            let mut n = self.next_call.borrow_mut();
+            *n += 1;
+            *n
+        };
+        let (tx, rx) = mpsc::unbounded();
+        self.waiting.borrow_mut().insert(call, tx);
+        (call, rx)
+    }
+
+    pub(super) fn deliver(&self, call: u64, event: HttpEvent) {
+        let done = matches!(event, HttpEvent::Done(_));
+        let sender =
+            if done { self.waiting.borrow_mut().remove(&call) } else { self.waiting.borrow().get(&call).cloned() };
+        // A request the engine stopped waiting for (its timeout) is no longer listed.
+        if let Some(sender) = sender {
+            let _ = sender.unbounded_send(event);
+        }
+    }
+}
