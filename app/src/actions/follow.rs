@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 
 use crate::model::geometry::Rect;
-use crate::model::playback::NodeStatus;
+use crate::model::playback::Playback;
 use crate::state::{DocState, RunCtl, ViewState};
 
 /// Starts following; called once at start-up.
@@ -16,21 +16,54 @@ pub fn install(doc: DocState, view: ViewState, ctl: RunCtl) {
 }
 
 fn follow_the_run(doc: DocState, view: ViewState, ctl: RunCtl) {
-    Effect::new(move |_| {
-        let live = ctl.playing.get() || ctl.busy.get();
-        if !live || !ctl.in_step.get() {
-            return;
+    // The run shown and how many steps it has: the view follows when steps arrive (a live
+    // run going on, to its last step), not when the person moves along the timeline.
+    let arrived =
+        Memo::new(move |_| ctl.view.with(|v| v.as_ref().map(|v| (v.record.run_id.clone(), v.len(), v.at_end()))));
+    Effect::new(move |before: Option<Option<(String, usize, bool)>>| {
+        let now = arrived.get();
+        let grew = match (&before, &now) {
+            (Some(Some((run, had, _))), Some((same, has, at_end))) => run == same && has > had && *at_end,
+            _ => false,
+        };
+        let busy = ctl.busy.get();
+        if (grew || busy) && ctl.in_step.get_untracked() {
+            untrack(|| follow(doc, view, &current_nodes(ctl)));
         }
-        let mut ids: Vec<String> = ctl.running.with(|r| r.iter().cloned().collect());
-        if ids.is_empty() {
-            ids = ctl
-                .statuses
-                .with(|m| m.iter().filter(|(_, s)| **s == NodeStatus::Active).map(|(id, _)| id.clone()).collect());
-        }
-        if let Some(r) = untrack(|| rect_of(doc, &ids)) {
-            view.reveal(r);
-        }
+        now
     });
+}
+
+/// The nodes of the step running now, else those the shown step ran.
+fn current_nodes(ctl: RunCtl) -> Vec<String> {
+    let running: Vec<String> = ctl.running.with(|r| r.iter().cloned().collect());
+    if !running.is_empty() {
+        return running;
+    }
+    ctl.view.with(|v| {
+        v.as_ref()
+            .and_then(Playback::current)
+            .map(|s| s.ran.iter().map(|n| crate::model::instances::node_of(n).to_string()).collect())
+            .unwrap_or_default()
+    })
+}
+
+/// Brings the nodes `ids` of the step on screen: all of them when they fit, else the first,
+/// and only when none of them is on screen already (a wide step does not drag the view
+/// about at every step).
+fn follow(doc: DocState, view: ViewState, ids: &[String]) {
+    let Some(all) = rect_of(doc, ids) else { return };
+    let (w, h) = view.canvas_size.get_untracked();
+    let v = view.view.get_untracked();
+    let seen = v.visible(w, h);
+    let margin = 2.0 * 32.0 / v.zoom;
+    if all.w + margin <= seen.w && all.h + margin <= seen.h {
+        return view.reveal(all);
+    }
+    let any_seen = doc.rects.with_untracked(|r| ids.iter().filter_map(|id| r.get(id)).any(|r| r.intersects(&seen)));
+    if !any_seen && let Some(first) = rect_of(doc, &ids[..1]) {
+        view.reveal(first);
+    }
 }
 
 fn keep_the_selection(doc: DocState, view: ViewState) {
@@ -51,5 +84,5 @@ fn keep_the_selection(doc: DocState, view: ViewState) {
 
 /// The box around nodes `ids` on the canvas (those it shows).
 fn rect_of(doc: DocState, ids: &[String]) -> Option<Rect> {
-    doc.rects.with(|rects| ids.iter().filter_map(|id| rects.get(id)).copied().reduce(|a, b| a.union(&b)))
+    doc.rects.with_untracked(|rects| ids.iter().filter_map(|id| rects.get(id)).copied().reduce(|a, b| a.union(&b)))
 }

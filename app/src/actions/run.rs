@@ -157,8 +157,11 @@ fn refused(alerts: Alerts, reply: Reply) {
     }
 }
 
-/// How long the fastest speed runs steps before letting the page draw.
+/// How long the fastest speed shows recorded steps before letting the page draw.
 const FRAME_BUDGET_MS: f64 = 12.0;
+
+/// How long the worker runs steps for one reply at the fastest speed.
+const BATCH_MS: f64 = 30.0;
 
 /// Plays on: through recorded steps not shown yet, then by running new ones.
 pub fn play(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
@@ -314,8 +317,12 @@ async fn advance(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformR
     let epoch = ctl.epoch.get_value();
     let breakpoints = super::breakpoints::for_run(doc, ctl);
     let shown = ctl.view.with_untracked(|v| v.as_ref().map_or(0, Playback::len));
+    // At the fastest speed the worker runs steps for about a frame's worth of time and the
+    // page draws the batch once: drawing each step of a large graph would take longer than
+    // running it.
+    let budget_ms = if ctl.playing.get_untracked() && ctl.speed_ms.get_untracked() == 0 { BATCH_MS } else { 0.0 };
     ctl.busy.set(true);
-    let reply = call(ctl, platform, Request::Step { breakpoints, shown }).await;
+    let reply = call(ctl, platform, Request::Step { breakpoints, shown, budget_ms }).await;
     if !current(ctl, epoch) {
         return;
     }

@@ -50,10 +50,16 @@ pub fn start(platform: Rc<dyn Platform>, problems: Vec<String>) {
     warm_run_worker(run);
 }
 
-/// Starts the run worker once the editor has drawn, so its module loads while the person
-/// looks at the graph, not before the first paint nor after they press Run.
+/// Starts the run worker once the editor has drawn and the page is idle, so its module loads
+/// while the person looks at the graph: not competing with opening a large graph, and not
+/// after they press Run (which starts it at once if it has not started yet).
 fn warm_run_worker(run: crate::state::RunCtl) {
-    set_timeout(move || run.engine.with_value(crate::runner::RunEngine::warm), std::time::Duration::from_millis(400));
+    set_timeout(
+        move || {
+            request_idle_callback(move || run.engine.with_value(crate::runner::RunEngine::warm));
+        },
+        std::time::Duration::from_millis(1500),
+    );
 }
 
 /// The graph to open first: the last one open, else the newest, else a new starter graph.

@@ -22,9 +22,15 @@ pub enum Request {
     /// The run `record` made of `graph`, rebuilt to go on from its last step; or, with
     /// `fork`, a new run forked from one of its steps.
     Load { graph: Box<Graph>, record: Box<RunRecord>, fork: Option<ForkAt> },
-    /// One superstep, stopping at `breakpoints`; the reply holds the steps after the
-    /// `shown` first ones.
-    Step { breakpoints: Breakpoints, shown: usize },
+    /// One superstep, stopping at `breakpoints`; with a `budget_ms`, more steps after it
+    /// while the run goes on and that much time has not passed (the fastest speed shows a
+    /// batch at a time). The reply holds the steps after the `shown` first ones.
+    Step {
+        breakpoints: Breakpoints,
+        shown: usize,
+        #[serde(default)]
+        budget_ms: f64,
+    },
     /// The answer for the human node `node` waits for.
     Answer { node: String, value: Value },
     /// Forget the run.
@@ -115,7 +121,7 @@ impl RunService {
         match request {
             Request::Start { graph, input } => self.start(&graph, input, host),
             Request::Load { graph, record, fork } => self.load(&graph, &record, fork, host),
-            Request::Step { breakpoints, shown } => self.step(breakpoints, shown, host).await,
+            Request::Step { breakpoints, shown, budget_ms } => self.step(breakpoints, shown, budget_ms, host).await,
             Request::Answer { node, value } => self.answer(&node, value),
             Request::Drop => {
                 self.run = None;
@@ -163,10 +169,16 @@ impl RunService {
         Reply::Run(Box::new(Update { record, steps, initial }))
     }
 
-    async fn step(&mut self, breakpoints: Breakpoints, shown: usize, host: &dyn Host) -> Reply {
+    async fn step(&mut self, breakpoints: Breakpoints, shown: usize, budget_ms: f64, host: &dyn Host) -> Reply {
         let Some(run) = self.run.as_mut() else { return Reply::Refused(Refusal::NoRun) };
         run.set_breakpoints(breakpoints);
-        run.step(host).await;
+        let started = host.now_ms();
+        loop {
+            run.step(host).await;
+            if run.status() != Status::Running || host.now_ms() - started >= budget_ms {
+                break;
+            }
+        }
         Reply::Run(Box::new(Update { record: run.record(false), steps: run.step_docs(shown), initial: None }))
     }
 
@@ -236,7 +248,9 @@ mod tests {
     }
 
     fn step(s: &mut RunService, shown: usize) -> Update {
-        match block_on(s.handle(Request::Step { breakpoints: Breakpoints::default(), shown }, &OfflineHost::new())) {
+        match block_on(
+            s.handle(Request::Step { breakpoints: Breakpoints::default(), shown, budget_ms: 0.0 }, &OfflineHost::new()),
+        ) {
             Reply::Run(u) => *u,
             other => panic!("expected the run, got {other:?}"),
         }
@@ -309,11 +323,31 @@ mod tests {
     }
 
     #[test]
+    fn a_step_with_a_budget_runs_on_until_the_time_is_spent_or_the_run_stops() {
+        // Each reading of this clock moves it 1 ms on: a budget of 3 ms makes a few steps.
+        let host = OfflineHost::with_tick(1.0);
+        let mut s = RunService::new();
+        block_on(s.handle(Request::Start { graph: Box::new(counting()), input: json!({}) }, &host));
+        let step = |s: &mut RunService, budget_ms| match block_on(
+            s.handle(Request::Step { breakpoints: Breakpoints::default(), shown: 0, budget_ms }, &host),
+        ) {
+            Reply::Run(u) => *u,
+            other => panic!("{other:?}"),
+        };
+        let batch = step(&mut s, 1000.0);
+        assert_eq!(batch.steps.len(), 2, "count and again ran; the human node stopped the batch");
+        assert_eq!(batch.record.status, Status::Interrupted);
+        let mut one = RunService::new();
+        block_on(one.handle(Request::Start { graph: Box::new(counting()), input: json!({}) }, &host));
+        assert_eq!(step(&mut one, 0.0).steps.len(), 1, "no budget: one step");
+    }
+
+    #[test]
     fn refusals_say_what_was_wrong_and_keep_the_run_held() {
         let host = OfflineHost::new();
         let mut s = RunService::new();
         assert_eq!(
-            block_on(s.handle(Request::Step { breakpoints: Breakpoints::default(), shown: 0 }, &host)),
+            block_on(s.handle(Request::Step { breakpoints: Breakpoints::default(), shown: 0, budget_ms: 0.0 }, &host)),
             Reply::Refused(Refusal::NoRun)
         );
         let broken = graph(&COUNTING.replace(r#""to":"again""#, r#""to":"nowhere""#));

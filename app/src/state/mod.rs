@@ -8,12 +8,14 @@
 //! | (this file) | [`provide_all`]: builds every part and provides each as a context |
 //! | [`doc`] | [`DocState`]: the editor (document, selection, undo), the library, which document is open and when it was saved, and memos derived from the document (node ids and index, boxes, diagnostics, node and edge problems, flow, selection, subgraph path) |
 //! | [`view`] | [`ViewState`]: pan and zoom, the canvas size, drags, the wire and marquee in progress, the `far` memo, and fit, centre and zoom |
+//! | [`marks`] | [`marks::Marks`]: each node's and edge's mark for the run on display (status, running, instances; taken), one signal each, set only when it changes |
 //! | [`run`] | [`RunCtl`]: the run on display, the playback controls, whether the run is of the graph on the canvas, and whether it was made with an earlier version of the document |
 //! | [`ui`] | [`UiState`]: the theme, the dialog open, the run panel's height and the minimap |
 //! | [`alerts`] | [`Alerts`]: the messages for the user |
 
 pub mod alerts;
 pub mod doc;
+pub mod marks;
 pub mod run;
 pub mod ui;
 pub mod view;

@@ -10,6 +10,7 @@ use engine::GraphHash;
 use engine::run::Status;
 use leptos::prelude::*;
 
+use super::marks::{Marks, NodeMark};
 use crate::model::breakpoints::{BreakpointSet, at_breakpoint};
 use crate::model::editor::ScopeStep;
 use crate::model::origins::Contact;
@@ -64,6 +65,8 @@ pub struct RunCtl {
     pub version: Memo<RunVersion>,
     /// Why the last "Fork anyway" of a run (by run id) was refused.
     pub fork_refused: RwSignal<Option<(String, String)>>,
+    /// Each node's and edge's mark on the canvas, one signal each.
+    pub marks: Marks,
 }
 
 /// The engine run behind the view.
@@ -92,7 +95,7 @@ impl RunCtl {
             let ids = busy.get().then(|| view.with(|v| v.as_ref().filter(|v| v.at_end()).map(running_nodes)));
             Arc::new(ids.flatten().unwrap_or_default())
         });
-        RunCtl {
+        let ctl = RunCtl {
             view,
             statuses,
             taken,
@@ -113,7 +116,20 @@ impl RunCtl {
             breakpoints: RwSignal::new(BreakpointSet::default()),
             version,
             fork_refused: RwSignal::new(None),
-        }
+            marks: Marks::new(),
+        };
+        ctl.marks.follow(
+            move || {
+                ctl.in_step.track();
+                ctl.statuses.track();
+                ctl.running.track();
+                ctl.instances.track();
+                ctl.taken.track();
+            },
+            move |id| ctl.node_mark(id),
+            move |index| ctl.edge_taken(index),
+        );
+        ctl
     }
 
     /// Whether stepping forward can produce a new step: the run goes on, or it stopped at a
@@ -154,6 +170,22 @@ impl RunCtl {
             return 0;
         }
         self.instances.with(|m| m.get(id).copied().unwrap_or(0))
+    }
+
+    /// Node `id`'s mark on the canvas, one signal of its own (see [`Marks`]).
+    pub fn node_mark_signal(&self, id: &str) -> ArcRwSignal<NodeMark> {
+        let ctl = *self;
+        self.marks.node(id, || ctl.node_mark(id))
+    }
+
+    /// Whether edge `index` is marked taken, one signal of its own (see [`Marks`]).
+    pub fn edge_mark_signal(&self, index: usize) -> ArcRwSignal<bool> {
+        let ctl = *self;
+        self.marks.edge(index, || ctl.edge_taken(index))
+    }
+
+    fn node_mark(&self, id: &str) -> NodeMark {
+        NodeMark { status: self.node_status(id), running: self.node_running(id), instances: self.node_instances(id) }
     }
 
     /// Whether the shown step followed edge `index`.

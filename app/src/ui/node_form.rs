@@ -129,7 +129,7 @@ fn kind_fields(ed: NodeEdit, kind: NodeKind) -> AnyView {
         }
         .into_any(),
         NodeKind::Script => view! {
-            <ExprField label="Script" multiline=true rows=8u32 value=ed.get(|n| n.script.clone().unwrap_or_default())
+            <ExprField label="Script" multiline=true rows=8u32 indents=true value=ed.get(|n| n.script.clone().unwrap_or_default())
                 on_commit=move |v: String| ed.update(|n| n.script = Some(v))
                 hint="Rhai code evaluating to a map of updates, like #{ count: state.count + 1 }, or () for none."/>
         }

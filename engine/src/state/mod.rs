@@ -372,12 +372,20 @@ impl State {
     }
 
     fn replace(&mut self, spec: &FieldSpec, key: &str, value: Value, patch: &mut Vec<PatchOperation>) {
-        match self.fields.get(key) {
-            Some(old) if old.equals(&value) => return,
-            Some(_) => {
-                patch.push(PatchOperation::Replace(ReplaceOperation { path: pointer(&[key]), value: value.clone() }))
+        let path = pointer(&[key]);
+        match (self.fields.get(key), patch.last_mut()) {
+            (Some(old), _) if old.equals(&value) => return,
+            // The field was just set by the update before (many nodes adding to one counter in
+            // a step): that operation takes the newer value, so a step's patch grows with the
+            // fields it changed, not with the updates that changed them.
+            (_, Some(PatchOperation::Replace(ReplaceOperation { path: p, value: v })))
+            | (_, Some(PatchOperation::Add(AddOperation { path: p, value: v })))
+                if *p == path =>
+            {
+                *v = value.clone();
             }
-            None => patch.push(PatchOperation::Add(AddOperation { path: pointer(&[key]), value: value.clone() })),
+            (Some(_), _) => patch.push(PatchOperation::Replace(ReplaceOperation { path, value: value.clone() })),
+            (None, _) => patch.push(PatchOperation::Add(AddOperation { path, value: value.clone() })),
         }
         let fields = Rc::make_mut(&mut self.fields);
         match fields.get_mut(key) {
@@ -531,6 +539,24 @@ mod tests {
         assert_eq!(st.get("notes"), Some(json!(["a", "b", "c"])));
         assert_eq!(st.get("meta"), Some(json!({"x": 1, "y": 2})));
         assert_eq!(st.get("status"), Some(json!("ok")));
+    }
+
+    #[test]
+    fn updates_to_one_field_in_a_step_make_one_operation() {
+        let s = schema();
+        let mut st = State::initial(&s);
+        let before = Value::Object(st.to_json());
+        let mut patch = vec![];
+        for _ in 0..500 {
+            st.apply(&s, &obj(json!({"count": 1})), &mut patch).unwrap();
+        }
+        st.apply(&s, &obj(json!({"status": "ok"})), &mut patch).unwrap();
+        st.apply(&s, &obj(json!({"count": 1})), &mut patch).unwrap();
+        assert_eq!(patch.len(), 3, "{patch:?}");
+        let mut replayed = before;
+        json_patch::patch(&mut replayed, &patch).unwrap();
+        assert_eq!(replayed, Value::Object(st.to_json()));
+        assert_eq!(st.get("count"), Some(json!(501)));
     }
 
     #[test]

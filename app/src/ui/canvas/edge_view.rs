@@ -115,7 +115,11 @@ pub fn EdgeView(
     };
     let detailed = Memo::new(move |_| view.detailed(ends.get().map(|(a, b)| a.union(&b))));
     let selected = Memo::new(move |_| doc.selection.with(|s| s.edges.contains(&index)));
-    let taken = Memo::new(move |_| run.edge_taken(index));
+    // One signal of this edge's own: a step wakes only the edges it changed.
+    let taken = {
+        let mark = run.edge_mark_signal(index);
+        Signal::derive(move || mark.get())
+    };
     let problem = Memo::new(move |_| doc.edge_problems.with(|m| m.get(&index).cloned().unwrap_or_default()));
     let text = label_text(label.as_deref(), when.as_deref(), map.as_deref());
     let has_text = !text.is_empty();

@@ -265,11 +265,15 @@ pub fn Canvas() -> impl IntoView {
         }
     };
 
+    let run = use_run();
+    // At the fastest speed steps go by faster than animations can show them.
+    let instant = move || run.speed_ms.get() == 0 && (run.playing.get() || run.busy.get());
     view! {
         <div
             class="canvas"
             class:large=large
             class:far=move || view.far.get()
+            class:instant=instant
             node_ref=canvas
             on:pointerdown=on_down
             on:wheel=on_wheel

@@ -51,18 +51,17 @@ pub fn NodeView(id: String) -> impl IntoView {
         let id = id.clone();
         Memo::new(move |_| doc.node_problems.with(|m| m.get(&id).cloned().unwrap_or_default()))
     };
+    // One signal of this node's own: a step wakes only the nodes it changed.
+    let mark = run.node_mark_signal(&id);
     let status = {
-        let id = id.clone();
-        Memo::new(move |_| run.node_status(&id))
+        let mark = mark.clone();
+        Signal::derive(move || mark.with(|m| m.status))
     };
     let instances = {
-        let id = id.clone();
-        Memo::new(move |_| run.node_instances(&id))
+        let mark = mark.clone();
+        Signal::derive(move || mark.with(|m| m.instances))
     };
-    let running = {
-        let id = id.clone();
-        Memo::new(move |_| run.node_running(&id))
-    };
+    let running = Signal::derive(move || mark.with(|m| m.running));
     // Breakpoints are on the document's own nodes (a subgraph's run is not stopped in).
     let breaks = {
         let id = id.clone();
@@ -209,7 +208,7 @@ fn NodeBody(
     id: String,
     node: Memo<Option<engine::Node>>,
     problems: Memo<NodeProblems>,
-    instances: Memo<usize>,
+    instances: Signal<usize>,
 ) -> impl IntoView {
     let doc = use_doc();
     let view = use_view();

@@ -22,11 +22,14 @@ pub fn ExprField(
     #[prop(optional)] rows: Option<u32>,
     #[prop(optional, into)] placeholder: Option<String>,
     #[prop(optional, into)] hint: Option<String>,
+    /// A script: Tab indents in it (elsewhere Tab moves on).
+    #[prop(optional)]
+    indents: bool,
 ) -> impl IntoView {
     view! {
         <Labelled label=label.clone() hint=hint>
             <SourceInput aria_label=label value=value on_commit=on_commit check=Check::Expr(extra) optional=optional
-                multiline=multiline rows=rows.unwrap_or(3) placeholder=placeholder.unwrap_or_default()/>
+                multiline=multiline rows=rows.unwrap_or(3) placeholder=placeholder.unwrap_or_default() indents=indents/>
         </Labelled>
     }
 }

@@ -32,6 +32,10 @@ pub fn SourceInput(
     /// Extra classes on the control (`kv-key`, `mono`…).
     #[prop(optional, into)]
     class: Option<String>,
+    /// A script (multi-line): Tab and Shift+Tab indent in it, as in a code editor, and
+    /// Escape leaves it. Elsewhere Tab moves on.
+    #[prop(optional)]
+    indents: bool,
 ) -> impl IntoView {
     let doc = use_doc();
     let more = use_context::<ScopeNames>();
@@ -64,9 +68,10 @@ pub fn SourceInput(
     let status_id = code.then(|| unique_id("source-check"));
     let invalid = move || code.then(|| verdict.with(|v| matches!(v, Some(Err(_)))).to_string());
     let class = format!("{}{}", class.unwrap_or_default(), if code { " code" } else { "" }).trim().to_string();
-    // In a multi-line script, Tab indents (Escape leaves the field, then Tab moves on).
+    // In a script, Tab indents (Escape leaves the field, then Tab moves on).
+    let indents = indents && multiline;
     let on_key = move |ev: web_sys::KeyboardEvent| {
-        if code && let Some(text) = tab_indent(&ev) {
+        if indents && let Some(text) = tab_indent(&ev) {
             draft.set(Some(text));
         }
     };
@@ -77,7 +82,7 @@ pub fn SourceInput(
                 aria-label=move || aria_label.get()
                 rows=rows.unwrap_or(3)
                 aria-describedby=status_id.clone()
-                aria-keyshortcuts=code.then_some("Tab Shift+Tab")
+                aria-keyshortcuts=indents.then_some("Tab Shift+Tab")
                 on:keydown=on_key
                 aria-invalid=invalid
                 spellcheck=(!code).to_string()

@@ -47,7 +47,7 @@ fn script(name: Signal<String>, run: Signal<ToolRun>, on_commit: Callback<ToolRu
     view! {
         <label class="field">
             <span>"Script"</span>
-            <SourceInput aria_label=aria(name, "Script") multiline=true rows=3u32 check=Check::Expr(ARGS)
+            <SourceInput aria_label=aria(name, "Script") multiline=true rows=3u32 indents=true check=Check::Expr(ARGS)
                 value=Signal::derive(move || run.with(|r| r.script.clone().unwrap_or_default()))
                 on_commit=move |v: String| on_commit.run(ToolRun { script: Some(v), ..ToolRun::default() })/>
             <span class="hint">"Rhai with args, state and input in scope; its value is the result."</span>
