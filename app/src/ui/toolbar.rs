@@ -19,6 +19,12 @@ pub fn Toolbar() -> impl IntoView {
     let can_undo = move || doc.editor.with(|e| e.can_undo());
     let can_redo = move || doc.editor.with(|e| e.can_redo());
     let layout_dir = RwSignal::new(Direction::LeftToRight);
+    // Auto layout keeps the way the graph opened flows (a top-down template stays top down),
+    // until the person picks another.
+    Effect::new(move |_| {
+        doc.current.track();
+        layout_dir.set(doc.flow.get_untracked());
+    });
     let new_graph = move |_| document::create_graph(doc, view, alerts, platform, None);
     let export = move |_| exchange::export_document(doc, alerts, platform);
     let mermaid = move |_| exchange::copy_mermaid(doc, alerts);
@@ -67,7 +73,9 @@ pub fn Toolbar() -> impl IntoView {
                 <button class="collapse-1360" on:click=move |_| { doc.edit(|e| e.auto_layout(layout_dir.get_untracked())); view.fit_view(&doc); } title="Arrange nodes in layers" aria-label="Auto layout">
                     {icon(Icon::AutoLayout)}<span class="label">"Auto layout"</span>
                 </button>
-                <select aria-label="Layout direction" title="Layout direction" on:change=move |ev| {
+                <select aria-label="Layout direction" title="Layout direction"
+                    prop:value=move || if layout_dir.get() == Direction::TopDown { "td" } else { "lr" }
+                    on:change=move |ev| {
                     layout_dir.set(if event_target_value(&ev) == "td" { Direction::TopDown } else { Direction::LeftToRight });
                 }>
                     <option value="lr">"Left to right"</option>
