@@ -101,6 +101,10 @@ pub(crate) struct Deadline {
     pub used_ms: f64,
     /// When this step began, on the host's clock.
     pub step_started_ms: f64,
+    /// When the subgraph node this run is embedded in must be done, on the host's clock,
+    /// and that node's limit (infinite and 0 for a run of its own): nothing inside runs past it.
+    pub enclosing_at_ms: f64,
+    pub enclosing_ms: u64,
 }
 
 impl Deadline {
@@ -112,7 +116,30 @@ impl Deadline {
             run_timeout_ms: limits.run_timeout_ms,
             used_ms,
             step_started_ms,
+            enclosing_at_ms: f64::INFINITY,
+            enclosing_ms: 0,
         }
+    }
+
+    /// This deadline, bounded by the subgraph node the run is embedded in (`enclosing`: when
+    /// it must be done on the host's clock, and its limit).
+    pub(crate) fn within(mut self, enclosing: Option<(f64, u64)>) -> Deadline {
+        if let Some((at_ms, ms)) = enclosing {
+            self.enclosing_at_ms = at_ms;
+            self.enclosing_ms = ms;
+        }
+        self
+    }
+
+    /// When what `node` starts now (a subgraph's run) must be done, on the host's clock, and
+    /// the limit that says so: its own budget from the step's start, within this run's own
+    /// enclosing node's.
+    pub(crate) fn enclosing_for(&self, node: &PlanNode) -> (f64, u64) {
+        let own = node.timeout_ms.unwrap_or(self.node_timeout_ms) as f64;
+        let run_left = (self.run_timeout_ms as f64 - self.used_ms).max(0.0);
+        let ms = own.min(run_left);
+        let at = self.step_started_ms + ms;
+        if self.enclosing_at_ms < at { (self.enclosing_at_ms, self.enclosing_ms) } else { (at, ms as u64) }
     }
 
     /// How long `node` may take at `now_ms`: its own `timeout_ms` (or the graph's
@@ -122,7 +149,10 @@ impl Deadline {
         let own = node.timeout_ms.unwrap_or(self.node_timeout_ms);
         let used = self.used_ms + (now_ms - self.step_started_ms).max(0.0);
         let left = (self.run_timeout_ms as f64 - used).max(0.0) as u64;
-        if left < own { (left, true) } else { (own, false) }
+        let (ms, run_limit) = if left < own { (left, true) } else { (own, false) };
+        // Within an embedded run, never past the enclosing subgraph node's limit.
+        let enclosing_left = (self.enclosing_at_ms - now_ms).max(0.0);
+        if enclosing_left < ms as f64 { (enclosing_left as u64, false) } else { (ms, run_limit) }
     }
 
     /// Sets the sandbox's deadline for what is evaluated next: node `node`'s expressions
@@ -142,7 +172,12 @@ impl Deadline {
             _ => Why::Run { run_timeout_ms: self.run_timeout_ms },
         };
         let ms = own.map_or(run_left, |o| o.min(run_left));
-        guard.set(Some(clock), self.step_started_ms + ms, why);
+        let at = self.step_started_ms + ms;
+        if self.enclosing_at_ms < at {
+            guard.set(Some(clock), self.enclosing_at_ms, Why::Enclosing { ms: self.enclosing_ms });
+        } else {
+            guard.set(Some(clock), at, why);
+        }
     }
 
     /// Milliseconds left of the run's `run_timeout_ms` at `now_ms`.

@@ -120,6 +120,9 @@ pub struct Run {
     forked_from: Option<ForkInfo>,
     /// Changes made between checkpoints (a fork's `set`), reported in the next step's patch.
     pending_patch: Vec<PatchOperation>,
+    /// For a subgraph's run: when the node it runs in must be done (on the host's clock) and
+    /// that node's limit. Its scripts and requests stop there too, not only its waits.
+    enclosing: Option<(f64, u64)>,
 }
 
 impl Run {
@@ -156,6 +159,7 @@ impl Run {
             record_bytes: 0,
             forked_from: None,
             pending_patch: Vec::new(),
+            enclosing: None,
         }
     }
 

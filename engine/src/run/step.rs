@@ -47,12 +47,16 @@ impl Run {
         let step_no = self.step_count() + 1;
         let (waiting, tasks) = self.tasks();
         self.refresh_context(step_no);
-        Deadline::new(&self.plan.limits, self.active_ms, t0).arm(self.plan.scripting.guard(), host, None);
+        Deadline::new(&self.plan.limits, self.active_ms, t0).within(self.enclosing).arm(
+            self.plan.scripting.guard(),
+            host,
+            None,
+        );
         if self.stop_before(&tasks, &waiting) || !self.show_waiting(&waiting, tasks.is_empty()) {
             return;
         }
 
-        let deadline = Deadline::new(&self.plan.limits, self.active_ms, t0);
+        let deadline = Deadline::new(&self.plan.limits, self.active_ms, t0).within(self.enclosing);
         let mut results = self.exec_all(&tasks, host, deadline).await;
         // Routing's `when` expressions run under what is left of the run's time.
         deadline.arm(self.plan.scripting.guard(), host, None);

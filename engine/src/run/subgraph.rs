@@ -35,6 +35,9 @@ impl Run {
         let mut attempt = 1;
         loop {
             let (limit, run_limit) = call.budget();
+            // The child's scripts stop at this node's limit too: a busy script never yields
+            // to the timer below.
+            child.enclosing = Some(call.deadline.enclosing_for(call.node));
             // Boxed: a subgraph's run is a run, so this future is recursive.
             let finished = {
                 let child_run: LocalBoxFuture<'_, ()> = Box::pin(child.run(call.host));

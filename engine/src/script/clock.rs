@@ -35,6 +35,8 @@ pub(crate) enum Why {
     Node { id: Arc<str>, ms: f64 },
     /// The run's `run_timeout_ms`.
     Run { run_timeout_ms: u64 },
+    /// The limit of the subgraph node the run is embedded in.
+    Enclosing { ms: u64 },
 }
 
 impl Guard {
@@ -75,6 +77,7 @@ impl Guard {
             Some(Why::Run { run_timeout_ms }) => {
                 format!("{STOPPED}the run's time limit passed (run_timeout_ms {run_timeout_ms})")
             }
+            Some(Why::Enclosing { ms }) => format!("{STOPPED}the subgraph node it runs in took longer than {ms} ms"),
             None => STOPPED.to_string(),
         }
     }
