@@ -78,3 +78,28 @@ test('a new Run during a long step replaces it, and runs to the end', async ({ e
   await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
   await expect(page.getByRole('region', { name: 'State', exact: true })).toContainText('3');
 });
+
+test('a step that brings the engine down (a list nested 200,000 deep) leaves the editor working and says so', async ({ editor: page }) => {
+  const deep = {
+    format: 'switchyard/graph@1',
+    name: 'Nested too deep',
+    state: { x: { type: 'any' } },
+    limits: { max_ops: 100_000_000 },
+    nodes: [
+      { id: 'start', kind: 'start' },
+      { id: 'deep', kind: 'script', script: 'let a = []; let i = 0; while i < 200000 { a = [a]; i += 1; } #{ x: a }' },
+      { id: 'end', kind: 'end' },
+    ],
+    edges: [{ from: 'start', to: 'deep' }, { from: 'deep', to: 'end' }],
+  };
+  await importJson(page, deep, 'deep');
+  await startRun(page, {});
+  await expect(page.getByRole('alert').filter({ hasText: 'The engine stopped during this step' })).toBeVisible({ timeout: 60_000 });
+  await expect(runStatus(page)).toContainText('paused');
+  await expect(node(page, 'deep')).not.toHaveAttribute('data-running', 'true');
+  // The page itself is fine: a node is selected by a click, and Reset clears the run.
+  await node(page, 'end').click();
+  await expect(inspectorId(page)).toHaveValue('end');
+  await runButton(page, 'Reset').click();
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'none');
+});

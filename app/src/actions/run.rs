@@ -287,7 +287,11 @@ async fn hold_again(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: Platfo
     if ctl.live.with_value(|l| l.as_ref().is_none_or(|l| l.held)) {
         return true;
     }
-    let Some(record) = ctl.view.with_untracked(|v| v.as_ref().map(Playback::complete_record)) else { return false };
+    // The outermost run on display, when a subgraph's run is open.
+    let record = ctl.parents.with_untracked(|p| p.first().map(|(_, outer)| outer.complete_record()));
+    let Some(record) = record.or_else(|| ctl.view.with_untracked(|v| v.as_ref().map(Playback::complete_record))) else {
+        return false;
+    };
     let epoch = ctl.epoch.get_value();
     let reply =
         call(ctl, platform, Request::Load { graph: Box::new(document(doc)), record: Box::new(record), fork: None })
@@ -324,6 +328,9 @@ async fn advance(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformR
     ctl.busy.set(true);
     let reply = call(ctl, platform, Request::Step { breakpoints, shown, budget_ms }).await;
     if !current(ctl, epoch) {
+        // Reset or another run while the page ran this step itself (no worker to end): the
+        // step is over now.
+        ctl.busy.set(false);
         return;
     }
     match reply {
@@ -345,8 +352,20 @@ async fn advance(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformR
             ctl.live.set_value(None);
             refused(alerts, other);
         }
-        // Paused or reset half way: that said what the run panel shows.
-        Err(Stopped) => {}
+        // Paused or reset half way: that already said what the run panel shows.
+        Err(Stopped) if !ctl.busy.get_untracked() => {}
+        // The worker stopped by itself (the engine failed inside it): the run stays at the
+        // steps shown, and goes on from there once loaded again.
+        Err(Stopped) => {
+            ctl.busy.set(false);
+            ctl.playing.set(false);
+            ctl.live.update_value(|l| {
+                if let Some(l) = l {
+                    l.held = false;
+                }
+            });
+            alerts.error("The engine stopped during this step; the run is kept up to the step before it");
+        }
     }
 }
 

@@ -170,11 +170,19 @@ impl RunEngine {
             let worker = worker.clone();
             Closure::<dyn FnMut(web_sys::Event)>::new(move |_event: web_sys::Event| {
                 let Some(inner) = weak.upgrade() else { return };
-                // Only a worker that never started is given up for the page: one that failed
-                // later is replaced by the next stop.
-                let starting = matches!(&inner.borrow().backend, Backend::Starting { worker: w, .. } if *w == worker);
+                let (starting, ready) = match &inner.borrow().backend {
+                    Backend::Starting { worker: w, .. } => (*w == worker, false),
+                    Backend::Ready { worker: w, .. } => (false, *w == worker),
+                    _ => (false, false),
+                };
+                let engine = RunEngine { inner, in_page: in_page.clone() };
                 if starting {
-                    RunEngine { inner, in_page: in_page.clone() }.fall_back("the worker's script did not load");
+                    // A worker that never started: the page runs the service from now on.
+                    engine.fall_back("the worker's script did not load");
+                } else if ready {
+                    // A worker that stopped (the engine's wasm trapped): the calls waiting
+                    // get `Stopped`, and a fresh worker takes its place.
+                    engine.stop();
                 }
             })
         };
