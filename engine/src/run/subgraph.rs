@@ -35,14 +35,17 @@ impl Run {
         let mut attempt = 1;
         loop {
             let (limit, run_limit) = call.budget();
-            // The child's scripts stop at this node's limit too: a busy script never yields
-            // to the timer below.
-            child.enclosing = Some(call.deadline.enclosing_for(call.node));
+            // The child's scripts and requests stop at this node's limit too: a busy script
+            // never yields to the timer below.
+            let enclosing = call.deadline.enclosing_for(call.node);
+            child.enclosing = Some(enclosing);
             // Boxed: a subgraph's run is a run, so this future is recursive.
             let finished = {
                 let child_run: LocalBoxFuture<'_, ()> = Box::pin(child.run(call.host));
                 matches!(select(child_run, call.host.sleep(limit)).await, Either::Left(_))
             };
+            // A child that failed because this node's time ran out inside it timed out here.
+            let finished = finished && !(child.status() == Status::Failed && call.host.now_ms() >= enclosing.0);
             let record = child.record(true);
             let mut detail =
                 json!({ "subgraph": serde_json::to_value(&record).unwrap_or(Value::Null), "attempts": attempt });
