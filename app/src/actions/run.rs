@@ -99,14 +99,11 @@ fn start_checked(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformR
     let epoch = put_up(ctl);
     let request = Request::Start { graph: Box::new(document(doc)), input };
     spawn_local(async move {
-        let reply = call(ctl, platform, request).await;
-        if !current(ctl, epoch) {
-            return;
-        }
+        let Some(reply) = call_for(ctl, platform, epoch, request).await else { return };
         match reply {
             Ok(Reply::Run(update)) => {
                 ctl.parents.set(Vec::new());
-                ctl.live.set_value(Some(Live { head: update.head(), held: true }));
+                hold_live(ctl, &update);
                 let initial = update.initial.clone().unwrap_or_default();
                 ctl.view.set(Some(Playback::new(whole(update), initial)));
                 play(doc, ctl, alerts, platform);
@@ -124,6 +121,18 @@ fn start_checked(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformR
 fn put_up(ctl: RunCtl) -> u64 {
     ctl.epoch.update_value(|e| *e += 1);
     ctl.epoch.get_value()
+}
+
+/// The engine holds the run of `update` as the live run behind the view.
+fn hold_live(ctl: RunCtl, update: &RunUpdate) {
+    ctl.live.set_value(Some(Live { head: update.head(), held: true }));
+}
+
+/// Sends `request` to the live run for the run put up at `epoch`; `None` when another run
+/// went up on display meanwhile (the reply is for a run no longer shown).
+async fn call_for(ctl: RunCtl, platform: PlatformRef, epoch: u64, request: Request) -> Option<Result<Reply, Stopped>> {
+    let reply = call(ctl, platform, request).await;
+    current(ctl, epoch).then_some(reply)
 }
 
 /// Whether the run put up at `epoch` is still the one on display.
@@ -301,7 +310,7 @@ async fn hold_again(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: Platfo
     }
     match reply {
         Ok(Reply::Run(update)) => {
-            ctl.live.set_value(Some(Live { head: update.head(), held: true }));
+            hold_live(ctl, &update);
             true
         }
         Ok(other) => {
@@ -339,7 +348,7 @@ async fn advance(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformR
             // The replies streamed during the step are in its record now.
             clear_streaming(ctl);
             let status = update.record.status;
-            ctl.live.set_value(Some(Live { head: update.head(), held: true }));
+            hold_live(ctl, &update);
             show_new_steps(ctl, update);
             if status != Status::Running {
                 ctl.playing.set(false);
@@ -517,10 +526,7 @@ pub fn fork(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef, v
     };
     let epoch = ctl.epoch.get_value();
     spawn_local(async move {
-        let reply = call(ctl, platform, request).await;
-        if !current(ctl, epoch) {
-            return;
-        }
+        let Some(reply) = call_for(ctl, platform, epoch, request).await else { return };
         match reply {
             Ok(Reply::Run(update)) => {
                 show_fork(ctl, update, view.initial);
@@ -549,10 +555,7 @@ pub fn fork_anyway(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: Platfor
     let request = Request::Load { graph: Box::new(document(doc)), record: Box::new(view.record), fork };
     let epoch = ctl.epoch.get_value();
     spawn_local(async move {
-        let reply = call(ctl, platform, request).await;
-        if !current(ctl, epoch) {
-            return;
-        }
+        let Some(reply) = call_for(ctl, platform, epoch, request).await else { return };
         let why = match reply {
             Ok(Reply::Run(update)) => {
                 ctl.playing.set(false);
@@ -578,7 +581,7 @@ pub fn fork_anyway(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: Platfor
 /// `initial` is the state before its first step when the fork does not say.
 fn show_fork(ctl: RunCtl, update: Box<RunUpdate>, initial: Map<String, Value>) {
     put_up(ctl);
-    ctl.live.set_value(Some(Live { head: update.head(), held: true }));
+    hold_live(ctl, &update);
     let initial = update.initial.clone().unwrap_or(initial);
     ctl.view.set(Some(Playback::new(whole(update), initial)));
 }
@@ -609,12 +612,9 @@ pub fn open_saved(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: Platform
                     fork: None,
                 };
                 spawn_local(async move {
-                    let reply = call(ctl, platform, request).await;
-                    if !current(ctl, epoch) {
-                        return;
-                    }
+                    let Some(reply) = call_for(ctl, platform, epoch, request).await else { return };
                     match reply {
-                        Ok(Reply::Run(update)) => ctl.live.set_value(Some(Live { head: update.head(), held: true })),
+                        Ok(Reply::Run(update)) => hold_live(ctl, &update),
                         Ok(other) => refused(alerts, other),
                         Err(Stopped) => {}
                     }
