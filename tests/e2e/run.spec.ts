@@ -83,9 +83,14 @@ async function changedKeys(page: Page): Promise<string[]> {
 // The approval template (templates/003-approval.json) and what each step of an approved
 // run must show.
 
-const APPROVAL_NODES = ['start', 'get_approval', 'check_approval', 'approved_action', 'rejected_action', 'end_approved', 'end_rejected'];
-const DONE = '"Done: two laptops is arranged for a colleague."';
-const SORRY = '"Sorry, a colleague: your request for a new monitor was declined. The approver says: not this quarter."';
+const APPROVAL_NODES = [
+  'start', 'get_approval', 'check_approval', 'approved_action', 'rejected_action', 'unknown_decision',
+  'finish_approved', 'finish_rejected', 'end_halted', 'end_approved', 'end_rejected',
+];
+const DONE_TEXT = 'Done: two laptops is arranged for a colleague.';
+const DONE = `"${DONE_TEXT}"`;
+const SORRY_TEXT = 'Sorry, a colleague: your request for a new monitor was declined. The approver says: not this quarter.';
+const SORRY = `"${SORRY_TEXT}"`;
 
 interface Expected {
   /** Nodes not listed are idle. */
@@ -105,7 +110,10 @@ const APPROVED_STEPS: Expected[] = [
     status: {},
     taken: [],
     changed: [],
-    state: { request: '"two laptops"', requester: '"a colleague"', decision: '""', comments: '""', action_result: '""', notification: '""' },
+    state: {
+      request: '"two laptops"', requester: '"a colleague"', decision: '""', comments: '""', action_result: '""', notification: '""',
+      final_status: '""', final_result: '""',
+    },
   },
   {
     status: { get_approval: 'active' },
@@ -120,11 +128,17 @@ const APPROVED_STEPS: Expected[] = [
     state: { decision: '"approve"', action_result: '""' },
   },
   {
-    // The last step of a completed run: nothing is active any more.
-    status: { get_approval: 'done', check_approval: 'done', approved_action: 'done' },
-    taken: ['approved_action>end_approved'],
+    status: { get_approval: 'done', check_approval: 'done', approved_action: 'active' },
+    taken: ['approved_action>finish_approved'],
     changed: ['action_result'],
-    state: { decision: '"approve"', action_result: DONE, notification: '""' },
+    state: { decision: '"approve"', action_result: DONE, notification: '""', final_status: '""' },
+  },
+  {
+    // The last step of a completed run: nothing is active any more.
+    status: { get_approval: 'done', check_approval: 'done', approved_action: 'done', finish_approved: 'done' },
+    taken: ['finish_approved>end_approved'],
+    changed: ['final_result', 'final_status'],
+    state: { decision: '"approve"', action_result: DONE, notification: '""', final_status: '"completed"', final_result: `"Approved. ${DONE_TEXT}"` },
   },
 ];
 
@@ -157,10 +171,10 @@ async function runApprovalUntilWaiting(page: Page, request = 'two laptops'): Pro
   await expect(inputRequired(page)).toContainText(`a colleague asks for: ${request}. Approve or reject`);
 }
 
-/** Answers the approval form: its decision, and comments when given. */
+/** Answers the approval form: its decision (typed: the form takes any text), and comments when given. */
 async function answer(page: Page, decision: string, comments?: string): Promise<void> {
   const form = inputRequired(page);
-  await form.getByRole('combobox', { name: 'Decision', exact: true }).selectOption(decision);
+  await form.getByRole('textbox', { name: 'Decision', exact: true }).fill(decision);
   if (comments !== undefined) await form.getByRole('textbox', { name: 'Comments', exact: true }).fill(comments);
   await form.getByRole('button', { name: 'Submit', exact: true }).click();
   await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
@@ -220,11 +234,11 @@ test('approval: run, answer approve, then step and scrub through the run', async
   await expect(timeline(page)).toHaveValue('0');
   await expect(timeline(page)).toHaveAttribute('max', '0');
   expect(await statuses(page)).toEqual(allStatuses(APPROVAL_NODES, { get_approval: 'waiting' }));
-  await expect(inputRequired(page).getByRole('combobox', { name: 'Decision', exact: true })).toBeVisible();
+  await expect(inputRequired(page).getByRole('textbox', { name: 'Decision', exact: true })).toBeVisible();
 
   await answer(page, 'approve');
-  await expect(timeline(page)).toHaveAttribute('max', '3');
-  await expectStep(page, 3, APPROVED_STEPS[3]);
+  await expect(timeline(page)).toHaveAttribute('max', '4');
+  await expectStep(page, 4, APPROVED_STEPS[4]);
   await expect(runButton(page, 'Step')).toBeDisabled();
   await expect(runButton(page, 'Continue')).toBeDisabled();
 
@@ -232,27 +246,27 @@ test('approval: run, answer approve, then step and scrub through the run', async
   await timeline(page).fill('0');
   await expectStep(page, 0, APPROVED_STEPS[0]);
   await expect(runButton(page, 'Back')).toBeDisabled();
-  for (let k = 1; k <= 3; k++) {
+  for (let k = 1; k <= 4; k++) {
     await runButton(page, 'Step').click();
     await expectStep(page, k, APPROVED_STEPS[k]);
   }
   await expect(runButton(page, 'Step')).toBeDisabled();
-  for (let k = 2; k >= 0; k--) {
+  for (let k = 3; k >= 0; k--) {
     await runButton(page, 'Back').click();
     await expectStep(page, k, APPROVED_STEPS[k]);
   }
   await expect(runButton(page, 'Back')).toBeDisabled();
 
   // Scrubbing the Timeline back and forth, by value and by keyboard.
-  for (const k of [3, 1, 2, 0, 3, 2, 0, 1]) {
+  for (const k of [4, 1, 3, 0, 2, 4, 3, 0, 1]) {
     await timeline(page).fill(String(k));
     await expectStep(page, k, APPROVED_STEPS[k]);
   }
   await timeline(page).focus();
   await page.keyboard.press('End');
-  await expectStep(page, 3, APPROVED_STEPS[3]);
+  await expectStep(page, 4, APPROVED_STEPS[4]);
   await page.keyboard.press('ArrowLeft');
-  await expectStep(page, 2, APPROVED_STEPS[2]);
+  await expectStep(page, 3, APPROVED_STEPS[3]);
   await page.keyboard.press('Home');
   await expectStep(page, 0, APPROVED_STEPS[0]);
   await page.keyboard.press('ArrowRight');
@@ -260,7 +274,7 @@ test('approval: run, answer approve, then step and scrub through the run', async
 
   // Continue plays the rest of the recorded run.
   await runButton(page, 'Continue').click();
-  await expectStep(page, 3, APPROVED_STEPS[3]);
+  await expectStep(page, 4, APPROVED_STEPS[4]);
   await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
 
   // Reset clears the run from the canvas.
@@ -284,25 +298,30 @@ test('a human node is answered after a reload: the waiting run comes back and co
 
   await fastest(page);
   await answer(page, 'reject', 'not this quarter');
-  await expect(timeline(page)).toHaveValue('3');
+  await expect(timeline(page)).toHaveValue('4');
   await expect
     .poll(() => statuses(page))
-    .toEqual(allStatuses(APPROVAL_NODES, { get_approval: 'done', check_approval: 'done', rejected_action: 'done' }));
-  await expect.poll(() => takenEdges(page)).toEqual(['rejected_action>end_rejected']);
-  await expect.poll(() => changedKeys(page)).toEqual(['notification']);
+    .toEqual(
+      allStatuses(APPROVAL_NODES, { get_approval: 'done', check_approval: 'done', rejected_action: 'done', finish_rejected: 'done' }),
+    );
+  await expect.poll(() => takenEdges(page)).toEqual(['finish_rejected>end_rejected']);
+  await expect.poll(() => changedKeys(page)).toEqual(['final_result', 'final_status']);
   const state = await shownValues(page);
-  expect(state).toMatchObject({ request: '"a new monitor"', decision: '"reject"', comments: '"not this quarter"', notification: SORRY, action_result: '""' });
+  expect(state).toMatchObject({
+    request: '"a new monitor"', decision: '"reject"', comments: '"not this quarter"', notification: SORRY, action_result: '""',
+    final_status: '"completed"', final_result: `"Rejected. ${SORRY_TEXT}"`,
+  });
 
   // The same run was continued (not a new one) and saved as completed.
   const after = await theStoredRuns(page, 1);
-  expect(after.list[0]).toMatchObject({ run_id: before.list[0].run_id, status: 'completed', steps: 3 });
+  expect(after.list[0]).toMatchObject({ run_id: before.list[0].run_id, status: 'completed', steps: 4 });
   await expect(historyRegion(page).getByRole('listitem')).toHaveCount(1);
 });
 
 test('fork from step 2 with an edited state; the original run is unchanged', async ({ editor: page }) => {
   await runApprovalUntilWaiting(page);
   await answer(page, 'approve');
-  await expectStep(page, 3, APPROVED_STEPS[3]);
+  await expectStep(page, 4, APPROVED_STEPS[4]);
   const originalState = await shownValues(page);
   const originalSteps = (await stepsRegion(page).textContent()) ?? '';
   const stored = await theStoredRuns(page, 1);
@@ -327,19 +346,21 @@ test('fork from step 2 with an edited state; the original run is unchanged', asy
   const forks = await theStoredRuns(page, 2);
   const forkId = forks.list[0].run_id;
   expect(forkId).not.toBe(originalId);
-  await expect(timeline(page)).toHaveValue('3');
+  await expect(timeline(page)).toHaveValue('4');
   await expect
     .poll(() => shownValues(page))
     .toEqual({
       ...originalState,
       requester: '"the finance team"',
-      // The action's mock reply follows the state it is given.
+      // The action's mock reply follows the state it is given, and the final result quotes it.
       action_result: '"Done: two laptops is arranged for the finance team."',
+      final_result: '"Approved. Done: two laptops is arranged for the finance team."',
     });
-  // The forked run's last step ran the approved action with the edited requester.
+  // The forked run ran the approved action with the edited requester, then reported it.
   const fork = unpack(forks.raw[forkId]).record as { steps: { ran: string[]; details?: Record<string, { prompt?: string }> }[] };
-  expect(fork.steps.at(-1)?.ran).toEqual(['approved_action']);
-  expect(fork.steps.at(-1)?.details?.approved_action?.prompt).toBe(
+  expect(fork.steps.at(-1)?.ran).toEqual(['finish_approved']);
+  expect(fork.steps.at(-2)?.ran).toEqual(['approved_action']);
+  expect(fork.steps.at(-2)?.details?.approved_action?.prompt).toBe(
     "Carry out this approved request for the finance team: two laptops. Approver's comments: none.",
   );
 
@@ -347,10 +368,10 @@ test('fork from step 2 with an edited state; the original run is unchanged', asy
   expect(forks.raw[originalId], 'the saved original run is byte for byte the same').toBe(originalRaw);
   await expect(historyRegion(page).getByRole('listitem')).toHaveCount(2);
   await historyRegion(page).getByRole('button', { name: originalLabel, exact: true }).click();
-  await expect(timeline(page)).toHaveValue('3');
+  await expect(timeline(page)).toHaveValue('4');
   await expect.poll(() => shownValues(page)).toEqual(originalState);
   await expect(stepsRegion(page)).toHaveText(originalSteps);
-  await expectStep(page, 3, APPROVED_STEPS[3]);
+  await expectStep(page, 4, APPROVED_STEPS[4]);
   await timeline(page).fill('2');
   await expectStep(page, 2, APPROVED_STEPS[2]);
 });
