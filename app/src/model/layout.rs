@@ -730,7 +730,7 @@ mod tests {
             let drawn =
                 Rect::from_corners(v.to_screen(Point::new(b.x, b.y)), v.to_screen(Point::new(b.x + b.w, b.y + b.h)));
             let whole = drawn.x >= 0.0 && drawn.y >= 0.0 && drawn.x + drawn.w <= w && drawn.y + drawn.h <= h;
-            // The orchestrator's six agents side by side are wider than a laptop's canvas at a
+            // The orchestrator's line of six agent slots is taller than a laptop's canvas at a
             // readable zoom: it opens from its start, in part.
             assert_eq!(whole, key != "004", "{key}: {drawn:?}");
         }
