@@ -106,6 +106,16 @@ fn node_mut<'a>(g: &'a mut Value, id: &str) -> &'a mut Value {
 }
 
 /// Refused answers: exit 2, a readable one-line message, and the run left waiting as it was.
+/// The `work` node of the `agent_slot` definition every slot runs.
+fn slot_work_mut(g: &mut Value) -> &mut Value {
+    g["definitions"]["agent_slot"]["nodes"]
+        .as_array_mut()
+        .expect("nodes")
+        .iter_mut()
+        .find(|n| n["id"] == "work")
+        .expect("work")
+}
+
 fn refused(stage: &Stage, answer: &Value, needles: &[&str]) {
     let answer = answer.to_string();
     sy(&["resume", &stage.file, "--graph", &template(ORCHESTRATOR), "--answer", &answer]).assert_bad_input(needles);
@@ -289,12 +299,7 @@ fn orchestrator_follows_the_order_as_the_approver_edited_it() {
 fn orchestrator_runs_once_whatever_the_agents_answer() {
     let dir = tmp();
     let graph = changed_copy(dir.path(), |g| {
-        let work = g["definitions"]["agent_slot"]["nodes"]
-            .as_array_mut()
-            .expect("nodes")
-            .iter_mut()
-            .find(|n| n["id"] == "work")
-            .expect("work");
+        let work = slot_work_mut(g);
         work["model"]["responses"] =
             json!([{"done": true, "summary": "I am GMAIL. Or am I?", "records": 1, "data": {"agent": "Invoice "}}]);
     });
@@ -463,12 +468,7 @@ fn orchestrator_agent_out_of_time_stops_the_run_and_tells_the_person() {
     let url = format!("http://{}/agent", silent.local_addr().expect("its address"));
     let dir = tmp();
     let graph = changed_copy(dir.path(), |g| {
-        let work = g["definitions"]["agent_slot"]["nodes"]
-            .as_array_mut()
-            .expect("nodes")
-            .iter_mut()
-            .find(|n| n["id"] == "work")
-            .expect("work");
+        let work = slot_work_mut(g);
         *work = json!({"id": "work", "kind": "http", "url": url, "writes": "report"});
         for slot in SLOTS {
             node_mut(g, slot)["timeout_ms"] = json!(300);
