@@ -5,8 +5,8 @@
 #                                 30), split evenly between the targets, at least 2 s each
 #
 # (SECONDS was each target's time when there were two: document and expression. Records and
-# resume, running graphs under small limits, HTTP reply decoding and share links were added since, and
-# share the same total, so `./dev test` takes as long as before.)
+# resume, running graphs under small limits, HTTP reply decoding, share links and JSON Schemas
+# were added since, and share the same total, so `./dev test` takes as long as before.)
 #
 # The default sanitizer, none, needs nothing but stable Rust and runs 10-20 times faster than
 # AddressSanitizer; the engine has no unsafe code for ASan to check. Panics, hangs (10 s per

@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use super::chat::{ChatReply, Conversation, ask_server};
-use super::{Effect, EffectCall, anthropic, cut, mock, openai};
+use super::{Effect, EffectCall, anthropic, checked, cut, mock, openai};
 use crate::document::{Parse, Provider};
 use crate::messages;
 use crate::plan::LlmOp;
@@ -47,9 +47,9 @@ pub(crate) async fn llm(call: &EffectCall<'_>, op: &LlmOp) -> Effect {
         detail["usage"] = u.to_json();
     }
     detail["response"] = reply.detail();
-    match written(op, &reply) {
+    match written(call, op, &reply) {
         Ok(value) => Effect::writes(&op.writes, value, detail),
-        Err(message) => Effect::failed(call.error(ErrorKind::Llm, message), Some(detail)),
+        Err((kind, message)) => Effect::failed(call.error(kind, message), Some(detail)),
     }
 }
 
@@ -102,14 +102,17 @@ fn earlier_messages(call: &EffectCall<'_>, e: &crate::script::Expr) -> Result<Ve
 /// What the node writes: the assistant message to a `messages` field; else the text, or the
 /// parsed value. With `output_schema` the answer must match it (a reply that only calls
 /// tools is not an answer yet, and is not checked).
-fn written(op: &LlmOp, reply: &ChatReply) -> Result<Value, String> {
+fn written(call: &EffectCall<'_>, op: &LlmOp, reply: &ChatReply) -> Result<Value, (ErrorKind, String)> {
+    let unusable = |message| (ErrorKind::Llm, message);
     let answer = match &op.output_schema {
         Some(schema) if reply.structured.is_some() || reply.tool_calls.is_empty() => {
             let value = match &reply.structured {
                 Some(s) => s.clone(),
-                None => parse_reply(Parse::Json, reply.content.clone())?,
+                None => parse_reply(Parse::Json, reply.content.clone()).map_err(unusable)?,
             };
-            schema.check(&value).map_err(|m| format!("the reply does not match output_schema {m}"))?;
+            let (mismatch, what) =
+                ("the reply does not match output_schema", "checking the reply against output_schema");
+            checked::check(call, schema, &value, ErrorKind::Llm, mismatch, what)?;
             Some(value)
         }
         _ => None,
@@ -123,7 +126,7 @@ fn written(op: &LlmOp, reply: &ChatReply) -> Result<Value, String> {
     }
     match answer {
         Some(v) => Ok(v),
-        None => parse_reply(op.parse, reply.content.clone()),
+        None => parse_reply(op.parse, reply.content.clone()).map_err(unusable),
     }
 }
 

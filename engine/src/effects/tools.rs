@@ -15,7 +15,7 @@ use serde_json::{Map, Value, json};
 
 use super::http::render_request;
 use super::send::{Transport, send};
-use super::{Effect, EffectCall};
+use super::{Effect, EffectCall, checked};
 use crate::host::LocalBoxFuture;
 use crate::plan::{Plan, PlanTool, ToolRunOp, ToolsOp, UseOp};
 use crate::record::Usage;
@@ -140,7 +140,7 @@ async fn run_call<'a>(call: &'a EffectCall<'a>, op: &'a ToolsOp, c: &'a Call<'a>
     let t0 = call.host.now_ms();
     let (result, run) = match op.tools.iter().find(|t| t.spec.name == c.name) {
         None => (Err(Failure { kind: ErrorKind::Type, reason: format!("unknown tool `{}`", c.name) }), None),
-        Some(tool) => match check_arguments(tool, c.arguments) {
+        Some(tool) => match check_arguments(call, tool, c.arguments) {
             Err(f) => (Err(f), None),
             Ok(()) => run_tool(call, tool, c.arguments, defs).await,
         },
@@ -149,17 +149,16 @@ async fn run_call<'a>(call: &'a EffectCall<'a>, op: &'a ToolsOp, c: &'a Call<'a>
 }
 
 /// The arguments against the tool's `parameters`.
-fn check_arguments(tool: &PlanTool, arguments: &Value) -> Result<(), Failure> {
-    let bad = |reason: String| Failure { kind: ErrorKind::Type, reason };
+fn check_arguments(call: &EffectCall<'_>, tool: &PlanTool, arguments: &Value) -> Result<(), Failure> {
+    let name = &tool.spec.name;
     if !arguments.is_object() {
-        return Err(bad(format!("the arguments of `{}` must be an object", tool.spec.name)));
+        return Err(Failure { kind: ErrorKind::Type, reason: format!("the arguments of `{name}` must be an object") });
     }
-    match &tool.parameters {
-        Some(schema) => schema
-            .check(arguments)
-            .map_err(|m| bad(format!("the arguments do not match the parameters of `{}` {m}", tool.spec.name))),
-        None => Ok(()),
-    }
+    let Some(schema) = &tool.parameters else { return Ok(()) };
+    let mismatch = format!("the arguments do not match the parameters of `{name}`");
+    let what = format!("checking the arguments of `{name}` against its parameters");
+    checked::check(call, schema, arguments, ErrorKind::Type, &mismatch, &what)
+        .map_err(|(kind, reason)| Failure { kind, reason })
 }
 
 /// Runs a tool: its script's value, its request's reply (JSON when it is JSON, else text), or

@@ -11,6 +11,8 @@
 //! | [`schema`] | checks a schema when it is compiled: keywords' types, `$ref`s, `pattern`s |
 //! | [`validate`] | checks a value against a compiled schema |
 //! | [`location`] | where in a value (or a schema) a check is, shown as a JSON path |
+//! | `budget` | the work one check may take, and its deadline: [`CheckError`] |
+//! | `unique` | `uniqueItems` in linear time |
 //!
 //! Not supported, and refused when compiled: `$ref` to anything but a place in the same
 //! schema (`#`, `#/$defs/…`), `$dynamicRef`, and `unevaluatedProperties`/`unevaluatedItems`.
@@ -18,8 +20,10 @@
 //! the `regex-lite` crate, which covers the ECMAScript patterns schemas use in practice
 //! (classes, anchors, repetition, groups) but not look-around or `\p{…}`.
 
+mod budget;
 mod location;
 mod schema;
+mod unique;
 mod validate;
 
 use std::collections::HashMap;
@@ -29,6 +33,8 @@ use regex_lite::Regex;
 use serde_json::Value;
 
 use location::At;
+
+pub use self::budget::{CheckError, MAX_WORK};
 
 /// A compiled JSON Schema, with the document it came from (sent to model providers).
 pub struct JsonSchema {
@@ -72,9 +78,21 @@ impl JsonSchema {
         &self.source
     }
 
-    /// Checks `value`: the first place it breaks the schema.
-    pub fn check(&self, value: &Value) -> Result<(), Mismatch> {
-        validate::Validator::new(&self.source, &self.patterns).check(&self.source, value, &At::Root, 0)
+    /// Checks `value`: the first place it breaks the schema, or why checking ended first (it
+    /// took more than [`MAX_WORK`] units of work).
+    pub fn check(&self, value: &Value) -> Result<(), CheckError> {
+        self.check_until(value, &|| false)
+    }
+
+    /// [`JsonSchema::check`], also ended ([`CheckError::Stopped`]) once `stop` says the
+    /// caller's deadline has passed; `stop` is asked every few thousand units of work.
+    pub fn check_until(&self, value: &Value, stop: &dyn Fn() -> bool) -> Result<(), CheckError> {
+        let validator = validate::Validator::new(&self.source, &self.patterns, stop);
+        let checked = validator.check(&self.source, value, &At::Root, 0);
+        match validator.ended() {
+            Some(ended) => Err(ended),
+            None => checked.map_err(CheckError::Mismatch),
+        }
     }
 }
 
@@ -83,6 +101,14 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    /// Where `v` breaks `s` (a check that ends early is a failed test).
+    fn check(s: &JsonSchema, v: &Value) -> Result<(), Mismatch> {
+        s.check(v).map_err(|e| match e {
+            CheckError::Mismatch(m) => m,
+            other => panic!("{other}"),
+        })
+    }
 
     fn schema(s: Value) -> JsonSchema {
         JsonSchema::compile(&s).unwrap_or_else(|e| panic!("{s} does not compile: {e}"))
@@ -95,11 +121,11 @@ mod tests {
             "properties": { "items": { "type": "array", "items": { "type": "object",
                 "properties": { "n": { "type": "integer" }, "odd key": { "type": "string" } } } } }
         }));
-        assert!(s.check(&json!({"items": [{"n": 1}]})).is_ok());
-        let e = s.check(&json!({"items": [{"n": 1}, {"n": "x"}]})).unwrap_err();
+        assert!(check(&s, &json!({"items": [{"n": 1}]})).is_ok());
+        let e = check(&s, &json!({"items": [{"n": 1}, {"n": "x"}]})).unwrap_err();
         assert_eq!(e.path, "$.items[1].n");
         assert!(e.message.contains("integer"), "{e}");
-        let e = s.check(&json!({"items": [{"odd key": 2}]})).unwrap_err();
+        let e = check(&s, &json!({"items": [{"odd key": 2}]})).unwrap_err();
         assert_eq!(e.path, "$.items[0][\"odd key\"]");
     }
 
@@ -128,26 +154,26 @@ mod tests {
     #[test]
     fn types_and_numbers() {
         let s = schema(json!({"type": ["integer", "null"], "minimum": 1, "exclusiveMaximum": 10, "multipleOf": 3}));
-        assert!(s.check(&json!(3)).is_ok());
-        assert!(s.check(&json!(6.0)).is_ok(), "6.0 is an integer in JSON Schema");
-        assert!(s.check(&json!(null)).is_ok());
-        assert!(s.check(&json!(2.5)).unwrap_err().message.contains("integer"));
-        assert!(s.check(&json!(0)).unwrap_err().message.contains("minimum"));
-        assert!(s.check(&json!(12)).unwrap_err().message.contains("maximum"));
-        assert!(s.check(&json!(4)).unwrap_err().message.contains("multiple of 3"));
+        assert!(check(&s, &json!(3)).is_ok());
+        assert!(check(&s, &json!(6.0)).is_ok(), "6.0 is an integer in JSON Schema");
+        assert!(check(&s, &json!(null)).is_ok());
+        assert!(check(&s, &json!(2.5)).unwrap_err().message.contains("integer"));
+        assert!(check(&s, &json!(0)).unwrap_err().message.contains("minimum"));
+        assert!(check(&s, &json!(12)).unwrap_err().message.contains("maximum"));
+        assert!(check(&s, &json!(4)).unwrap_err().message.contains("multiple of 3"));
         let s = schema(json!({"type": "number", "multipleOf": 0.1}));
-        assert!(s.check(&json!(0.3)).is_ok(), "0.3 is a multiple of 0.1 despite float rounding");
-        assert!(s.check(&json!(0.35)).is_err());
+        assert!(check(&s, &json!(0.3)).is_ok(), "0.3 is a multiple of 0.1 despite float rounding");
+        assert!(check(&s, &json!(0.35)).is_err());
     }
 
     #[test]
     fn strings() {
         let s = schema(json!({"type": "string", "minLength": 2, "maxLength": 3, "pattern": "^[a-zé]+$"}));
-        assert!(s.check(&json!("éé")).is_ok(), "lengths count characters, not bytes");
-        assert!(s.check(&json!("a")).unwrap_err().message.contains("shorter"));
-        assert!(s.check(&json!("abcd")).unwrap_err().message.contains("longer"));
-        assert!(s.check(&json!("A1")).unwrap_err().message.contains("^[a-zé]+$"));
-        assert!(s.check(&json!(7)).unwrap_err().message.contains("string"));
+        assert!(check(&s, &json!("éé")).is_ok(), "lengths count characters, not bytes");
+        assert!(check(&s, &json!("a")).unwrap_err().message.contains("shorter"));
+        assert!(check(&s, &json!("abcd")).unwrap_err().message.contains("longer"));
+        assert!(check(&s, &json!("A1")).unwrap_err().message.contains("^[a-zé]+$"));
+        assert!(check(&s, &json!(7)).unwrap_err().message.contains("string"));
     }
 
     #[test]
@@ -162,33 +188,33 @@ mod tests {
             "propertyNames": {"maxLength": 5},
             "maxProperties": 3
         }));
-        assert!(s.check(&json!({"a": "1", "x-n": 2})).is_ok());
-        let e = s.check(&json!({})).unwrap_err();
+        assert!(check(&s, &json!({"a": "1", "x-n": 2})).is_ok());
+        let e = check(&s, &json!({})).unwrap_err();
         assert_eq!((e.path.as_str(), e.message.contains("\"a\" is a required property")), ("$", true), "{e}");
-        let e = s.check(&json!({"a": "1", "x-n": "2"})).unwrap_err();
+        let e = check(&s, &json!({"a": "1", "x-n": "2"})).unwrap_err();
         assert_eq!(e.path, "$[\"x-n\"]");
-        let e = s.check(&json!({"a": "1", "zz": 1})).unwrap_err();
+        let e = check(&s, &json!({"a": "1", "zz": 1})).unwrap_err();
         assert!(e.message.contains("zz"), "{e}");
-        assert!(s.check(&json!({"a": "1", "x-long-name": 1})).is_err());
+        assert!(check(&s, &json!({"a": "1", "x-long-name": 1})).is_err());
         let s = schema(json!({"additionalProperties": {"type": "boolean"}, "minProperties": 1}));
-        assert!(s.check(&json!({"q": true})).is_ok());
-        assert_eq!(s.check(&json!({"q": 1})).unwrap_err().path, "$.q");
-        assert!(s.check(&json!({})).is_err());
+        assert!(check(&s, &json!({"q": true})).is_ok());
+        assert_eq!(check(&s, &json!({"q": 1})).unwrap_err().path, "$.q");
+        assert!(check(&s, &json!({})).is_err());
     }
 
     #[test]
     fn arrays() {
         let s = schema(json!({"prefixItems": [{"type": "string"}], "items": {"type": "integer"},
             "minItems": 1, "maxItems": 3, "uniqueItems": true, "contains": {"const": 2}}));
-        assert!(s.check(&json!(["a", 1, 2])).is_ok());
-        assert_eq!(s.check(&json!(["a", "b"])).unwrap_err().path, "$[1]");
-        assert!(s.check(&json!(["a", 2, 2.0])).unwrap_err().message.contains("unique"));
-        assert!(s.check(&json!(["a", 1])).is_err(), "contains 2");
-        assert!(s.check(&json!([])).is_err());
+        assert!(check(&s, &json!(["a", 1, 2])).is_ok());
+        assert_eq!(check(&s, &json!(["a", "b"])).unwrap_err().path, "$[1]");
+        assert!(check(&s, &json!(["a", 2, 2.0])).unwrap_err().message.contains("unique"));
+        assert!(check(&s, &json!(["a", 1])).is_err(), "contains 2");
+        assert!(check(&s, &json!([])).is_err());
         // Draft-07's tuple form.
         let s = schema(json!({"items": [{"type": "string"}], "additionalItems": false}));
-        assert!(s.check(&json!(["a"])).is_ok());
-        assert!(s.check(&json!(["a", 1])).is_err());
+        assert!(check(&s, &json!(["a"])).is_ok());
+        assert!(check(&s, &json!(["a", 1])).is_err());
     }
 
     #[test]
@@ -209,17 +235,17 @@ mod tests {
             "if": {"properties": {"kind": {"const": "a"}}, "required": ["kind"]},
             "then": {"required": ["n"]}
         }));
-        assert!(s.check(&json!({"n": 1, "kind": "a", "v": 2, "w": -1, "x": "yes", "y": "z"})).is_ok());
-        assert_eq!(s.check(&json!({"n": 0})).unwrap_err().path, "$.n");
-        assert!(s.check(&json!({"kind": 1.0})).is_ok(), "1.0 equals 1 in enum");
-        assert!(s.check(&json!({"kind": "c"})).is_err());
-        assert!(s.check(&json!({"v": true})).unwrap_err().message.contains("anyOf"));
-        assert!(s.check(&json!({"w": 5})).unwrap_err().message.contains("more than one"));
-        assert!(s.check(&json!({"x": "no"})).is_err());
-        assert!(s.check(&json!({"y": ""})).is_err());
-        assert!(s.check(&json!({"kind": "a"})).unwrap_err().message.contains("\"n\""));
-        assert!(s.check(&json!({"kind": "b"})).is_ok());
-        let e = s.check(&json!({"t": {"kids": [{"kids": [{"kids": 3}]}]}})).unwrap_err();
+        assert!(check(&s, &json!({"n": 1, "kind": "a", "v": 2, "w": -1, "x": "yes", "y": "z"})).is_ok());
+        assert_eq!(check(&s, &json!({"n": 0})).unwrap_err().path, "$.n");
+        assert!(check(&s, &json!({"kind": 1.0})).is_ok(), "1.0 equals 1 in enum");
+        assert!(check(&s, &json!({"kind": "c"})).is_err());
+        assert!(check(&s, &json!({"v": true})).unwrap_err().message.contains("anyOf"));
+        assert!(check(&s, &json!({"w": 5})).unwrap_err().message.contains("more than one"));
+        assert!(check(&s, &json!({"x": "no"})).is_err());
+        assert!(check(&s, &json!({"y": ""})).is_err());
+        assert!(check(&s, &json!({"kind": "a"})).unwrap_err().message.contains("\"n\""));
+        assert!(check(&s, &json!({"kind": "b"})).is_ok());
+        let e = check(&s, &json!({"t": {"kids": [{"kids": [{"kids": 3}]}]}})).unwrap_err();
         assert_eq!(e.path, "$.t.kids[0].kids[0].kids");
     }
 
@@ -231,6 +257,44 @@ mod tests {
         assert!(e.message.contains("loop"), "{e}");
         // A loop through allOf is only found when a value is checked.
         let s = schema(json!({"$defs": {"a": {"allOf": [{"$ref": "#/$defs/a"}]}}, "$ref": "#/$defs/a"}));
-        assert!(s.check(&json!(1)).unwrap_err().message.contains("deep"));
+        assert!(check(&s, &json!(1)).unwrap_err().message.contains("deep"));
+    }
+
+    #[test]
+    fn a_schema_that_takes_exponential_time_is_ended_by_its_work_ceiling_or_deadline() {
+        // Both branches refer back to the schema: every level of the list is checked twice
+        // over, 2⁴⁰ checks for this value.
+        let s = schema(json!({"oneOf": [{"items": {"$ref": "#"}}, {"items": {"$ref": "#"}}]}));
+        let mut deep = json!([]);
+        for _ in 0..40 {
+            deep = json!([deep]);
+        }
+        assert_eq!(s.check(&deep), Err(CheckError::TooMuchWork));
+        let asked = std::cell::Cell::new(0);
+        let stop = || {
+            asked.set(asked.get() + 1);
+            asked.get() == 3
+        };
+        assert_eq!(s.check_until(&deep, &stop), Err(CheckError::Stopped));
+        assert_eq!(asked.get(), 3, "asked again after it said stop");
+        // The same schema on a small value is checked to the end.
+        assert!(check(&s, &json!([[1]])).is_err());
+    }
+
+    #[test]
+    fn unique_items_takes_linear_time() {
+        // 100,000 items: comparing every pair took minutes.
+        let s = schema(json!({"uniqueItems": true}));
+        let mut items: Vec<Value> = (0..100_000).map(|i| json!({"n": i, "tags": ["a", i]})).collect();
+        let t0 = std::time::Instant::now();
+        assert!(check(&s, &Value::Array(items.clone())).is_ok());
+        items.push(json!({"tags": ["a", 7.0], "n": 7}));
+        let e = check(&s, &Value::Array(items)).unwrap_err();
+        assert!(e.message.contains("appears twice"), "{e}");
+        assert!(t0.elapsed() < std::time::Duration::from_secs(20), "took {:?}", t0.elapsed());
+        // Equal as JSON Schema has it, not as text: `1` and `1.0`, keys in any order.
+        assert!(check(&s, &json!([1, 1.0])).is_err());
+        assert!(check(&s, &json!([9007199254740993_i64, 9007199254740992_i64])).is_ok());
+        assert!(check(&s, &json!([0.0, -0.0])).is_err());
     }
 }

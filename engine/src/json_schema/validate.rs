@@ -9,8 +9,10 @@ use regex_lite::Regex;
 use serde_json::{Map, Number, Value};
 
 use super::Mismatch;
+use super::budget::{Budget, CheckError};
 use super::location::{At, quote};
 use super::schema::{count, resolve};
+use super::unique;
 
 /// How deep schemas may nest while one value is checked, references included: a schema that
 /// refers to itself without going further into the value would otherwise never end.
@@ -22,17 +24,32 @@ type Schema = Map<String, Value>;
 pub(super) struct Validator<'s> {
     root: &'s Value,
     patterns: &'s HashMap<String, Regex>,
+    budget: Budget<'s>,
 }
 
 impl<'s> Validator<'s> {
-    pub(super) fn new(root: &'s Value, patterns: &'s HashMap<String, Regex>) -> Validator<'s> {
-        Validator { root, patterns }
+    pub(super) fn new(
+        root: &'s Value,
+        patterns: &'s HashMap<String, Regex>,
+        stop: &'s dyn Fn() -> bool,
+    ) -> Validator<'s> {
+        Validator { root, patterns, budget: Budget::new(stop) }
+    }
+
+    /// Why the check was ended before it was done, if it was: then any result it gave is
+    /// meaningless (every check after the end fails at once, so that `anyOf` and `not`
+    /// unwind instead of trying their other branches).
+    pub(super) fn ended(&self) -> Option<CheckError> {
+        self.budget.ended()
     }
 
     /// Checks `v`, found at `at`, against `schema`, `depth` schemas deep.
     pub(super) fn check(&self, schema: &Value, v: &Value, at: &At<'_>, depth: u32) -> Checked {
         if depth > MAX_DEPTH {
             return Err(at.mismatch(format!("the schema nests more than {MAX_DEPTH} deep here (a `$ref` that loops?)")));
+        }
+        if !self.budget.spend(1) {
+            return Err(at.mismatch("the check was ended".into()));
         }
         let s = match schema {
             Value::Object(s) => s,
@@ -90,7 +107,7 @@ impl<'s> Validator<'s> {
             return Err(at.mismatch(format!("{} has more than {max} items", quote(v))));
         }
         if s.get("uniqueItems") == Some(&Value::Bool(true))
-            && let Some(i) = (1..items.len()).find(|&i| items[..i].iter().any(|x| equal(x, &items[i])))
+            && let Some(i) = unique::first_repeat(items, equal, &self.budget)
         {
             return Err(at.mismatch(format!("{} is not unique: {} appears twice", quote(v), quote(&items[i]))));
         }

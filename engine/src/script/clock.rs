@@ -70,8 +70,17 @@ impl Guard {
         }
     }
 
+    /// Whether the deadline has passed, read now (for work outside the sandbox that must stop
+    /// at the same deadline: a schema check).
+    pub(crate) fn passed(&self) -> bool {
+        if self.deadline_ms.get().is_infinite() {
+            return false;
+        }
+        self.clock.borrow().as_ref().is_some_and(|now| now() >= self.deadline_ms.get())
+    }
+
     /// The message of an evaluation the deadline stopped.
-    pub(super) fn message(&self) -> String {
+    pub(crate) fn message(&self) -> String {
         match &*self.why.borrow() {
             Some(Why::Node { id, ms }) => format!("{STOPPED}node `{id}` took longer than {ms} ms"),
             Some(Why::Run { run_timeout_ms }) => {

@@ -154,11 +154,34 @@ fn map_json(map: &RhaiMap, depth: usize) -> Result<Value, NotJson> {
     Ok(Value::Object(out))
 }
 
+/// The error of a value nested past [`MAX_DEPTH`].
+pub(super) fn too_deep_error() -> Box<rhai::EvalAltResult> {
+    NotJson::TooDeep.to_string().into()
+}
+
+/// Whether `d` is nested more than [`MAX_DEPTH`] levels deep, as [`from_dynamic`] counts
+/// them (a walk at most that many calls deep).
+pub(super) fn too_deep(d: &Dynamic) -> bool {
+    fn past(d: &Dynamic, depth: usize) -> bool {
+        if depth > MAX_DEPTH {
+            return true;
+        }
+        if let Some(items) = d.read_lock::<Array>() {
+            return items.iter().any(|x| past(x, depth + 1));
+        }
+        if let Some(map) = d.read_lock::<RhaiMap>() {
+            return map.values().any(|x| past(x, depth + 1));
+        }
+        false
+    }
+    past(d, 0)
+}
+
 /// Makes lists, maps and numbers read as JSON when a script turns them into text: Rhai calls
 /// `to_string` for a backtick string's `${…}` and for `+` onto a string, and its own
 /// `to_string` writes `#{"a": 1}` and `[1, 2]`. Strings stay themselves (Rhai does not call
 /// `to_string` for them). A value without a JSON form (a list holding NaN) keeps Rhai's
-/// rendering: turning a value into text cannot fail in Rhai.
+/// rendering, except one nested too deep to write out: that is the error it would be stored.
 pub(super) fn register_text(engine: &mut Engine) {
     engine.register_fn("to_string", |a: &mut Array| json_text(list_json(a, 0), || Dynamic::from_array(a.clone())));
     engine.register_fn("to_string", |m: &mut RhaiMap| json_text(map_json(m, 0), || Dynamic::from_map(m.clone())));
@@ -167,9 +190,19 @@ pub(super) fn register_text(engine: &mut Engine) {
 
 /// The JSON text of a value converted to `json`, or, when it has no JSON form, the text Rhai
 /// writes for it (`rhai`).
-fn json_text(json: Result<Value, NotJson>, rhai: impl FnOnce() -> Dynamic) -> ImmutableString {
+fn json_text(
+    json: Result<Value, NotJson>,
+    rhai: impl FnOnce() -> Dynamic,
+) -> Result<ImmutableString, Box<rhai::EvalAltResult>> {
     match json {
-        Ok(v) => v.to_string().into(),
-        Err(_) => rhai().to_string().into(),
+        Ok(v) => Ok(v.to_string().into()),
+        Err(NotJson::TooDeep) => Err(too_deep_error()),
+        Err(_) => {
+            let value = rhai();
+            if too_deep(&value) {
+                return Err(too_deep_error());
+            }
+            Ok(value.to_string().into())
+        }
     }
 }

@@ -3,7 +3,8 @@
 //! The sandbox: no I/O (`print`/`debug` go nowhere, no modules, no `eval`), a budget of
 //! `max_ops` operations per evaluation, a deadline on the host's clock (`clock`), and bounded
 //! string, array and map sizes, checked by built-ins that allocate before they do
-//! (`builtins`).
+//! (`builtins`). Comparing or writing out a list or map stops at [`MAX_DEPTH`] levels
+//! (`nested`): Rhai's own versions recurse deeply enough to overflow the stack.
 //!
 //! Values cross to and from JSON in `json`: a number JSON cannot hold (infinite, NaN) is an
 //! error of its own cause ([`EvalCause::NotFinite`]), never `null`, and a list or map put in a
@@ -20,6 +21,7 @@
 mod builtins;
 mod clock;
 mod json;
+mod nested;
 mod reads;
 
 use std::cell::RefCell;
@@ -278,6 +280,7 @@ impl Scripting {
         });
         builtins::register(&mut engine, builtins::Sizes { max_string, max_array: MAX_ARRAY });
         json::register_text(&mut engine);
+        nested::register(&mut engine);
         engine.register_fn("parse_json", |s: &str| -> Result<Dynamic, Box<rhai::EvalAltResult>> {
             let v: Value = serde_json::from_str(s).map_err(|e| format!("parse_json: {e}"))?;
             Ok(to_dynamic(&v))

@@ -30,6 +30,12 @@ impl List {
         List::from_shared(items.into_iter().map(Rc::new).collect(), bytes)
     }
 
+    /// A list of these items, in a log of its own.
+    pub(super) fn from_items(items: Vec<Rc<Value>>) -> List {
+        let bytes = items.iter().map(|v| json_len(v)).sum();
+        List::from_shared(items, bytes)
+    }
+
     fn from_shared(items: Vec<Rc<Value>>, bytes: usize) -> List {
         List { len: items.len(), log: Rc::new(RefCell::new(items)), start: 0, bytes }
     }

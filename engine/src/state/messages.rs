@@ -5,12 +5,17 @@
 //! never dropped and not counted. Each change is one JSON Patch operation, so the record's
 //! patch replays it exactly.
 
-use json_patch::{AddOperation, PatchOperation, RemoveOperation, ReplaceOperation};
+use json_patch::PatchOperation;
 use serde_json::Value;
 
 use super::list::List;
-use super::{FieldSpec, State, pointer};
+use super::message_ops::{add_op, remove_all_op, remove_op, replace_op};
+use super::{FieldSpec, State, message_batch};
 use crate::messages::{self, Item};
+
+/// The most items an update is applied with one by one; a larger one goes through
+/// [`message_batch`], which finds messages by id without scanning the list for each.
+const ONE_BY_ONE: usize = 16;
 
 impl State {
     /// Applies an update (normalised: see [`crate::messages::normalize_update`]) to the
@@ -23,28 +28,35 @@ impl State {
         patch: &mut Vec<PatchOperation>,
     ) {
         let Some(list) = self.list_mut(key, patch) else { return };
-        for item in messages::items(update) {
-            match item {
-                Item::Message(m) => put(list, key, m, patch),
-                Item::Remove(id) => {
-                    if let Some(index) = list.position_of_id(id) {
-                        list.remove(index);
-                        patch.push(remove_op(key, index));
-                    }
-                }
-                Item::RemoveAll => {
-                    if list.len > 0 {
-                        list.clear();
-                        patch.push(PatchOperation::Replace(ReplaceOperation {
-                            path: pointer(&[key]),
-                            value: Value::Array(Vec::new()),
-                        }));
-                    }
-                }
+        let items: Vec<Item<'_>> = messages::items(update).collect();
+        if items.len() > ONE_BY_ONE {
+            message_batch::apply(list, key, &items, patch);
+        } else {
+            for item in items {
+                one(list, key, item, patch);
             }
         }
         if let Some(max) = spec.max_items {
             trim(list, key, max, patch);
+        }
+    }
+}
+
+/// Applies one item of an update: a message added or put in place, or removals.
+fn one(list: &mut List, key: &str, item: Item<'_>, patch: &mut Vec<PatchOperation>) {
+    match item {
+        Item::Message(m) => put(list, key, m, patch),
+        Item::Remove(id) => {
+            if let Some(index) = list.position_of_id(id) {
+                list.remove(index);
+                patch.push(remove_op(key, index));
+            }
+        }
+        Item::RemoveAll => {
+            if list.len > 0 {
+                list.clear();
+                patch.push(remove_all_op(key));
+            }
         }
     }
 }
@@ -56,14 +68,11 @@ fn put(list: &mut List, key: &str, m: &Value, patch: &mut Vec<PatchOperation>) {
         Some(index) if *list.items()[index] == *m => {}
         Some(index) => {
             list.replace(index, m.clone());
-            patch.push(PatchOperation::Replace(ReplaceOperation {
-                path: pointer(&[key, &index.to_string()]),
-                value: m.clone(),
-            }));
+            patch.push(replace_op(key, index, m));
         }
         None => {
             list.push(m.clone());
-            patch.push(PatchOperation::Add(AddOperation { path: pointer(&[key, "-"]), value: m.clone() }));
+            patch.push(add_op(key, m));
         }
     }
 }
@@ -80,10 +89,6 @@ fn trim(list: &mut List, key: &str, max: usize, patch: &mut Vec<PatchOperation>)
     for _ in 0..drop {
         patch.push(remove_op(key, first));
     }
-}
-
-fn remove_op(key: &str, index: usize) -> PatchOperation {
-    PatchOperation::Remove(RemoveOperation { path: pointer(&[key, &index.to_string()]) })
 }
 
 #[cfg(test)]
@@ -158,5 +163,57 @@ mod tests {
         let mut st = State::initial(&s);
         write(&mut st, &s, "short", json!(["a", "b", "c"]), 1);
         assert_eq!(contents(&st, "short"), ["n:1:2=b", "n:1:3=c"]);
+    }
+
+    fn message(id: &str, content: &str) -> Value {
+        json!({"id": id, "role": "user", "content": content})
+    }
+
+    #[test]
+    fn a_large_update_changes_the_list_as_its_items_would_one_by_one() {
+        let s = schema();
+        let mut base = State::initial(&s);
+        let first: Vec<Value> = (0..30).map(|i| message(&format!("m{i}"), "old")).collect();
+        write(&mut base, &s, "chat", Value::Array(first), 1);
+        let mut update = vec![
+            message("m3", "new"),
+            json!({"remove": "m0"}),
+            json!({"remove": "ghost"}),
+            message("m3", "newer"),
+            message("m29", "old"),
+            json!({"remove": "m15"}),
+            message("x1", "added"),
+            json!({"remove": "x1"}),
+            message("x1", "again"),
+        ];
+        update.extend((0..10).map(|i| message(&format!("y{i}"), "y")));
+        update.extend([json!({"remove": "all"}), message("z", "after"), json!({"remove": "all"})]);
+        update.extend([message("m3", "back"), json!({"remove": "m3"}), message("w", "last"), message("w", "last!")]);
+        assert!(update.len() > ONE_BY_ONE);
+        for cut in [update.len(), 12, 6] {
+            let (mut batch, mut single) = (base.clone(), base.clone());
+            let part = Value::Array(update[..cut].to_vec());
+            write(&mut batch, &s, "chat", part, 2);
+            for item in &update[..cut] {
+                write(&mut single, &s, "chat", item.clone(), 2);
+            }
+            assert_eq!(batch.get("chat"), single.get("chat"), "the first {cut} items");
+        }
+    }
+
+    #[test]
+    fn an_update_of_many_messages_takes_about_linear_time() {
+        // 40,000 messages replaced, then removed, by id: each found by scanning the list, and
+        // the list copied at each change, took minutes.
+        let s = schema();
+        let mut st = State::initial(&s);
+        let n = 40_000;
+        let t0 = std::time::Instant::now();
+        write(&mut st, &s, "chat", (0..n).map(|i| message(&format!("m{i}"), "a")).collect(), 1);
+        write(&mut st, &s, "chat", (0..n).rev().map(|i| message(&format!("m{i}"), "b")).collect(), 2);
+        assert_eq!(contents(&st, "chat")[n - 1], format!("m{}=b", n - 1));
+        write(&mut st, &s, "chat", (0..n).map(|i| json!({"remove": format!("m{}", (i * 7) % n)})).collect(), 3);
+        assert!(contents(&st, "chat").is_empty());
+        assert!(t0.elapsed() < std::time::Duration::from_secs(60), "took {:?}", t0.elapsed());
     }
 }
