@@ -17,7 +17,9 @@
 use json_patch::PatchOperation;
 use serde_json::{Map, Value};
 
+use crate::json_size::json_len;
 use crate::record::StepDoc;
+use crate::state::patch_bound::{PatchBound, PatchError, PatchFailure, check_op, op_name};
 
 /// Which steps a record writes the state of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -130,17 +132,28 @@ pub fn fill_states(initial: &Map<String, Value>, steps: &mut [StepDoc]) -> Resul
     Ok(())
 }
 
-/// Applies step `k`'s patch to the state before it.
+/// Applies step `k`'s patch to the state before it, each operation held to the host's
+/// ceiling on the state ([`PatchBound`]): a record read here may come from anywhere.
 fn apply(doc: &mut Value, k: usize, s: &StepDoc) -> Result<(), RebuildError> {
-    json_patch::patch(doc, &s.patch).map_err(|e| RebuildError {
-        path: format!("steps[{k}].patch"),
-        message: format!("does not apply to the state before the step: {e}"),
-    })?;
+    let at = || format!("steps[{k}].patch");
+    let ceiling = crate::document::EffectiveLimits::CEILINGS.max_state_bytes;
+    let bound = PatchBound::new(ceiling, 0, patch_len(&s.patch));
+    for (index, op) in s.patch.iter().enumerate() {
+        let fail = |failure| PatchError { index, op: op_name(op), path: op.path().as_str().to_string(), failure };
+        // Only a `copy` writes more than the patch carries: the state's size is counted for it.
+        let size = if matches!(op, PatchOperation::Copy(_)) { json_len(&*doc) } else { 0 };
+        check_op(op, size, bound, |from| doc.pointer(from).cloned())
+            .map_err(|f| RebuildError { path: at(), message: fail(f).to_string() })?;
+        json_patch::patch(doc, std::slice::from_ref(op)).map_err(|e| RebuildError {
+            path: at(),
+            message: format!(
+                "does not apply to the state before the step: {}",
+                fail(PatchFailure::DoesNotApply(e.kind))
+            ),
+        })?;
+    }
     if !doc.is_object() {
-        return Err(RebuildError {
-            path: format!("steps[{k}].patch"),
-            message: "makes the state something other than an object".into(),
-        });
+        return Err(RebuildError { path: at(), message: "makes the state something other than an object".into() });
     }
     Ok(())
 }
@@ -212,5 +225,16 @@ mod tests {
         let e = state_after(&Map::new(), &steps, 2).unwrap_err();
         assert_eq!(e.path, "steps[1].patch");
         assert!(e.message.contains("does not apply"), "{e}");
+    }
+
+    #[test]
+    fn a_patch_of_copies_stops_at_the_ceiling() {
+        let mut ops = vec![json!({"op": "add", "path": "/blob", "value": "x".repeat(1 << 20)})];
+        ops.extend((0..40).map(|i| json!({"op": "copy", "from": "", "path": format!("/c{i}")})));
+        let steps = vec![step(1, json!([]), Some(json!({}))), step(2, Value::Array(ops), None)];
+        let e = state_after(&Map::new(), &steps, 2).unwrap_err();
+        assert_eq!(e.path, "steps[1].patch");
+        // 1 MiB doubled six times passes the 64 MiB ceiling.
+        assert!(e.message.contains("operation '/7' (`copy` to '/c6') would grow the state"), "{e}");
     }
 }

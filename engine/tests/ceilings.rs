@@ -178,3 +178,59 @@ fn the_record_is_bounded_by_max_record_bytes() {
     assert!(e.message.contains("max_record_bytes (20000 bytes)"), "{}", e.message);
     assert!(run.step_count() < 200, "{}", run.step_count());
 }
+
+/// A host whose every request fails at once, counting the requests and the pauses taken
+/// between them (a clock that moves only by those pauses: the timers racing each request,
+/// at the node's timeout, never fire).
+#[derive(Default)]
+struct AlwaysFails {
+    requests: std::cell::Cell<u32>,
+    pauses: std::cell::RefCell<Vec<u64>>,
+}
+
+impl Host for AlwaysFails {
+    fn now_ms(&self) -> f64 {
+        self.pauses().iter().sum::<u64>() as f64
+    }
+    fn new_run_id(&self) -> String {
+        "fails".into()
+    }
+    fn http(&self, _: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, HttpFailure>> {
+        self.requests.set(self.requests.get() + 1);
+        Box::pin(async { Err(HttpFailure { message: "refused".into(), timed_out: false }) })
+    }
+    fn sleep(&self, ms: u64) -> LocalBoxFuture<'_, ()> {
+        self.pauses.borrow_mut().push(ms);
+        Box::pin(async {})
+    }
+}
+
+impl AlwaysFails {
+    /// The pauses between attempts, without the timers at the node's timeout.
+    fn pauses(&self) -> Vec<u64> {
+        self.pauses.borrow().iter().copied().filter(|&ms| ms != 180_000).collect()
+    }
+}
+
+#[test]
+fn retries_are_held_to_the_ceiling_on_attempts_and_the_floor_on_back_off() {
+    let node = json!({ "id": "work", "kind": "http", "method": "GET", "url": "http://127.0.0.1:9/x",
+                       "writes": "out", "retry": { "attempts": 4_000_000_000u32, "backoff_ms": 0 } });
+    let text = graph(node, json!({}));
+    let warnings: Vec<String> =
+        validate(&parse_graph(&text).expect("parses")).iter().map(|d| format!("{}: {}", d.path, d.message)).collect();
+    assert!(
+        warnings
+            .contains(&"nodes[1].retry.attempts: 4000000000 is over this host's ceiling; 10 is used instead".into()),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings.contains(&"nodes[1].retry.backoff_ms: 0 is under this host's floor; 10 is used instead".into()),
+        "{warnings:?}"
+    );
+    let host = AlwaysFails::default();
+    let run = run_with(&text, &host);
+    assert_eq!(run.status(), Status::Failed);
+    assert_eq!(host.requests.get(), 10, "attempts are clamped to 10");
+    assert_eq!(host.pauses(), [10, 20, 40, 80, 160, 320, 640, 1280, 2560], "pauses start at 10 ms and double");
+}

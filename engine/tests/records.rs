@@ -310,3 +310,44 @@ fn full_state_and_snapshot_records_read_back_as_the_same_run() {
     }
     assert_eq!(forks[0], forks[1]);
 }
+
+/// A patch of `copy` operations, each copying the whole state into a new field: each doubles
+/// the state, so 40 of them would ask for a terabyte from a few kilobytes of record.
+fn doubling_patch() -> Value {
+    let mut ops = vec![json!({"op": "add", "path": "/blob", "value": "x".repeat(1000)})];
+    ops.extend((0..40).map(|i| json!({"op": "copy", "from": "", "path": format!("/c{i}")})));
+    Value::Array(ops)
+}
+
+#[test]
+fn a_patch_that_doubles_the_state_is_refused_at_the_operation_that_outgrows_it() {
+    let mut r = record();
+    r["steps"][1]["patch"] = doubling_patch();
+    let plan = Rc::new(compile(&parse_graph(LOOP).expect("test setup")).plan.expect("test setup"));
+    let record: RunRecord = serde_json::from_value(r).expect("test setup");
+    let Err(e) = Run::from_record(plan, &record, &OfflineHost::new()) else { panic!("the record was accepted") };
+    assert_eq!(e.path, "steps[1].patch");
+    // max_state_bytes is 1 MiB: the state of about 1 KB passes it at the 10th copy.
+    assert!(e.message.contains("operation '/10' (`copy` to '/c9') would grow the state"), "{e}");
+    assert!(e.message.contains("max_state_bytes"), "{e}");
+}
+
+#[test]
+fn a_patch_cannot_nest_a_value_past_the_bound() {
+    let mut deep = json!(0);
+    for _ in 0..300 {
+        deep = json!([deep]);
+    }
+    let inside = "/0".repeat(300);
+    let mut r = record();
+    r["steps"][1]["patch"] = json!([
+        {"op": "add", "path": "/deep", "value": deep.clone()},
+        {"op": "replace", "path": format!("/deep{inside}"), "value": deep},
+    ]);
+    let plan = Rc::new(compile(&parse_graph(LOOP).expect("test setup")).plan.expect("test setup"));
+    let record: RunRecord = serde_json::from_value(r).expect("test setup");
+    let Err(e) = Run::from_record(plan, &record, &OfflineHost::new()) else { panic!("the record was accepted") };
+    assert_eq!(e.path, "steps[1].patch");
+    assert!(e.message.contains("operation '/1' (`replace` to '/deep/0/0"), "{e}");
+    assert!(e.message.contains("601 levels deep"), "{e}");
+}

@@ -1,6 +1,8 @@
 //! Any text given to `resume` as a run record, against a fixed graph with a loop, a human
 //! node and a failing branch: reading, checking, resuming and forking must never panic, and
-//! a resumed run stops within the graph's limits.
+//! a resumed run stops within the graph's limits. The steps' patches are applied both ways a
+//! record is read back (the engine's, and the editor's step-by-step view), and neither may
+//! take the state past its bound: a seed's `copy` operations double it.
 #![no_main]
 
 use std::rc::Rc;
@@ -28,6 +30,17 @@ const GRAPH: &str = r#"{
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let Ok(record) = engine::parse::parse_object_as::<engine::RunRecord>(&text) else { return };
+    if let Some(steps) = &record.steps {
+        // The editor's view of each step. Only a `copy` writes more than the record's own
+        // text, and it is held to the host's state ceiling.
+        let ceiling = engine::document::EffectiveLimits::CEILINGS.max_state_bytes as usize;
+        for count in 0..=steps.len() {
+            if let Ok(state) = engine::snapshots::state_after(&record.input, steps, count) {
+                let size = serde_json::to_string(&state).map_or(0, |t| t.len());
+                assert!(size <= ceiling + 2 * text.len(), "{size} bytes from a record of {}", text.len());
+            }
+        }
+    }
     let graph = engine::parse_graph(GRAPH).expect("the fixed graph reads");
     let plan = Rc::new(engine::compile(&graph).plan.expect("the fixed graph compiles"));
     let host = engine::OfflineHost::with_tick(1.0);

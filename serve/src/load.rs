@@ -4,6 +4,8 @@
 use engine::{Plan, compile};
 use serde_json::Value;
 
+use crate::limits::{self, TooLarge};
+
 /// Why a request cannot be served; each maps to an HTTP status the client sees.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refusal {
@@ -15,6 +17,8 @@ pub enum Refusal {
     NotFound(String),
     /// The run is not in a state to take this (409).
     Conflict(String),
+    /// A document or input larger than a served run takes (413).
+    TooLarge(String),
 }
 
 impl Refusal {
@@ -24,28 +28,47 @@ impl Refusal {
             Refusal::BadInput(_) => 400,
             Refusal::NotFound(_) => 404,
             Refusal::Conflict(_) => 409,
+            Refusal::TooLarge(_) => 413,
         }
     }
 
     pub fn message(&self) -> &str {
         match self {
-            Refusal::BadGraph(m) | Refusal::BadInput(m) | Refusal::NotFound(m) | Refusal::Conflict(m) => m,
+            Refusal::BadGraph(m)
+            | Refusal::BadInput(m)
+            | Refusal::NotFound(m)
+            | Refusal::Conflict(m)
+            | Refusal::TooLarge(m) => m,
         }
+    }
+}
+
+impl From<TooLarge> for Refusal {
+    fn from(e: TooLarge) -> Self {
+        Refusal::TooLarge(e.to_string())
+    }
+}
+
+impl From<Refusal> for restate_sdk::errors::TerminalError {
+    fn from(r: Refusal) -> Self {
+        restate_sdk::errors::TerminalError::new_with_code(r.code(), r.message())
     }
 }
 
 impl From<Refusal> for restate_sdk::errors::HandlerError {
     fn from(r: Refusal) -> Self {
-        restate_sdk::errors::TerminalError::new_with_code(r.code(), r.message()).into()
+        restate_sdk::errors::TerminalError::from(r).into()
     }
 }
 
-/// The graph's plan and its hash; a document that does not parse or compile is refused with
-/// its first error, by JSON path, as `switchyard run` words it.
+/// The graph's plan, its limits held to the served ceilings, and its hash; a document that
+/// does not parse or compile is refused with its first error, by JSON path, as `switchyard
+/// run` words it.
 pub fn plan_of(document: Value) -> Result<(Plan, String), Refusal> {
+    limits::check_size("graph", &document, limits::MAX_DOCUMENT_BYTES)?;
     let graph = engine::parse::graph_from_value(document).map_err(|e| Refusal::BadGraph(e.to_string()))?;
     let compiled = compile(&graph);
-    let Some(plan) = compiled.plan else {
+    let Some(mut plan) = compiled.plan else {
         let errors: Vec<_> = compiled.diagnostics.iter().filter(|d| d.is_error()).collect();
         let first = errors.first().map(|d| format!("{}: {}", d.path, d.message)).unwrap_or_default();
         let more = match errors.len() {
@@ -54,6 +77,7 @@ pub fn plan_of(document: Value) -> Result<(Plan, String), Refusal> {
         };
         return Err(Refusal::BadGraph(format!("invalid graph: {first}{more}")));
     };
+    limits::hold(&mut plan);
     let hash = plan.graph_hash().hash.clone();
     Ok((plan, hash))
 }

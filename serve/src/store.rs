@@ -14,6 +14,9 @@ pub const GRAPH: &str = "graph";
 pub const SUMMARY: &str = "summary";
 pub const AWAITING: &str = "awaiting";
 pub const ANSWER_ERROR: &str = "answer_error";
+/// Why the run was refused before it started: its id stays taken while Restate keeps the
+/// ended workflow (a week), and `status` says why.
+pub const REFUSED: &str = "refused";
 
 /// The entry of step `index` (from 0).
 pub fn step_key(index: usize) -> String {

@@ -2,11 +2,11 @@
 //!
 //! | handler | kind | what it does |
 //! |---|---|---|
-//! | `run` | the workflow's body, once per run | reads the graph (or fetches a registered one by hash), runs it step by step on an engine thread, journals every effect, keeps the record after every step, waits on a durable promise while a human node waits |
+//! | `run` | the workflow's body, once per run | claims its id, reads the graph (or fetches a registered one by hash), runs it step by step on an engine thread, journals every effect, keeps the record after every step, waits on a durable promise while a human node waits |
 //! | `status` | shared | the record without its steps |
 //! | `record` | shared | the whole record, as `switchyard run` prints it |
-//! | `answer` | shared | checks answers against what waits, as `switchyard resume --answer` would, then resolves the promise the run waits on |
-//! | `fork` | shared | starts a new run from this one's record at a step, with `--set` applied there |
+//! | `answer` | shared | checks answers against what waits, as `switchyard resume --answer` would, claims the wait (one answer takes it), then resolves the promise the run waits on |
+//! | `fork` | shared | claims the new run's id, starts it from this one's record at a step with `--set` applied there, and answers once it has started |
 
 use std::time::Duration;
 
@@ -16,12 +16,14 @@ use restate_sdk::prelude::*;
 use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 
-use crate::driver::{self, Origin};
+use crate::claims::{IdClaim, RunClaimsClient, SUBMITTED};
+use crate::driver::{self, ForkFrom, Origin};
 use crate::graphs::GraphStoreClient;
+use crate::limits;
 use crate::load::{Refusal, plan_of};
 use crate::messages::{Exchange, ToHandler};
-use crate::protocol::{ForkFrom, ForkRequest, RunRequest};
-use crate::store::{self, ANSWER_ERROR, AWAITING, Awaiting, GRAPH, SUMMARY};
+use crate::protocol::{ForkOf, ForkRequest, RunRequest};
+use crate::store::{self, ANSWER_ERROR, AWAITING, Awaiting, GRAPH, REFUSED, SUMMARY};
 
 pub struct GraphRun;
 
@@ -38,13 +40,13 @@ impl GraphRun {
     #[handler]
     async fn run(&self, ctx: WorkflowContext<'_>, request: Json<RunRequest>) -> HandlerResult<Json<RunRecord>> {
         let request = request.into_inner();
-        let document = graph_document(&ctx, &request).await?;
-        let inline = request.graph.is_some();
-        ctx.set(GRAPH, Json(document.clone()));
-        let origin = match request.fork {
-            Some(fork) => Origin::Fork(fork),
-            None => Origin::Input(request.input.unwrap_or_else(|| Value::Object(Map::new()))),
+        let ticket = request.fork.as_ref().and_then(|f| f.started.clone());
+        let started = claim_id(&ctx, ticket).await?;
+        let (document, origin) = match origin(&ctx, &request).await {
+            Ok(started) => started,
+            Err(e) => return Err(refuse(&ctx, started.as_deref(), e)),
         };
+        let inline = request.graph.is_some();
         let (to_handler, mut from_engine) = mpsc::unbounded_channel();
         let (answers, answers_rx) = mpsc::unbounded_channel();
         driver::spawn(document.clone(), origin, ctx.key().to_string(), to_handler, answers_rx);
@@ -64,6 +66,9 @@ impl GraphRun {
                         ctx.object_client::<GraphStoreClient>(hash).put(Json(document.clone())).send();
                     }
                     keep(&ctx, *summary, 0, steps);
+                    if let Some(awakeable) = &started {
+                        ctx.resolve_awakeable(awakeable, ctx.key().to_string());
+                    }
                 }
                 ToHandler::Stepped { summary, first, steps } => keep(&ctx, *summary, first, steps),
                 ToHandler::Waiting(nodes) => {
@@ -75,7 +80,9 @@ impl GraphRun {
                     keep(&ctx, (*summary).clone(), first, steps);
                     return Ok(Json(*summary));
                 }
-                ToHandler::Invalid(refusal) => return Err(refusal.into()),
+                ToHandler::Invalid(refusal) => {
+                    return Err(refuse(&ctx, started.as_deref(), TerminalError::from(refusal)));
+                }
             }
         }
         Err(TerminalError::new_with_code(500, "the run's engine stopped without a result").into())
@@ -85,7 +92,7 @@ impl GraphRun {
     async fn status(&self, ctx: SharedWorkflowContext<'_>) -> HandlerResult<Json<RunRecord>> {
         match store::summary(&ctx).await? {
             Some(summary) => Ok(Json(summary)),
-            None => Err(no_run(&ctx).into()),
+            None => Err(absent(&ctx).await?.into()),
         }
     }
 
@@ -93,7 +100,7 @@ impl GraphRun {
     async fn record(&self, ctx: SharedWorkflowContext<'_>) -> HandlerResult<Json<RunRecord>> {
         match store::record(&ctx).await? {
             Some(record) => Ok(Json(record)),
-            None => Err(no_run(&ctx).into()),
+            None => Err(absent(&ctx).await?.into()),
         }
     }
 
@@ -104,6 +111,7 @@ impl GraphRun {
         given: Json<Map<String, Value>>,
     ) -> HandlerResult<Json<Vec<String>>> {
         let given = given.into_inner();
+        limits::check_size("answer", &Value::Object(given.clone()), limits::MAX_STATE_BYTES).map_err(Refusal::from)?;
         let Some(awaiting) = ctx.get::<Json<Awaiting>>(AWAITING).await?.map(Json::into_inner) else {
             return Err(not_waiting(&ctx).await?.into());
         };
@@ -115,6 +123,14 @@ impl GraphRun {
             .into());
         }
         check_answers(&ctx, &awaiting, &given).await?;
+        // Of two answers at once, one is taken; the other would be dropped without a word.
+        if !ctx.object_client::<RunClaimsClient>(ctx.key()).answer(awaiting.promise.clone()).call().await? {
+            return Err(Refusal::Conflict(format!(
+                "answer: another answer to this wait (for {}) was taken first; the run goes on with it",
+                awaiting.nodes.join(", ")
+            ))
+            .into());
+        }
         let answered: Vec<String> = given.keys().cloned().collect();
         ctx.resolve_promise::<Json<Map<String, Value>>>(&awaiting.promise, Json(given));
         Ok(Json(answered))
@@ -123,6 +139,9 @@ impl GraphRun {
     #[handler]
     async fn fork(&self, mut ctx: SharedWorkflowContext<'_>, request: Json<ForkRequest>) -> HandlerResult<String> {
         let ForkRequest { from_step, set, run_id } = request.into_inner();
+        if let Some(set) = &set {
+            limits::check_size("set", &Value::Object(set.clone()), limits::MAX_STATE_BYTES).map_err(Refusal::from)?;
+        }
         let (Some(record), Some(document)) = (store::record(&ctx).await?, store::graph(&ctx).await?) else {
             return Err(no_run(&ctx).into());
         };
@@ -133,14 +152,17 @@ impl GraphRun {
             Some(id) => free_run_id(&ctx, id).await?,
             None => ctx.rand_uuid().to_string(),
         };
-        let request = RunRequest {
-            graph: Some(document),
-            graph_hash: None,
-            input: None,
-            fork: Some(Box::new(ForkFrom { record, from_step, set })),
-        };
+        // The id is claimed before the run is sent (a run sent to a used id is dropped
+        // silently), and the fork reported only once its run has started.
+        let (started, fork_started) = ctx.awakeable::<String>();
+        let claim = IdClaim { ticket: started.clone(), awakeable: Some(started.clone()) };
+        if !ctx.object_client::<RunClaimsClient>(new_id.as_str()).fork(Json(claim)).call().await? {
+            return Err(taken(&new_id).into());
+        }
+        let fork = ForkOf { run_id: ctx.key().to_string(), from_step, set, started: Some(started), record: None };
+        let request = RunRequest { graph: Some(document), graph_hash: None, input: None, fork: Some(fork) };
         ctx.workflow_client::<GraphRunClient>(new_id.as_str()).run(Json(request)).send();
-        Ok(new_id)
+        Ok(fork_started.await?)
     }
 }
 
@@ -207,13 +229,78 @@ fn check_fork(
 /// `id`, if no run has it yet.
 async fn free_run_id(ctx: &SharedWorkflowContext<'_>, id: String) -> Result<String, HandlerError> {
     match ctx.workflow_client::<GraphRunClient>(id.as_str()).status().call().await {
-        Ok(_) => Err(Refusal::Conflict(format!("run_id: a run with the id {id} exists already")).into()),
+        Ok(_) => Err(taken(&id).into()),
         Err(_) => Ok(id),
     }
 }
 
+fn taken(id: &str) -> Refusal {
+    Refusal::Conflict(format!("run_id: a run with the id {id} exists already"))
+}
+
+/// Claims the run's id for this run ([`crate::claims`]), first thing, whatever comes next:
+/// a fork that claimed it before, and whose own run was dropped as this one has the id, is
+/// told. `ticket` is the one a fork's request carries. The awakeable the `fork` handler
+/// waits on, if this run is its fork.
+async fn claim_id(ctx: &WorkflowContext<'_>, ticket: Option<String>) -> Result<Option<String>, HandlerError> {
+    let ticket = ticket.unwrap_or_else(|| SUBMITTED.to_string());
+    let Json(claim) = ctx.object_client::<RunClaimsClient>(ctx.key()).run(ticket).call().await?;
+    if let Some(awakeable) = claim.dropped {
+        ctx.reject_awakeable(&awakeable, TerminalError::from(taken(ctx.key())));
+    }
+    Ok(claim.own)
+}
+
+/// The run's graph document (kept in the run's state) and what the run starts from: its
+/// input, or the run it forks.
+async fn origin(ctx: &WorkflowContext<'_>, request: &RunRequest) -> Result<(Value, Origin), TerminalError> {
+    let document = graph_document(ctx, request).await?;
+    ctx.set(GRAPH, Json(document.clone()));
+    let Some(fork) = &request.fork else {
+        let input = request.input.clone().unwrap_or_else(|| Value::Object(Map::new()));
+        limits::check_size("input", &input, limits::MAX_STATE_BYTES).map_err(Refusal::from)?;
+        return Ok((document, Origin::Input(input)));
+    };
+    if fork.record.is_some() {
+        return Err(Refusal::BadInput(
+            "fork.record: a request cannot bring a record to fork from; a fork starts from a run the service \
+             holds (GraphRun/{run id}/fork)"
+                .into(),
+        )
+        .into());
+    }
+    if fork.run_id.is_empty() {
+        return Err(Refusal::BadInput("fork.run_id: missing (the id of the run to fork)".into()).into());
+    }
+    let record = ctx.workflow_client::<GraphRunClient>(fork.run_id.as_str()).record().call().await;
+    let Json(record) =
+        record.map_err(|e| TerminalError::new_with_code(e.code(), format!("fork.run_id: {}", e.message())))?;
+    let (_, hash) = plan_of(document.clone())?;
+    if record.graph_hash.as_deref() != Some(hash.as_str()) {
+        return Err(Refusal::BadInput(format!(
+            "fork: the run {} ran the graph “{}” (graph_hash {}), not the graph sent with this request",
+            fork.run_id,
+            record.graph,
+            record.graph_hash.as_deref().unwrap_or("unknown")
+        ))
+        .into());
+    }
+    let from = ForkFrom { record, from_step: fork.from_step, set: fork.set.clone() };
+    Ok((document, Origin::Fork(Box::new(from))))
+}
+
+/// The run's refusal `e`, kept for `status` and passed to the `fork` handler waiting on
+/// `started` if it is a fork.
+fn refuse(ctx: &WorkflowContext<'_>, started: Option<&str>, e: TerminalError) -> HandlerError {
+    ctx.set(REFUSED, Json((e.code(), e.message().to_string())));
+    if let Some(awakeable) = started {
+        ctx.reject_awakeable(awakeable, TerminalError::new_with_code(e.code(), e.message()));
+    }
+    e.into()
+}
+
 /// The request's graph document: sent with it, or registered before under its hash.
-async fn graph_document(ctx: &WorkflowContext<'_>, request: &RunRequest) -> Result<Value, HandlerError> {
+async fn graph_document(ctx: &WorkflowContext<'_>, request: &RunRequest) -> Result<Value, TerminalError> {
     match (&request.graph, &request.graph_hash) {
         (Some(document), None) => Ok(document.clone()),
         (None, Some(hash)) => {
@@ -249,6 +336,15 @@ async fn check_answers(
         run.answer(node, value.clone()).map_err(|e| Refusal::BadInput(e.to_string()))?;
     }
     Ok(())
+}
+
+/// Why the run has no record: its refusal, as the run answered it (a refused run keeps its
+/// id while Restate keeps the ended workflow), or no such run (yet).
+async fn absent(ctx: &SharedWorkflowContext<'_>) -> Result<TerminalError, HandlerError> {
+    Ok(match ctx.get::<Json<(u16, String)>>(REFUSED).await? {
+        Some(Json((code, why))) => TerminalError::new_with_code(code, why),
+        None => no_run(ctx).into(),
+    })
 }
 
 fn no_run(ctx: &SharedWorkflowContext<'_>) -> Refusal {

@@ -18,7 +18,8 @@ pub fn belongs(record: &RunRecord, current: &GraphHash, name: &str) -> Result<()
         Some(hash) => Err(format!(
             "this run belongs to “{}” as it was when it ran (graph_hash {}…), not to the open graph; open that graph, then import the run",
             record.graph,
-            &hash[..hash.len().min(12)]
+            // The hash is the record's, untrusted: cut by characters, not bytes.
+            hash.chars().take(12).collect::<String>()
         )),
         // Records older than graph_hash: the name is all there is.
         None if record.graph == name => Ok(()),
@@ -67,5 +68,17 @@ mod tests {
         old.graph_hash = None;
         assert_eq!(belongs(&old, &GraphHash::of(&b), "A"), Ok(()));
         assert!(belongs(&old, &GraphHash::of(&b), "B").is_err());
+    }
+
+    #[test]
+    fn a_hash_of_any_characters_is_quoted_without_a_panic() {
+        let record = record_of(&graph("A"));
+        for hash in ["aéééééééé", "🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀", "", "é"] {
+            let mut forged = record.clone();
+            forged.graph_hash = Some(hash.to_string());
+            let refused = belongs(&forged, &GraphHash::of(&graph("B")), "B").expect_err("another graph");
+            let shown: String = hash.chars().take(12).collect();
+            assert!(refused.contains(&format!("graph_hash {shown}…")), "{refused}");
+        }
     }
 }

@@ -51,6 +51,15 @@ impl Limits {
     }
 }
 
+/// The most attempts a node's `retry` may ask for, the first included (spec 8): with a short
+/// back-off, a graph could otherwise turn one node into a stream of requests, each of them
+/// journaled on `serve`. More is clamped, with a warning.
+pub const MAX_RETRY_ATTEMPTS: u32 = 10;
+
+/// The shortest pause a node's `retry.backoff_ms` may ask for, for the same reason. Less is
+/// raised to it, with a warning.
+pub const MIN_RETRY_BACKOFF_MS: u64 = 10;
+
 /// The limits with the spec's defaults applied (spec 2.4), held to the host's ceilings
 /// (spec 8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

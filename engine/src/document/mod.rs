@@ -27,7 +27,7 @@ pub use self::fields::NodeField;
 pub use self::form::{FormField, Outcome};
 use self::layout::opt_number;
 pub use self::layout::{Layout, Position, VIEWPORT_KEY, Viewport};
-pub use self::limits::{EffectiveLimits, Limits};
+pub use self::limits::{EffectiveLimits, Limits, MAX_RETRY_ATTEMPTS, MIN_RETRY_BACKOFF_MS};
 pub use self::tools::{ToolDef, ToolHttp, ToolRun};
 
 /// A whole graph document.

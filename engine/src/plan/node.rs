@@ -1,7 +1,7 @@
 //! Checks of one node (spec 2.2): the rules every kind shares, then its kind's own, which
 //! also compile its operation.
 
-use crate::document::{NodeField, NodeKind, OnError};
+use crate::document::{MAX_RETRY_ATTEMPTS, MIN_RETRY_BACKOFF_MS, NodeField, NodeKind, OnError, Retry};
 use crate::plan::check::{Checker, NodeAt};
 use crate::plan::types::Op;
 
@@ -46,13 +46,34 @@ impl Checker {
         }
     }
 
+    /// `retry`: at least one attempt; attempts and back-off held to the host's bounds.
+    fn check_retry(&mut self, at: &NodeAt<'_>, r: &Retry) {
+        let attempts = at.key_path(NodeField::Retry, "attempts");
+        match r.attempts {
+            0 => self.error(attempts, "must be at least 1".into(), at.id(), None),
+            n if n > MAX_RETRY_ATTEMPTS => self.warn(
+                attempts,
+                format!("{n} is over this host's ceiling; {MAX_RETRY_ATTEMPTS} is used instead"),
+                at.id(),
+                None,
+            ),
+            _ => {}
+        }
+        if let Some(ms) = r.backoff_ms.filter(|&ms| ms < MIN_RETRY_BACKOFF_MS) {
+            self.warn(
+                at.key_path(NodeField::Retry, "backoff_ms"),
+                format!("{ms} is under this host's floor; {MIN_RETRY_BACKOFF_MS} is used instead"),
+                at.id(),
+                None,
+            );
+        }
+    }
+
     /// The common fields' own rules: `retry`, a pinned router, what `pinned` writes.
     fn common_fields(&mut self, at: &NodeAt<'_>) {
         let n = at.n;
-        if let Some(r) = &n.retry
-            && r.attempts == 0
-        {
-            self.error(at.key_path(NodeField::Retry, "attempts"), "must be at least 1".into(), at.id(), None);
+        if let Some(r) = &n.retry {
+            self.check_retry(at, r);
         }
         if n.kind == NodeKind::Router && n.pinned.is_some() {
             self.warn(

@@ -109,7 +109,7 @@ impl Run {
         let mut run = Run::start(plan.clone(), Value::Object(record.input.clone()), host)
             .map_err(|e| bad(e.path, format!("the run's input no longer fits the graph: {}", e.message)))?;
         super::verify::check_record(&plan, record)?;
-        let states = super::snapshots::rebuild_states(&plan.schema, &run.state, steps)?;
+        let states = super::snapshots::rebuild_states(&plan.schema, plan.limits.max_state_bytes, &run.state, steps)?;
         run.run_id = record.run_id.clone();
         run.forked_from = record.forked_from.clone();
         for (k, (s, state)) in steps.iter().zip(states).enumerate() {

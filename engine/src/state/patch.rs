@@ -13,6 +13,7 @@ use std::sync::Arc;
 use json_patch::{PatchErrorKind, PatchOperation};
 use serde_json::{Map, Value};
 
+use super::patch_bound::{PatchBound, PatchError, PatchFailure, check_op, check_size, op_name};
 use super::{Schema, Slot, State, excerpt};
 
 /// Where a patch operation points, as far as the state is concerned.
@@ -28,15 +29,30 @@ enum Target {
 }
 
 impl State {
-    /// Applies `ops` (a recorded step's patch) as RFC 6902 would to the state's JSON. On
-    /// failure the state is left partly patched (the caller drops it) and the message names
-    /// the operation, as `json_patch` does.
-    pub fn apply_patch(&mut self, schema: &Schema, ops: &[PatchOperation]) -> Result<(), String> {
-        for (i, op) in ops.iter().enumerate() {
-            self.apply_op(schema, op)
-                .map_err(|kind| format!("operation '/{i}' failed at path '{}': {kind}", op.path()))?;
+    /// Applies `ops` (a recorded step's patch) as RFC 6902 would to the state's JSON, each
+    /// operation held to `bound` before and after it is applied. On failure the state is left
+    /// partly patched (the caller drops it) and the error names the operation.
+    pub fn apply_patch(
+        &mut self,
+        schema: &Schema,
+        ops: &[PatchOperation],
+        bound: PatchBound,
+    ) -> Result<(), PatchError> {
+        for (index, op) in ops.iter().enumerate() {
+            let fail = |failure| PatchError { index, op: op_name(op), path: op.path().as_str().to_string(), failure };
+            check_op(op, self.serialized_len() as u64, bound, |from| self.value_at(from)).map_err(fail)?;
+            self.apply_op(schema, op).map_err(|kind| fail(PatchFailure::DoesNotApply(kind)))?;
+            check_size(self.serialized_len() as u64, bound).map_err(fail)?;
         }
         Ok(())
+    }
+
+    /// The value at JSON pointer `pointer` (a `copy` or `move` operation's `from`), if any.
+    fn value_at(&self, pointer: &str) -> Option<Value> {
+        let Some(rest) = pointer.strip_prefix('/') else { return Some(Value::Object(self.to_json())) };
+        let (key, inner) = rest.find('/').map_or((rest, ""), |i| (&rest[..i], &rest[i..]));
+        let field = self.get(&key.replace("~1", "/").replace("~0", "~"))?;
+        field.pointer(inner).cloned()
     }
 
     /// `None` when the state is `snapshot`; otherwise the first field (in name order) that
@@ -189,14 +205,14 @@ mod tests {
 
     /// Applies `patch` both ways: to the state, and with `json_patch` to its JSON; both must
     /// agree, and the state's tracked size must stay true.
-    fn both(state: &mut State, schema: &Schema, patch: Value) -> Result<(), String> {
+    fn both(state: &mut State, schema: &Schema, patch: Value) -> Result<(), PatchError> {
         let ops: json_patch::Patch = serde_json::from_value(patch).unwrap();
         let mut json = Value::Object(state.to_json());
         let want = json_patch::patch(&mut json, &ops);
-        let got = state.apply_patch(schema, &ops);
+        let got = state.apply_patch(schema, &ops, PatchBound::NONE);
         assert_eq!(got.is_ok(), want.is_ok(), "{got:?} vs {want:?}");
         if let Err(e) = want {
-            assert_eq!(got.as_ref().unwrap_err(), &e.to_string());
+            assert_eq!(got.as_ref().unwrap_err().to_string(), e.to_string());
             return got;
         }
         assert_eq!(Value::Object(state.to_json()), json);
