@@ -6,10 +6,18 @@
 //! text and in the decoded strings of a JSON reply ([`redact`]). A model's streamed reply
 //! (server-sent events) is read as it arrives ([`stream`]).
 
+pub mod reach;
+pub mod redirect;
 pub mod reply;
 pub mod stream;
 
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ureq::unversioned::transport::DefaultConnector;
+
+use crate::reach::{Reach, ReachResolver};
+use crate::redirect::Hop;
 
 use engine::host::{Auth, HttpFailure, HttpRequest, HttpResponse, KeyRing, Origin, check_origin, redact};
 
@@ -53,6 +61,16 @@ pub fn send_bound(req: &HttpRequest, key: Option<&str>, trusted: &[Origin]) -> R
     send_with(req, bound_key(req, key, trusted), MAX_REPLY_BYTES)
 }
 
+/// [`send_bound`], connecting only to the addresses `reach` allows (a served graph's).
+pub fn send_bound_within(
+    req: &HttpRequest,
+    key: Option<&str>,
+    trusted: &[Origin],
+    reach: &Arc<Reach>,
+) -> Result<HttpResponse, HttpFailure> {
+    send_within(req, bound_key(req, key, trusted), MAX_REPLY_BYTES, reach)
+}
+
 /// `key`, if the request is marked for it and may take it to its URL's origin.
 fn bound_key<'k>(req: &HttpRequest, key: Option<&'k str>, trusted: &[Origin]) -> Option<&'k str> {
     match (req.auth, key) {
@@ -81,7 +99,17 @@ fn bound_origin_ok(auth: Auth, url: &str, trusted: &[Origin]) -> bool {
 
 /// Sends `req` with `key`, keeping at most `max_reply_bytes` of the decompressed reply.
 pub fn send_with(req: &HttpRequest, key: Option<&str>, max_reply_bytes: usize) -> Result<HttpResponse, HttpFailure> {
-    let mut resp = start(req, key, reply::ACCEPT_ENCODING)?;
+    send_within(req, key, max_reply_bytes, &Arc::new(Reach::open()))
+}
+
+/// [`send_with`], connecting only to the addresses `reach` allows.
+pub fn send_within(
+    req: &HttpRequest,
+    key: Option<&str>,
+    max_reply_bytes: usize,
+    reach: &Arc<Reach>,
+) -> Result<HttpResponse, HttpFailure> {
+    let mut resp = start(req, key, reply::ACCEPT_ENCODING, reach)?;
     let status = resp.status().as_u16();
     let headers = headers_of(&resp);
     // The compressed body is bounded too: it is never larger than what it inflates to by
@@ -104,42 +132,80 @@ fn fail(message: String) -> HttpFailure {
     HttpFailure { message, timed_out: false }
 }
 
-/// Sends `req` with `key` (as a bearer token), saying it accepts `accept_encoding` unless the
-/// request says, and waits for the response's head.
+/// Sends `req` with `key` (as a bearer token, or `x-api-key`), saying it accepts
+/// `accept_encoding` unless the request says, connecting only where `reach` allows, and waits
+/// for the response's head. Redirects are followed here ([`redirect`]), so that no credential
+/// goes on to another origin.
 fn start(
     req: &HttpRequest,
     key: Option<&str>,
     accept_encoding: &str,
+    reach: &Arc<Reach>,
 ) -> Result<ureq::http::Response<ureq::Body>, HttpFailure> {
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .timeout_global(Some(Duration::from_millis(req.timeout_ms)))
-        .http_status_as_error(false)
-        // A redirect never carries the key on.
-        .redirect_auth_headers(ureq::config::RedirectAuthHeaders::Never)
-        .build()
-        .into();
-    let mut builder = ureq::http::Request::builder().method(req.method.as_str()).uri(&req.url);
-    for (name, value) in &req.headers {
+    let deadline = Instant::now() + Duration::from_millis(req.timeout_ms);
+    let mut headers = req.headers.clone();
+    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("accept-encoding")) {
+        headers.push(("accept-encoding".into(), accept_encoding.into()));
+    }
+    let first = Hop { method: req.method.clone(), url: req.url.clone(), headers, body: req.body.clone(), keyed: true };
+    let mut hop = first.clone();
+    for _ in 0..=redirect::MAX_REDIRECTS {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(timed_out(req));
+        }
+        let resp =
+            send_hop(&hop, key.filter(|_| hop.keyed), req.auth, left, reach).map_err(|e| client_error(e, req))?;
+        let location = resp.headers().get("location").and_then(|v| v.to_str().ok());
+        match redirect::next_hop(&hop, &first.url, resp.status().as_u16(), location) {
+            Some(next) => hop = next,
+            None => return Ok(resp),
+        }
+    }
+    Err(fail(format!("more than {} redirects", redirect::MAX_REDIRECTS)))
+}
+
+/// Sends one request of a chain, within `left`, following no redirect.
+fn send_hop(
+    hop: &Hop,
+    key: Option<&str>,
+    auth: Option<Auth>,
+    left: Duration,
+    reach: &Arc<Reach>,
+) -> Result<ureq::http::Response<ureq::Body>, ureq::Error> {
+    let mut config =
+        ureq::Agent::config_builder().timeout_global(Some(left)).http_status_as_error(false).max_redirects(0);
+    if !reach.is_open() {
+        // Through a proxy, the address checked would be the proxy's, not the server's.
+        config = config.proxy(None);
+    }
+    let agent = ureq::Agent::with_parts(config.build(), DefaultConnector::default(), ReachResolver::new(reach.clone()));
+    let mut builder = ureq::http::Request::builder().method(hop.method.as_str()).uri(&hop.url);
+    for (name, value) in &hop.headers {
         builder = builder.header(name, value);
     }
-    if !req.headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("accept-encoding")) {
-        builder = builder.header("accept-encoding", accept_encoding);
-    }
     if let Some(key) = key {
-        builder = match req.auth {
+        builder = match auth {
             Some(Auth::Anthropic) => builder.header("x-api-key", key),
             _ => builder.header("authorization", format!("Bearer {key}")),
         };
     }
-    let result = match &req.body {
-        Some(body) => builder.body(body.clone()).map_err(|e| fail(e.to_string())).map(|r| agent.run(r)),
-        None => builder.body(()).map_err(|e| fail(e.to_string())).map(|r| agent.run(r)),
-    }?;
-    result.map_err(|e| match e {
+    match &hop.body {
+        Some(body) => agent.run(builder.body(body.clone())?),
+        None => agent.run(builder.body(())?),
+    }
+}
+
+/// Why a request got no reply.
+fn client_error(e: ureq::Error, req: &HttpRequest) -> HttpFailure {
+    // The engine's message names the request's method and URL.
+    if let Some(denied) = reach::unreachable_of(&e) {
+        return fail(denied.to_string());
+    }
+    match e {
         ureq::Error::Timeout(_) => timed_out(req),
-        ureq::Error::Io(e) => fail(e.to_string()),
         e => fail(e.to_string()),
-    })
+    }
 }
 
 fn headers_of(resp: &ureq::http::Response<ureq::Body>) -> Vec<(String, String)> {

@@ -8,7 +8,7 @@
 
 use std::io::Read;
 
-use engine::host::{HttpFailure, HttpRequest, HttpResponse, Origin, redact};
+use engine::host::{HttpFailure, HttpRequest, HttpResponse, Origin, StreamRedactor, redact};
 
 use super::{MAX_REPLY_BYTES, bound_key, decode_reply, fail, headers_of, read_error, start};
 
@@ -26,15 +26,16 @@ pub fn send_stream_bound(
 }
 
 /// Sends `req` with `key` and reads the reply as it arrives, keeping at most
-/// `max_reply_bytes`; `on_text` gets each piece (keys removed, as far as one piece shows them;
-/// the whole reply returned is cleaned as any other).
+/// `max_reply_bytes`; `on_text` gets each piece, keys removed (the possible start of a key at
+/// the end of a read is held back until the next); the whole reply returned is cleaned as any
+/// other.
 pub fn send_stream_with(
     req: &HttpRequest,
     key: Option<&str>,
     max_reply_bytes: usize,
     on_text: &mut dyn FnMut(&str),
 ) -> Result<HttpResponse, HttpFailure> {
-    let mut resp = start(req, key, "identity")?;
+    let mut resp = start(req, key, "identity", &std::sync::Arc::new(crate::reach::Reach::open()))?;
     let status = resp.status().as_u16();
     let headers = headers_of(&resp);
     let mut body = resp.body_mut().with_config().limit(max_reply_bytes as u64).reader();
@@ -52,6 +53,13 @@ pub fn send_stream_with(
     }
     let mut whole = String::new();
     let mut pieces = Utf8Pieces::default();
+    // A key split between two reads is whole in neither: its possible start is held back.
+    let mut shown = StreamRedactor::new(key);
+    let mut show = |text: &str| {
+        if !text.is_empty() {
+            on_text(text);
+        }
+    };
     let mut buf = vec![0u8; READ_SIZE];
     loop {
         let n = match body.read(&mut buf) {
@@ -61,16 +69,13 @@ pub fn send_stream_with(
             Err(e) => return Err(read_error(e.into(), req, max_reply_bytes)),
         };
         let text = pieces.push(&buf[..n]);
-        if !text.is_empty() {
-            on_text(&clean(&text));
-            whole.push_str(&text);
-        }
+        show(&shown.push(&text));
+        whole.push_str(&text);
     }
     let rest = pieces.finish();
-    if !rest.is_empty() {
-        on_text(&clean(&rest));
-        whole.push_str(&rest);
-    }
+    show(&shown.push(&rest));
+    show(&shown.finish());
+    whole.push_str(&rest);
     Ok(HttpResponse { status, body: clean(&whole), headers })
 }
 

@@ -14,10 +14,30 @@ struct Args {
     /// Where to listen (HTTP/2 without TLS, as Restate calls deployments).
     #[arg(long, default_value = "127.0.0.1:9080")]
     listen: String,
+    /// Loopback or private addresses graphs may reach (denied by default), comma-separated:
+    /// `127.0.0.1:11434` (one port), `10.0.0.0/8`, `[::1]:8080`; also
+    /// $SWITCHYARD_ALLOWED_ADDRESSES.
+    #[arg(long, value_name = "LIST")]
+    allow: Option<String>,
+    /// Addresses graphs never reach, even when allowed: the Restate server's ingress, admin and
+    /// node addresses (`http://127.0.0.1:9070`, …); also $SWITCHYARD_DENIED_ADDRESSES, and
+    /// $SWITCHYARD_SERVER.
+    #[arg(long, value_name = "LIST")]
+    deny: Option<String>,
 }
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    let reach = match switchyard_serve::reach::settings(args.allow.as_deref(), args.deny.as_deref()) {
+        Ok(reach) => reach,
+        Err(e) => {
+            eprintln!("switchyard serve: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    for warning in switchyard_serve::reach::warnings(&reach) {
+        eprintln!("switchyard serve: {warning}");
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(r) => r,
         Err(e) => {
@@ -35,7 +55,7 @@ fn main() -> ExitCode {
         };
         let addr = listener.local_addr().map(|a| a.to_string()).unwrap_or(args.listen);
         eprintln!("switchyard serve: listening on http://{addr} (register it with your Restate server)");
-        switchyard_serve::serve(listener).await;
+        switchyard_serve::serve(listener, reach).await;
         ExitCode::SUCCESS
     })
 }

@@ -1,4 +1,4 @@
-//! `switchyard serve [--listen ADDR]`: starts `switchyard-serve`, the Restate deployment, which
+//! `switchyard serve [--listen ADDR] [--allow LIST] [--deny LIST]`: starts `switchyard-serve`, the Restate deployment, which
 //! is a program of its own so that this one carries no async runtime or Restate SDK.
 
 use std::path::PathBuf;
@@ -9,10 +9,16 @@ use crate::input::BadInput;
 /// The serving program's name.
 const PROGRAM: &str = "switchyard-serve";
 
-pub fn serve(listen: &str) -> Result<Printed, BadInput> {
+pub fn serve(listen: &str, allow: Option<&str>, deny: Option<&str>) -> Result<Printed, BadInput> {
     let program = beside_this_program().unwrap_or_else(|| PathBuf::from(PROGRAM));
     let mut command = std::process::Command::new(&program);
     command.arg("--listen").arg(listen);
+    // What served graphs may reach: switchyard-serve reads and checks the lists.
+    for (flag, list) in [("--allow", allow), ("--deny", deny)] {
+        if let Some(list) = list {
+            command.arg(flag).arg(list);
+        }
+    }
     match start(command) {
         Ok(code) => Ok(Printed::new(String::new(), code)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(BadInput::new(format!(

@@ -7,7 +7,10 @@
 
 use serde_json::{Map, Value, json};
 
-use super::chat::{Ask, ChatReply, Conversation, StreamFold, ToolCall, Usage, arguments_from_text};
+use super::chat::{
+    Ask, ChatReply, Conversation, MAX_STREAMED_CALLS, StreamFold, StreamProtocolError, ToolCall, Usage,
+    arguments_from_text,
+};
 use super::cut;
 use super::sse::SseEvent;
 use crate::host::Auth;
@@ -216,6 +219,9 @@ impl StreamFold for Fold {
                     ),
                     _ => Block::Text(b["text"].as_str().unwrap_or_default().into()),
                 };
+                if self.blocks.len() >= MAX_STREAMED_CALLS {
+                    return Err(StreamProtocolError::TooManyCalls.into());
+                }
                 self.blocks.push(block);
             }
             "content_block_delta" => return Ok(self.delta(&v["delta"])),

@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 use super::EffectCall;
 use super::send::{Transport, send};
 use super::sse::{SseEvent, SseParser};
-use crate::host::{Auth, HttpRequest};
+use crate::host::{Auth, HttpRequest, StreamRedactor};
 use crate::run::errors::{ErrorKind, NodeError};
 
 /// What is sent to the model: its system text, and the conversation (earlier messages, then
@@ -98,6 +98,51 @@ fn call_json(c: &ToolCall) -> Value {
     json!({ "id": c.id, "name": c.name, "arguments": c.arguments })
 }
 
+/// The most tool calls (content blocks, for Anthropic) one streamed reply may hold. Events
+/// address calls by number, and a number is not a reason to allocate: past this, or past
+/// one more than the calls so far, the reply breaks the protocol.
+pub(super) const MAX_STREAMED_CALLS: usize = 128;
+
+/// A streamed reply that breaks its provider's protocol.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum StreamProtocolError {
+    /// A tool call's `index` that is neither a call so far nor the next one.
+    CallIndex { index: u64, calls: usize },
+    /// More calls or blocks than [`MAX_STREAMED_CALLS`].
+    TooManyCalls,
+}
+
+impl std::fmt::Display for StreamProtocolError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StreamProtocolError::CallIndex { index, calls } => write!(
+                f,
+                "the model server broke the streaming protocol: tool call index {index} after {calls} call(s) (each call is numbered in turn, from 0)"
+            ),
+            StreamProtocolError::TooManyCalls => write!(
+                f,
+                "the model server broke the streaming protocol: more than {MAX_STREAMED_CALLS} tool calls or content blocks in one reply"
+            ),
+        }
+    }
+}
+
+impl From<StreamProtocolError> for String {
+    fn from(e: StreamProtocolError) -> String {
+        e.to_string()
+    }
+}
+
+/// The slot of a streamed call numbered `index` among `calls` so far: an existing one, or
+/// the next (which the caller adds).
+pub(super) fn call_slot(index: u64, calls: usize) -> Result<usize, StreamProtocolError> {
+    match usize::try_from(index) {
+        Ok(i) if i <= calls && i < MAX_STREAMED_CALLS => Ok(i),
+        Ok(i) if i == calls => Err(StreamProtocolError::TooManyCalls),
+        _ => Err(StreamProtocolError::CallIndex { index, calls }),
+    }
+}
+
 /// A provider's reading of a streamed reply, one event at a time.
 pub(super) trait StreamFold {
     /// Takes one event; returns the text the reply gained, if any.
@@ -148,24 +193,58 @@ pub(super) async fn ask_server(call: &EffectCall<'_>, ask: Ask, detail: &mut Val
     };
     detail["streamed"] = json!(true);
     let reading = RefCell::new(Reading::new(new_fold()));
-    let chunk = |piece: &str| {
-        for text in reading.borrow_mut().push(piece) {
-            call.host.llm_delta(&call.name, &text);
+    // Keys are removed from the text as it is shown and from the reply assembled from it: a
+    // key split between two reads or two events is whole in neither.
+    let redactor = RefCell::new(call.host.stream_redactor());
+    let show = |text: &str| {
+        let shown = redactor.borrow_mut().push(text);
+        if !shown.is_empty() {
+            call.host.llm_delta(&call.name, &shown);
         }
     };
-    let restart = || *reading.borrow_mut() = Reading::new(new_fold());
+    let chunk = |piece: &str| {
+        for text in reading.borrow_mut().push(piece) {
+            show(&text);
+        }
+    };
+    let restart = || {
+        *reading.borrow_mut() = Reading::new(new_fold());
+        *redactor.borrow_mut() = call.host.stream_redactor();
+    };
     let sent = send(call, &request, ErrorKind::Llm, Transport::Stream { chunk: &chunk, restart: &restart }).await;
     detail["attempts"] = json!(sent.attempts);
     let resp = sent.result.map_err(|(kind, message)| call.error(kind, message))?;
     let mut reading = reading.into_inner();
     for text in reading.push_end() {
-        call.host.llm_delta(&call.name, &text);
+        show(&text);
+    }
+    let mut redactor = redactor.into_inner();
+    let rest = redactor.finish();
+    if !rest.is_empty() {
+        call.host.llm_delta(&call.name, &rest);
     }
     // A server that ignores `stream` answers with one JSON reply.
-    if reading.events == 0 {
-        return (ask.read)(&resp.body).map_err(llm_error);
+    let reply = if reading.events == 0 { (ask.read)(&resp.body) } else { reading.result() };
+    match reply {
+        Ok(mut reply) => {
+            clean_reply(&redactor, &mut reply);
+            Ok(reply)
+        }
+        Err(message) => Err(llm_error(redactor.clean(&message))),
     }
-    reading.result().map_err(llm_error)
+}
+
+/// `reply` with the keys of `redactor` removed from its text, calls and answer.
+fn clean_reply(redactor: &StreamRedactor, reply: &mut ChatReply) {
+    redactor.clean_value(&mut reply.content);
+    for c in &mut reply.tool_calls {
+        c.id = redactor.clean(&c.id);
+        c.name = redactor.clean(&c.name);
+        redactor.clean_value(&mut c.arguments);
+    }
+    if let Some(s) = reply.structured.as_mut() {
+        redactor.clean_value(s);
+    }
 }
 
 /// A streamed reply being read.

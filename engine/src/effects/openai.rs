@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use super::chat::{Ask, ChatReply, Conversation, StreamFold, ToolCall, Usage, arguments_from_text};
+use super::chat::{Ask, ChatReply, Conversation, StreamFold, ToolCall, Usage, arguments_from_text, call_slot};
 use super::cut;
 use super::sse::SseEvent;
 use crate::host::Auth;
@@ -170,8 +170,12 @@ impl StreamFold for Fold {
         }
         let delta = &v["choices"][0]["delta"];
         for c in delta["tool_calls"].as_array().into_iter().flatten() {
-            let index = c["index"].as_u64().map_or(self.calls.len().saturating_sub(1), |i| i as usize);
-            while self.calls.len() <= index {
+            // Each call is numbered in turn; a piece without a number goes on the last call.
+            let index = match c["index"].as_u64() {
+                Some(i) => call_slot(i, self.calls.len())?,
+                None => call_slot(self.calls.len().saturating_sub(1) as u64, self.calls.len())?,
+            };
+            if index == self.calls.len() {
                 self.calls.push(Default::default());
             }
             let slot = &mut self.calls[index];
@@ -223,6 +227,7 @@ impl StreamFold for Fold {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::effects::chat::MAX_STREAMED_CALLS;
     use crate::effects::sse::SseParser;
 
     #[test]
@@ -265,5 +270,31 @@ mod tests {
         assert_eq!(r.content, json!("Hello"));
         assert_eq!(r.tool_calls[0].arguments, json!({"a": 1}));
         assert_eq!(r.usage, Some(Usage { input_tokens: 3, output_tokens: 4 }));
+    }
+
+    fn tool_call_event(index: u64) -> SseEvent {
+        let data = json!({"choices": [{"delta": {"tool_calls": [
+            {"index": index, "id": format!("call_{index}"), "function": {"name": "add", "arguments": "{}"}}
+        ]}}]});
+        SseEvent { event: None, data: data.to_string() }
+    }
+
+    #[test]
+    fn a_tool_call_index_past_the_next_one_is_a_protocol_error() {
+        let mut fold = Fold::default();
+        let err = fold.event(&tool_call_event(4_000_000_000)).expect_err("refused");
+        assert!(err.contains("broke the streaming protocol: tool call index 4000000000 after 0 call(s)"), "{err}");
+        assert!(fold.calls.is_empty(), "nothing was allocated for it");
+        let mut fold = Fold::default();
+        fold.event(&tool_call_event(0)).expect("the first call");
+        fold.event(&tool_call_event(1)).expect("the next call");
+        fold.event(&tool_call_event(0)).expect("a piece of an earlier call");
+        assert!(fold.event(&tool_call_event(3)).is_err(), "a gap");
+        let mut fold = Fold::default();
+        for i in 0..MAX_STREAMED_CALLS as u64 {
+            fold.event(&tool_call_event(i)).expect("within the ceiling");
+        }
+        let err = fold.event(&tool_call_event(MAX_STREAMED_CALLS as u64)).expect_err("past the ceiling");
+        assert!(err.contains("more than 128 tool calls"), "{err}");
     }
 }

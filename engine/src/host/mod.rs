@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 pub type Clock = Rc<dyn Fn() -> f64>;
 
 pub use self::origin::{KeyRing, Origin, check_origin};
-pub use self::redact::{REMOVED, redact};
+pub use self::redact::{REMOVED, StreamRedactor, is_credential_header, redact, redact_headers};
 
 /// A boxed future that need not be `Send` (the browser has one thread).
 pub type LocalBoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
@@ -129,6 +129,13 @@ pub trait Host {
             }
             reply
         })
+    }
+    /// The keys to remove from streamed text (the pieces handed to [`Host::llm_delta`] and
+    /// the reply assembled from them): a key split between two pieces or two events is in
+    /// neither, so the engine holds back a possible start of one ([`StreamRedactor`]). The
+    /// default, for a host that holds no keys, removes nothing.
+    fn stream_redactor(&self) -> StreamRedactor {
+        StreamRedactor::default()
     }
     /// Text a streaming model added to its reply, for node `node` (an instance of a mapped
     /// node is named `node[i]`).

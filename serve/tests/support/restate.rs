@@ -18,9 +18,22 @@ pub struct Restate {
     server: Child,
     service: Option<Child>,
     pub ingress: String,
-    admin: String,
+    pub admin: String,
+    node: String,
     service_port: u16,
+    reach: ServeReach,
+    service_env: Vec<(String, String)>,
     _dir: tempfile::TempDir,
+}
+
+/// What the served graphs may reach.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ServeReach {
+    /// Every loopback port (the fake model server's) but the Restate server's own, named with
+    /// `--deny`: the one-machine layout with a local model server.
+    LoopbackButRestate,
+    /// `switchyard serve`'s defaults: no loopback or private address.
+    Defaults,
 }
 
 /// Four different ports free on the loopback interface now.
@@ -66,6 +79,15 @@ static STARTING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 impl Restate {
     pub fn start() -> Restate {
+        Restate::start_with(ServeReach::LoopbackButRestate)
+    }
+
+    pub fn start_with(reach: ServeReach) -> Restate {
+        Restate::start_with_env(reach, &[])
+    }
+
+    /// A server whose service has `env` set (keys, say) besides what `reach` sets.
+    pub fn start_with_env(reach: ServeReach, env: &[(&str, &str)]) -> Restate {
         let _one_at_a_time = STARTING.lock().unwrap_or_else(|e| e.into_inner());
         let dir = tempfile::tempdir().expect("a folder for the server");
         let [ingress, admin, node, service] = free_ports();
@@ -85,7 +107,10 @@ impl Restate {
             service: None,
             ingress: format!("http://127.0.0.1:{ingress}"),
             admin: format!("http://127.0.0.1:{admin}"),
+            node: format!("http://127.0.0.1:{node}"),
             service_port: service,
+            reach,
+            service_env: env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
             _dir: dir,
         };
         restate.wait_for(&format!("{}/health", restate.admin));
@@ -108,12 +133,24 @@ impl Restate {
 
     /// Starts `switchyard serve` on the service's port (again, after a kill).
     pub fn start_service(&mut self) {
-        let child = Command::new(bin("switchyard"))
-            .args(["serve", "--listen", &format!("127.0.0.1:{}", self.service_port)])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("switchyard serve starts");
+        let mut command = Command::new(bin("switchyard"));
+        command.args(["serve", "--listen", &format!("127.0.0.1:{}", self.service_port)]);
+        for var in ["SWITCHYARD_ALLOWED_ADDRESSES", "SWITCHYARD_DENIED_ADDRESSES", "SWITCHYARD_SERVER"] {
+            command.env_remove(var);
+        }
+        command.envs(self.service_env.iter().map(|(k, v)| (k, v)));
+        match self.reach {
+            ServeReach::LoopbackButRestate => {
+                command.args([
+                    "--allow",
+                    "127.0.0.1",
+                    "--deny",
+                    &[&self.ingress, &self.admin, &self.node].map(|s| s.as_str()).join(","),
+                ]);
+            }
+            ServeReach::Defaults => {}
+        }
+        let child = command.stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("switchyard serve starts");
         self.service = Some(child);
         let since = Instant::now();
         while std::net::TcpStream::connect(("127.0.0.1", self.service_port)).is_err() {

@@ -5,13 +5,16 @@
 //! record or an origin the person did not give it to. Keys are removed from replies. A model
 //! reply asked for as a stream is read from the response body as it arrives ([`stream`]).
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
-use engine::host::{Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture};
+use engine::host::{
+    Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture, StreamRedactor, is_credential_header,
+};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use super::fetch_error::{describe, failure, read_failure};
+use super::fetch_error::{describe, failure};
 use super::{keys, stream};
 use engine::host::redact;
 
@@ -43,7 +46,9 @@ impl Host for BrowserHost {
         let request = self.with_key(request);
         Box::pin(async move {
             let response = send(&request).await?;
-            let body = text_of(&response).await?;
+            // Read as a stream, so that the bound stops the download at 10 MiB as the native
+            // hosts do, rather than after the whole reply is in memory.
+            let body = stream::read(&response, &|_| {}).await?;
             Ok(HttpResponse {
                 status: response.status(),
                 body: redact(&body, self.table.secrets()),
@@ -64,9 +69,16 @@ impl Host for BrowserHost {
         let request = self.with_key(request);
         Box::pin(async move {
             let response = send(&request).await?;
-            // Each piece is cleaned of keys too (a key split across two pieces is caught in
-            // the whole body, which is what the record keeps).
-            let body = stream::read(&response, &|piece| chunk(&redact(piece, self.table.secrets()))).await?;
+            // Each piece is cleaned of keys too, the possible start of one held back until the
+            // next piece (the engine does the same with the text it assembles).
+            let shown = RefCell::new(StreamRedactor::new(self.table.secrets()));
+            let show = |text: String| {
+                if !text.is_empty() {
+                    chunk(&text);
+                }
+            };
+            let body = stream::read(&response, &|piece| show(shown.borrow_mut().push(piece))).await?;
+            show(shown.borrow_mut().finish());
             Ok(HttpResponse {
                 status: response.status(),
                 body: redact(&body, self.table.secrets()),
@@ -81,6 +93,10 @@ impl Host for BrowserHost {
 
     fn key_allowed(&self, auth: Auth, url: &str) -> Result<(), String> {
         self.table.allowed(auth, url)
+    }
+
+    fn stream_redactor(&self) -> StreamRedactor {
+        StreamRedactor::new(self.table.secrets())
     }
 
     fn clock(&self) -> Option<Clock> {
@@ -115,6 +131,11 @@ async fn send(req: &HttpRequest) -> Result<web_sys::Response, HttpFailure> {
         headers.append(k, v).map_err(|e| failure(format!("header {k}: {}", describe(&e))))?;
     }
     init.set_headers(&headers);
+    // `fetch` strips only `Authorization` from a redirect to another origin, and the page
+    // cannot follow one itself: a request carrying a credential is not redirected at all.
+    if req.headers.iter().any(|(k, _)| is_credential_header(k)) {
+        init.set_redirect(web_sys::RequestRedirect::Error);
+    }
     if let Some(body) = &req.body {
         init.set_body(&wasm_bindgen::JsValue::from_str(body));
     }
@@ -144,11 +165,4 @@ fn retry_after(response: &web_sys::Response) -> Vec<(String, String)> {
         .flatten()
         .map(|v| vec![("retry-after".to_string(), v)])
         .unwrap_or_default()
-}
-
-/// The whole body of `response`, as text.
-async fn text_of(response: &web_sys::Response) -> Result<String, HttpFailure> {
-    let text =
-        JsFuture::from(response.text().map_err(|e| failure(describe(&e)))?).await.map_err(|e| read_failure(&e))?;
-    Ok(text.as_string().unwrap_or_default())
 }

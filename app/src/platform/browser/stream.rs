@@ -1,4 +1,5 @@
-//! Reading a `fetch` response's body as it arrives (a model's server-sent events): the body's
+//! Reading a `fetch` response's body as it arrives (a model's server-sent events, and every
+//! other reply, so that the size bound stops the download rather than a whole body): the body's
 //! `ReadableStream` read piece by piece, each piece decoded with one streaming `TextDecoder`,
 //! so a character whose UTF-8 bytes are split between two pieces comes out whole in the
 //! second. The whole text is returned at the end, bounded like any reply.
@@ -9,7 +10,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::fetch_error::{describe, failure, read_failure};
 
-/// Most bytes a streamed reply may take (the native hosts bound replies the same).
+/// Most bytes a reply may take, streamed or not (the native hosts bound replies the same).
 const MAX_STREAM_BYTES: usize = 10 * 1024 * 1024;
 
 /// Reads `response`'s body to its end, calling `chunk` with each decoded piece as it arrives;
