@@ -14,7 +14,8 @@
 //! stdout.
 
 use std::borrow::Cow;
-use std::fs::{self, File, OpenOptions};
+use std::fmt;
+use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -41,6 +42,44 @@ pub struct RecordFile {
 /// Why the file could not be written at the start: the run does not start.
 #[derive(Debug)]
 pub struct CannotCreate(pub String);
+
+/// `--record FILE` names a file the run reads (the graph, or an @FILE argument): the first
+/// write would replace it, so the run does not start.
+#[derive(Debug)]
+pub struct RecordIsAnInput {
+    pub record: PathBuf,
+    /// What the file is to the run: "the graph", "--input"…
+    pub input: &'static str,
+}
+
+impl fmt::Display for RecordIsAnInput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "--record {}: this is the file given as {}; the record would replace it (give --record another file)",
+            self.record.display(),
+            self.input
+        )
+    }
+}
+
+/// The file of a `JSON|@FILE` argument, if it names one.
+pub fn at_file(arg: &Option<String>) -> Option<&str> {
+    arg.as_deref().and_then(|a| a.strip_prefix('@'))
+}
+
+/// Refuses `record` if it is one of `inputs` (what each file is to the run, and its path if
+/// given): the same file under another name, a link or a hard link included.
+pub fn refuse_inputs(record: Option<&Path>, inputs: &[(&'static str, Option<&str>)]) -> Result<(), RecordIsAnInput> {
+    let Some(record) = record else { return Ok(()) };
+    for (input, path) in inputs {
+        // A FILE that does not exist yet (or an input that cannot be read) is no input.
+        if path.is_some_and(|p| same_file::is_same_file(record, p).unwrap_or(false)) {
+            return Err(RecordIsAnInput { record: record.to_path_buf(), input });
+        }
+    }
+    Ok(())
+}
 
 impl RecordFile {
     /// Writes the record of `run` as it starts, with the steps' states as `states` says, or
@@ -117,26 +156,29 @@ impl Observer for RecordFile {
 
 /// Replaces `path` with `bytes` so that a reader (or a crash) sees the old file or the new
 /// one, whole: a temporary file beside it, synced, renamed over it, the directory synced.
+///
+/// The temporary file has an unpredictable name and is created exclusively (`O_EXCL`), so a
+/// link planted beside FILE is never followed. It takes FILE's permissions when FILE exists
+/// (a record kept private stays private); a new FILE is readable by its owner only (0600),
+/// since a record holds everything the run saw.
 fn replace_atomically<'a>(path: &Path, pieces: impl Iterator<Item = &'a [u8]>) -> io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let written = write_synced(&tmp, pieces).and_then(|()| fs::rename(&tmp, path));
-    if let Err(e) = written {
-        let _ = fs::remove_file(&tmp);
-        return Err(e);
+    let prefix = format!(".{name}.");
+    let mut tmp = tempfile::Builder::new().prefix(&prefix).suffix(".tmp").tempfile_in(&dir)?;
+    if let Ok(existing) = fs::metadata(path) {
+        // Set on the open file: the umask does not apply, as it would when creating.
+        tmp.as_file().set_permissions(existing.permissions())?;
     }
+    for bytes in pieces {
+        tmp.write_all(bytes)?;
+    }
+    tmp.as_file().sync_data()?;
+    // On failure the temporary file is dropped, which removes it.
+    tmp.persist(path).map_err(|e| e.error)?;
     // The rename itself is durable once the directory is synced.
     File::open(&dir)?.sync_all()
-}
-
-fn write_synced<'a>(path: &Path, pieces: impl Iterator<Item = &'a [u8]>) -> io::Result<()> {
-    let mut file = OpenOptions::new().write(true).create(true).truncate(true).open(path)?;
-    for bytes in pieces {
-        file.write_all(bytes)?;
-    }
-    file.sync_data()
 }

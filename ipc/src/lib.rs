@@ -82,6 +82,11 @@ pub struct Picked {
     pub text: String,
 }
 
+/// The size limit for an imported graph (32 MiB): a file, pasted text or a drop over it is
+/// refused before it is read as a document, in the editor and by the app, which reads files
+/// given from outside and the clipboard for it.
+pub const MAX_IMPORT_BYTES: u64 = 32 * 1024 * 1024;
+
 /// The DOM event the app dispatches in the editor's window when a second launch has handed
 /// over files: the editor then takes them ([`TakeOpened`]).
 pub const FILES_GIVEN_EVENT: &str = "switchyard-files-given";
@@ -158,6 +163,10 @@ pub struct PublicSettings {
     pub key_origins: Vec<KeyOrigin>,
     pub openai_base_url: Option<String>,
     pub workflows_dir: String,
+    /// What the user must be told about the settings file (a damaged one set aside), each
+    /// once: the editor shows them as alerts.
+    #[serde(default)]
+    pub notices: Vec<String>,
 }
 
 command!(

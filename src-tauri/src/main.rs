@@ -39,7 +39,7 @@ use tauri::ipc::{Channel, JavaScriptChannelId};
 use tauri::menu::{MenuEvent, Submenu};
 use tauri::{AppHandle, Manager, State, Wry};
 use tauri_plugin_dialog::DialogExt;
-use workflow_files::{Config, OriginKey, Settings, Workflows, recent, write_atomic};
+use workflow_files::{Config, OriginKey, Settings, Workflows, given, recent, write_atomic};
 
 struct AppState {
     workflows: Workflows,
@@ -128,7 +128,7 @@ async fn open_file(app: tauri::AppHandle, state: State<'_, AppState>, args: ipc:
     let ipc::OpenFile {} = args;
     let picked = app.dialog().file().add_filter("Switchyard graph", &["json"]).blocking_pick_file();
     let Some(path) = picked.and_then(|p| p.into_path().ok()) else { return Ok(None) };
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    let text = given::read_given(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     remember(&app, &state, &path, &text);
     Ok(Some(ipc::Picked { path: path.display().to_string(), text }))
 }
@@ -300,6 +300,7 @@ fn get_settings(state: State<'_, AppState>, args: ipc::GetSettings) -> <ipc::Get
             .collect(),
         openai_base_url: s.openai_base_url,
         workflows_dir: state.workflows.dir().display().to_string(),
+        notices: state.config.take_notices(),
     }
 }
 
@@ -337,23 +338,28 @@ fn set_title(window: tauri::Window, args: ipc::SetTitle) -> Reply<ipc::SetTitle>
 
 /// Reads the files given from outside since the last call. A file read can be saved back to,
 /// as one picked in a dialog, and a graph goes first in Open Recent; a file that has gone
-/// leaves it.
+/// leaves it. Anyone can name a file there, a FIFO or a device too: the files are read off
+/// the main thread (an async command), regular files only, up to the import limit ([`given`]).
 #[tauri::command]
-fn take_opened(app: AppHandle, state: State<'_, AppState>, args: ipc::TakeOpened) -> Reply<ipc::TakeOpened> {
+async fn take_opened(app: AppHandle, state: State<'_, AppState>, args: ipc::TakeOpened) -> Reply<ipc::TakeOpened> {
     let ipc::TakeOpened {} = args;
     let paths = std::mem::take(&mut *state.opened.lock().map_err(|e| e.to_string())?);
-    Ok(paths
+    let read = tauri::async_runtime::spawn_blocking(move || {
+        paths.into_iter().map(|path| (given::read_given(&path), path)).collect::<Vec<_>>()
+    })
+    .await
+    .map_err(|e| e.to_string())?;
+    Ok(read
         .into_iter()
-        .map(|path| {
-            let read = std::fs::read_to_string(&path);
+        .map(|(read, path)| {
             match &read {
                 Ok(text) => remember(&app, &state, &path, text),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                Err(given::NotRead::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {
                     change_recent(&app, &state, |list| recent::forget(list, &path.display().to_string()));
                 }
                 Err(_) => {}
             }
-            ipc::Opened { path: path.display().to_string(), text: read.map_err(|e| reading_error(&e)) }
+            ipc::Opened { path: path.display().to_string(), text: read.map_err(|e| e.to_string()) }
         })
         .collect())
 }
@@ -380,7 +386,12 @@ fn edit_text(webview: tauri::Webview, args: ipc::EditText) -> Reply<ipc::EditTex
 #[tauri::command]
 async fn read_clipboard(app: AppHandle, args: ipc::ReadClipboard) -> Reply<ipc::ReadClipboard> {
     let ipc::ReadClipboard {} = args;
-    Ok(clipboard::read_text(&app).await)
+    // Refused over the import limit: the editor would parse it whole.
+    clipboard::read_text(&app)
+        .await
+        .map(given::pasted)
+        .transpose()
+        .map_err(|e| format!("the clipboard's text is too large: {e}"))
 }
 
 #[tauri::command]
@@ -398,16 +409,6 @@ fn saving_error(path: &std::path::Path, e: &std::io::Error) -> String {
         }
         ErrorKind::NotFound => format!("the folder of {} is gone", path.display()),
         _ => format!("saving {}: {e}", path.display()),
-    }
-}
-
-fn reading_error(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "there is no such file".into(),
-        std::io::ErrorKind::PermissionDenied => "it may not be read (permission denied)".into(),
-        std::io::ErrorKind::IsADirectory => "it is a folder".into(),
-        std::io::ErrorKind::InvalidData => "it is not UTF-8 text".into(),
-        _ => e.to_string(),
     }
 }
 

@@ -8,6 +8,7 @@ use wasm_bindgen::JsCast;
 
 use super::{navigation, run};
 use crate::model::clipboard;
+use crate::model::import_cap::check_size;
 use crate::platform::PlatformRef;
 use crate::state::{Alerts, Dialog, DocState, RunCtl, UiState, ViewState};
 
@@ -76,6 +77,9 @@ pub fn own_copy() -> Option<String> {
 }
 
 pub fn paste_text(doc: DocState, alerts: Alerts, text: &str) {
+    if let Err(why) = check_size("the pasted text", text.len() as u64) {
+        return alerts.error(format!("Nothing pasted: {why}"));
+    }
     match clipboard::read(text) {
         Ok(fragment) => {
             let ids = doc.edit(|e| e.paste(&fragment, 40.0));

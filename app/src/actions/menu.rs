@@ -101,7 +101,10 @@ fn close(t: MenuTargets) {
 fn paste_from_clipboard(t: MenuTargets) {
     let read = t.platform.get().read_clipboard();
     wasm_bindgen_futures::spawn_local(async move {
-        let text = read.await.filter(|t| !t.trim().is_empty()).or_else(super::keyboard::own_copy);
+        let text = match read.await {
+            Ok(text) => text.filter(|t| !t.trim().is_empty()).or_else(super::keyboard::own_copy),
+            Err(why) => return t.alerts.error(format!("Nothing pasted: {why}")),
+        };
         match text {
             Some(text) => paste_text(t.doc, t.alerts, &text),
             None => t.alerts.error("Nothing to paste: the clipboard is empty"),

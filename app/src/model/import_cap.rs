@@ -1,8 +1,8 @@
 //! The size limit for an imported graph: a file, pasted text or a drop over it is refused,
 //! with its size in the message, before it is read as a document.
 
-/// 32 MiB.
-pub const MAX_IMPORT_BYTES: u64 = 32 * 1024 * 1024;
+/// 32 MiB, as the desktop app reads files and the clipboard for the editor.
+pub use switchyard_ipc::MAX_IMPORT_BYTES;
 
 /// A size in MiB with one decimal: "40.2 MiB".
 pub fn mib(bytes: u64) -> String {

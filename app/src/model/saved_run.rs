@@ -52,6 +52,18 @@ pub fn evicted_notice(run_id: &str) -> String {
     format!("Removed the oldest saved run ({run_id}) to keep {MAX_RUNS_PER_GRAPH} runs per graph.")
 }
 
+/// The runs a graph keeps, of `ids` newest first, and those beyond [`MAX_RUNS_PER_GRAPH`],
+/// which go (runs of a file opened from elsewhere, kept by versions that never removed them).
+pub fn kept_and_evicted(ids: &[String]) -> (&[String], &[String]) {
+    ids.split_at(ids.len().min(MAX_RUNS_PER_GRAPH))
+}
+
+/// The notice for the runs of `graph` removed as it was read, to keep [`MAX_RUNS_PER_GRAPH`].
+pub fn evicted_on_load_notice(graph: &str, removed: usize) -> String {
+    let runs = if removed == 1 { "run" } else { "runs" };
+    format!("Removed the {removed} oldest saved {runs} of {graph} to keep {MAX_RUNS_PER_GRAPH} runs per graph.")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,5 +82,17 @@ mod tests {
         let ids: Vec<_> = runs.iter().map(|r| r.0.as_str()).collect();
         assert_eq!(ids, ["100-0001", "ff-0001", "fe-0002"]);
         assert!(evicted_notice("x").contains("20 runs per graph"));
+    }
+
+    #[test]
+    fn a_graph_keeps_its_newest_runs_and_the_rest_go() {
+        let ids: Vec<String> = (0..25).rev().map(|n| format!("{n:02x}-0001")).collect();
+        let (kept, evicted) = kept_and_evicted(&ids);
+        assert_eq!(kept.len(), MAX_RUNS_PER_GRAPH);
+        assert_eq!(kept[0], "18-0001");
+        assert_eq!(evicted, ["04-0001", "03-0001", "02-0001", "01-0001", "00-0001"]);
+        let few = vec!["a".to_string()];
+        assert_eq!(kept_and_evicted(&few), (&few[..], &[][..]));
+        assert!(evicted_on_load_notice("/home/me/f.json", 5).contains("5 oldest saved runs of /home/me/f.json"));
     }
 }

@@ -172,10 +172,11 @@ pub trait Platform {
     fn edit_text(&self, _edit: switchyard_ipc::TextEdit) {}
     /// Closes the window (File ▸ Close on the desktop).
     fn close_window(&self) {}
-    /// The system clipboard's text, when the page may read it (the desktop reads it natively).
-    fn read_clipboard(&self) -> LocalBoxFuture<'static, Option<String>> {
+    /// The system clipboard's text, when the page may read it (the desktop reads it natively,
+    /// and refuses text over the import size limit with why).
+    fn read_clipboard(&self) -> LocalBoxFuture<'static, Result<Option<String>, String>> {
         let read = leptos::prelude::window().navigator().clipboard().read_text();
-        Box::pin(async move { wasm_bindgen_futures::JsFuture::from(read).await.ok().and_then(|v| v.as_string()) })
+        Box::pin(async move { Ok(wasm_bindgen_futures::JsFuture::from(read).await.ok().and_then(|v| v.as_string())) })
     }
     /// Where failures of background writes (the desktop's) are reported.
     fn on_background_error(&self, hook: Box<dyn Fn(String)>);

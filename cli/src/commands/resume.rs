@@ -11,10 +11,18 @@ use crate::changed_graph;
 use crate::exit::Printed;
 use crate::host::native_host;
 use crate::input::{BadInput, parse_json_arg, read_text};
+use crate::record_file;
 use crate::session::drive_and_print;
 use crate::undeclared::{self, Origin};
 
 pub fn resume(args: ResumeArgs) -> Result<Printed, BadInput> {
+    // The record resumed may be --record's FILE too: it is read whole before the first write.
+    let inputs = [
+        ("the graph", Some(args.graph.as_str())),
+        ("--answer", record_file::at_file(&args.answer)),
+        ("--set", record_file::at_file(&args.set)),
+    ];
+    record_file::refuse_inputs(args.driving.record.as_deref(), &inputs).map_err(|e| BadInput::new(e.to_string()))?;
     let (plan, breakpoints) = super::plan_with_breakpoints(&args.graph, &args.driving)?;
     let record = read_record(&args.run)?;
     same_graph_name(&record, &plan, &args.run, &args.graph)?;

@@ -7,10 +7,13 @@ use crate::args::RunArgs;
 use crate::exit::Printed;
 use crate::host::native_host;
 use crate::input::{BadInput, parse_json_arg};
+use crate::record_file;
 use crate::session::drive_and_print;
 use crate::undeclared::{self, Origin};
 
 pub fn run(args: RunArgs) -> Result<Printed, BadInput> {
+    let inputs = [("the graph", Some(args.graph.as_str())), ("--input", record_file::at_file(&args.input))];
+    record_file::refuse_inputs(args.driving.record.as_deref(), &inputs).map_err(|e| BadInput::new(e.to_string()))?;
     let (plan, breakpoints) = super::plan_with_breakpoints(&args.graph, &args.driving)?;
     let input = match &args.input {
         Some(arg) => parse_json_arg("--input", arg)?,

@@ -11,8 +11,13 @@
 //! | [`write_atomic`] | the write-then-rename every save goes through |
 //! | [`Config`] | the app's settings file (keys, base URL, recent files), readable by its user only |
 //! | [`recent`] | the recent files list kept there |
+//! | [`given`] | reading a file given from outside: a regular file under the import limit |
 
+pub mod given;
 pub mod recent;
+mod settings;
+
+pub use settings::{Config, OriginKey, Settings};
 
 use std::fmt;
 use std::fs;
@@ -21,10 +26,11 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::UNIX_EPOCH;
 
-use engine::host::{Auth, Origin};
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
-/// FNV-1a, 64 bits: a hash of a path that stays the same across builds and versions.
+/// FNV-1a, 64 bits: the hash of a path earlier versions named its runs' folder by (their
+/// runs are moved to the SHA-256 name when found).
 fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
 }
@@ -41,7 +47,7 @@ impl fmt::Display for FileError {
 
 impl std::error::Error for FileError {}
 
-fn io_error(what: &str, e: &io::Error) -> FileError {
+pub(crate) fn io_error(what: &str, e: &io::Error) -> FileError {
     let why = match e.kind() {
         io::ErrorKind::NotFound => "it does not exist".to_string(),
         io::ErrorKind::PermissionDenied => "permission denied".to_string(),
@@ -134,7 +140,7 @@ pub fn write_atomic_with(path: &Path, text: &str, before_rename: impl FnOnce() -
 
 /// [`write_atomic_with`]; a `private` file is readable and writable by its owner only from
 /// the moment it is created (mode 0600 on Unix), never narrowed afterwards.
-fn write_atomic_as(
+pub(crate) fn write_atomic_as(
     path: &Path,
     text: &str,
     private: bool,
@@ -287,17 +293,30 @@ impl Workflows {
 
     /// Where the runs of `graph` are kept: a file of the folder's beside its name; a file
     /// opened from anywhere else (an absolute path) in `runs/.elsewhere/`, under its name and
-    /// a hash of its path (a folder name no graph of the folder can have: it starts with a dot).
+    /// the SHA-256 of its canonical path (a folder name no graph of the folder can have: it
+    /// starts with a dot). The same file reached by another path (a link, `..`) has the same
+    /// runs; two files cannot be made to share theirs (a 64-bit hash could be).
     fn runs_of(&self, graph: &str) -> Result<PathBuf, FileError> {
         let path = Path::new(graph);
         if !path.is_absolute() {
             check_name(graph)?;
             return Ok(self.runs_dir(graph));
         }
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("graph").trim_end_matches(".json");
-        let name: String =
-            name.chars().map(|c| if c.is_alphanumeric() || "-_.".contains(c) { c } else { '_' }).take(80).collect();
-        Ok(self.dir.join("runs").join(".elsewhere").join(format!("{name}-{:016x}", fnv1a(graph.as_bytes()))))
+        // A file that is gone keeps the path it was known by.
+        let canonical = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let name = |p: &Path| -> String {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("graph").trim_end_matches(".json");
+            name.chars().map(|c| if c.is_alphanumeric() || "-_.".contains(c) { c } else { '_' }).take(80).collect()
+        };
+        let digest = Sha256::digest(canonical.as_os_str().as_encoded_bytes());
+        let elsewhere = self.dir.join("runs").join(".elsewhere");
+        let dir = elsewhere.join(format!("{}-{digest:x}", name(&canonical)));
+        // Earlier versions kept them under a 64-bit FNV-1a hash of the path as given.
+        let old = elsewhere.join(format!("{}-{:016x}", name(path), fnv1a(graph.as_bytes())));
+        if !dir.exists() && old.is_dir() {
+            let _ = fs::rename(&old, &dir);
+        }
+        Ok(dir)
     }
 
     fn run_path(&self, graph_file: &str, run_id: &str) -> Result<PathBuf, FileError> {
@@ -339,112 +358,6 @@ impl Workflows {
             .collect();
         runs.sort_by(|a, b| b.cmp(a));
         Ok(runs.into_iter().map(|(_, id)| id).collect())
-    }
-}
-
-/// The app's settings file. It holds the API key, so it is readable by its owner only.
-#[derive(Debug, Clone)]
-pub struct Config {
-    path: PathBuf,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Settings {
-    /// The single key of earlier versions; [`Config::load`] moves it into [`Settings::keys`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub openai_api_key: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub openai_base_url: Option<String>,
-    /// Provider keys, each bound to one origin.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub keys: Vec<OriginKey>,
-    /// Graph files opened or saved anywhere, newest first ([`recent`]).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub recent: Vec<String>,
-}
-
-/// A key and the one origin it goes to.
-#[derive(Clone, PartialEq, Serialize, Deserialize)]
-pub struct OriginKey {
-    /// `scheme://host[:port]`, normalised.
-    pub origin: String,
-    /// `openai` or `anthropic`.
-    pub provider: String,
-    pub key: String,
-}
-
-impl fmt::Debug for OriginKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Never the key itself.
-        f.debug_struct("OriginKey").field("origin", &self.origin).field("provider", &self.provider).finish()
-    }
-}
-
-impl Settings {
-    /// Moves the single key of earlier versions into a key for the origin of the Base URL
-    /// it was used with (the OpenAI origin when there was none). Whether anything moved.
-    pub fn migrate(&mut self) -> bool {
-        let Some(key) = self.openai_api_key.take() else { return false };
-        let key = key.trim().to_string();
-        if !key.is_empty() {
-            let origin = self
-                .openai_base_url
-                .as_deref()
-                .map(str::trim)
-                .filter(|b| !b.is_empty())
-                .and_then(Origin::of)
-                .unwrap_or_else(|| Auth::OpenAi.default_origin())
-                .to_string();
-            self.set_key(OriginKey { origin, provider: "openai".into(), key });
-        }
-        true
-    }
-
-    /// Keeps `new`, replacing a key of the same provider for the same origin.
-    pub fn set_key(&mut self, new: OriginKey) {
-        self.remove_key(&new.origin, &new.provider);
-        self.keys.push(new);
-    }
-
-    pub fn remove_key(&mut self, origin: &str, provider: &str) {
-        self.keys.retain(|k| !(k.origin == origin && k.provider == provider));
-    }
-
-    /// The key of `provider` kept for the origin of `url`, if any.
-    pub fn key_for(&self, provider: &str, url: &str) -> Option<&OriginKey> {
-        let origin = Origin::of(url)?;
-        self.keys
-            .iter()
-            .find(|k| k.provider == provider && !k.key.is_empty() && Origin::of(&k.origin).as_ref() == Some(&origin))
-    }
-}
-
-impl Config {
-    pub fn new(path: impl Into<PathBuf>) -> Config {
-        Config { path: path.into() }
-    }
-
-    /// The settings, with a key of earlier versions moved to its origin (and saved so).
-    pub fn load(&self) -> Settings {
-        let mut s: Settings =
-            fs::read_to_string(&self.path).ok().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default();
-        if s.migrate() {
-            let _ = self.save(&s);
-        }
-        s
-    }
-
-    pub fn save(&self, settings: &Settings) -> Result<(), FileError> {
-        if let Some(dir) = self.path.parent() {
-            fs::create_dir_all(dir).map_err(|e| io_error("creating the config folder", &e))?;
-        }
-        let text = serde_json::to_string_pretty(settings).map_err(|e| FileError(e.to_string()))?;
-        self.write(&text, || Ok(())).map_err(|e| io_error("saving the settings", &e))
-    }
-
-    /// Writes the settings file, created private (see [`write_atomic_with`] for the hook).
-    fn write(&self, text: &str, before_rename: impl FnOnce() -> io::Result<()>) -> io::Result<()> {
-        write_atomic_as(&self.path, text, true, before_rename)
     }
 }
 
@@ -548,33 +461,6 @@ mod tests {
     }
 
     #[test]
-    fn settings_are_private_to_their_owner() {
-        let dir = tempfile::tempdir().unwrap();
-        let c = Config::new(dir.path().join("config").join("settings.json"));
-        assert_eq!(c.load(), Settings::default());
-        let s = Settings { openai_api_key: Some("sk-test".into()), ..Settings::default() };
-        c.save(&s).unwrap();
-        // The old single key is moved to the OpenAI origin on reading, and saved so.
-        let moved = c.load();
-        assert_eq!(moved.openai_api_key, None);
-        assert_eq!(
-            moved.keys,
-            vec![OriginKey {
-                origin: "https://api.openai.com".into(),
-                provider: "openai".into(),
-                key: "sk-test".into()
-            }]
-        );
-        assert_eq!(c.load(), moved);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let mode = fs::metadata(dir.path().join("config/settings.json")).unwrap().permissions().mode();
-            assert_eq!(mode & 0o777, 0o600);
-        }
-    }
-
-    #[test]
     fn runs_of_a_file_opened_from_elsewhere_are_kept_apart_per_path() {
         let dir = tempfile::tempdir().unwrap();
         let wf = Workflows::open(dir.path().join("workflows")).unwrap();
@@ -589,20 +475,44 @@ mod tests {
         assert!(wf.save_run("a/b.json", "r", "{}").is_err(), "a relative path is still refused");
     }
 
+    /// Before, the folder was named by a 64-bit FNV hash of the path as given: two paths
+    /// could be made to share one, and another spelling of the same file lost its runs.
+    #[cfg(unix)]
     #[test]
-    fn the_old_key_goes_to_its_base_urls_origin_only() {
-        let mut s = Settings {
-            openai_api_key: Some(" sk-local-1 ".into()),
-            openai_base_url: Some("http://127.0.0.1:11434/v1".into()),
-            ..Settings::default()
-        };
-        assert!(s.migrate());
-        assert!(!s.migrate(), "once");
-        assert_eq!(s.key_for("openai", "http://127.0.0.1:11434/v1/chat").map(|k| k.key.as_str()), Some("sk-local-1"));
-        assert!(s.key_for("openai", "https://api.openai.com/v1/chat").is_none());
-        assert!(s.key_for("openai", "http://127.0.0.1:11434@evil.test/").is_none());
-        assert!(s.key_for("anthropic", "http://127.0.0.1:11434/v1").is_none());
-        assert!(!format!("{s:?}").contains("sk-local"));
+    fn runs_of_a_file_from_elsewhere_are_named_by_the_sha256_of_its_canonical_path() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let home = dir.path().join("home");
+        fs::create_dir_all(home.join("sub")).expect("folders");
+        let file = home.join("flow.json");
+        fs::write(&file, doc("Flow")).expect("write");
+        std::os::unix::fs::symlink(&file, home.join("link.json")).expect("link");
+        let wf = Workflows::open(dir.path().join("workflows")).expect("open");
+        let path = |p: &Path| p.to_str().expect("UTF-8").to_string();
+
+        wf.save_run(&path(&file), "r1", "{}").expect("saved");
+        let canonical = fs::canonicalize(&file).expect("canonical");
+        let digest = Sha256::digest(canonical.as_os_str().as_encoded_bytes());
+        let folder = dir.path().join(format!("workflows/runs/.elsewhere/flow-{digest:x}"));
+        assert!(folder.join("r1.json").is_file(), "{} holds the run", folder.display());
+
+        // After a restart, by any path to the same file.
+        let wf = Workflows::open(dir.path().join("workflows")).expect("reopen");
+        for other in [home.join("sub/../flow.json"), home.join("link.json")] {
+            assert_eq!(wf.list_runs(&path(&other)).expect("listed"), vec!["r1".to_string()], "{}", other.display());
+        }
+    }
+
+    #[test]
+    fn runs_kept_under_the_old_hash_are_found() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let wf = Workflows::open(dir.path().join("workflows")).expect("open");
+        let graph = "/nowhere/old/flow.json";
+        let old = dir.path().join(format!("workflows/runs/.elsewhere/flow-{:016x}", fnv1a(graph.as_bytes())));
+        fs::create_dir_all(&old).expect("the old folder");
+        fs::write(old.join("r0.json"), "{}").expect("an old run");
+        assert_eq!(wf.list_runs(graph).expect("listed"), vec!["r0".to_string()]);
+        assert!(!old.exists(), "moved to its new name");
+        assert_eq!(wf.load_run(graph, "r0").expect("read"), "{}");
     }
 
     #[test]
@@ -634,25 +544,6 @@ mod tests {
         for name in ["console.json", "com10.json", "my-graph.json", "résumé.json", "lpt.json", "nully.json"] {
             assert!(check_name(name).is_ok(), "{name:?} was refused");
         }
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn the_settings_file_is_private_from_its_creation() {
-        use std::os::unix::fs::PermissionsExt;
-        let dir = tempfile::tempdir().expect("a folder");
-        let c = Config::new(dir.path().join("settings.json"));
-        let mut seen = Vec::new();
-        c.write("{}", || {
-            // The temporary file, before it becomes the settings file.
-            for e in fs::read_dir(dir.path())?.flatten() {
-                seen.push((e.file_name(), e.metadata()?.permissions().mode() & 0o777));
-            }
-            Ok(())
-        })
-        .expect("saved");
-        assert_eq!(seen.len(), 1, "{seen:?}");
-        assert_eq!(seen[0].1, 0o600, "{seen:?}");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use switchyard_ipc::FileEntry;
 
 use super::ipc::call;
 use crate::model::doc_id::DocId;
-use crate::model::saved_run::MAX_RUNS_PER_GRAPH;
+use crate::model::saved_run::{MAX_RUNS_PER_GRAPH, evicted_on_load_notice, kept_and_evicted};
 
 #[derive(Default)]
 struct Cache {
@@ -37,7 +37,7 @@ pub fn set_error_hook(f: ErrorHook) {
     ON_ERROR.with(|h| *h.borrow_mut() = Some(f));
 }
 
-fn report(message: String) {
+pub(super) fn report(message: String) {
     ON_ERROR.with(|h| {
         if let Some(f) = h.borrow().as_ref() {
             f(message);
@@ -76,6 +76,38 @@ pub async fn preload() -> Vec<String> {
     }
     CACHE.with(|c| c.borrow_mut().entries = entries);
     problems
+}
+
+/// Reads the saved runs of a graph file opened from elsewhere (by its path) the first time it
+/// is opened: only the workflows folder's are read at start-up. Those beyond the newest
+/// [`MAX_RUNS_PER_GRAPH`] (earlier versions never removed them) go, as a save would remove
+/// them; afterwards a save removes the oldest, as for every graph.
+pub async fn load_runs_of_file(graph: String) {
+    if CACHE.with(|c| c.borrow().runs.contains_key(&graph)) {
+        return;
+    }
+    let ids = call(&cmd::ListRuns { graph: graph.clone() }).await.unwrap_or_default();
+    let (kept, evicted) = kept_and_evicted(&ids);
+    let mut loaded = BTreeMap::new();
+    for run in kept {
+        if let Ok(text) = call(&cmd::LoadRun { graph: graph.clone(), run: run.clone() }).await {
+            loaded.insert(run.clone(), text);
+        }
+    }
+    for run in evicted {
+        let _ = call(&cmd::DeleteRun { graph: graph.clone(), run: run.clone() }).await;
+    }
+    if !evicted.is_empty() {
+        report(evicted_on_load_notice(&graph, evicted.len()));
+    }
+    CACHE.with(|c| {
+        // A run saved while these were read stays.
+        let mut c = c.borrow_mut();
+        let runs = c.runs.entry(graph).or_default();
+        for (id, text) in loaded {
+            runs.entry(id).or_insert(text);
+        }
+    });
 }
 
 pub fn entries() -> Vec<FileEntry> {

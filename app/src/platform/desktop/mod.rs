@@ -36,16 +36,42 @@ pub struct Desktop;
 impl Desktop {
     /// Reads the workflows folder before the editor starts; returns problems to report.
     pub async fn start() -> (Desktop, Vec<String>) {
-        let problems = cache::preload().await;
-        refresh_keys().await;
+        let mut problems = cache::preload().await;
+        if let Some(mut s) = settings().await {
+            // The alerts are not up yet: told with the other problems found at start.
+            problems.append(&mut s.notices);
+        }
         (Desktop, problems)
     }
 }
 
+/// The app's settings; which origins have keys is kept for the engine's host. Notices about
+/// the settings file (a damaged one set aside) are left in them for the caller to tell.
+async fn settings() -> Option<cmd::PublicSettings> {
+    let s = ipc::call(&cmd::GetSettings {}).await.ok()?;
+    host::remember(&s);
+    Some(s)
+}
+
+/// [`settings`], with its notices told as alerts.
+async fn settings_told() -> Option<cmd::PublicSettings> {
+    let mut s = settings().await?;
+    for notice in std::mem::take(&mut s.notices) {
+        cache::report(notice);
+    }
+    Some(s)
+}
+
 /// Reads again which origins have keys, for the engine's host.
 async fn refresh_keys() {
-    if let Ok(s) = ipc::call(&cmd::GetSettings {}).await {
-        host::remember(&s);
+    settings_told().await;
+}
+
+/// Reads the saved runs of a graph file opened from elsewhere, before the editor shows it
+/// (the folder's graphs have theirs read at start-up).
+async fn runs_of_file(id: &DocId) {
+    if let DocId::File(_) = id {
+        cache::load_runs_of_file(id.to_string()).await;
     }
 }
 
@@ -149,20 +175,17 @@ impl Platform for Desktop {
 
     fn model_settings(&self) -> LocalBoxFuture<'static, ModelSettings> {
         Box::pin(async {
-            match ipc::call(&cmd::GetSettings {}).await {
-                Ok(s) => {
-                    host::remember(&s);
-                    ModelSettings {
-                        base_url: s.openai_base_url.unwrap_or_default(),
-                        key_origins: s
-                            .key_origins
-                            .iter()
-                            .filter_map(|k| Provider::from_id(&k.provider).map(|p| (k.origin.clone(), p)))
-                            .collect(),
-                        note: format!("Keys stay in the app's settings file. Graphs are saved in {}.", s.workflows_dir),
-                    }
-                }
-                Err(_) => ModelSettings::default(),
+            match settings_told().await {
+                Some(s) => ModelSettings {
+                    base_url: s.openai_base_url.unwrap_or_default(),
+                    key_origins: s
+                        .key_origins
+                        .iter()
+                        .filter_map(|k| Provider::from_id(&k.provider).map(|p| (k.origin.clone(), p)))
+                        .collect(),
+                    note: format!("Keys stay in the app's settings file. Graphs are saved in {}.", s.workflows_dir),
+                },
+                None => ModelSettings::default(),
             }
         })
     }
@@ -203,7 +226,10 @@ impl Platform for Desktop {
     fn open_file(&self) -> LocalBoxFuture<'static, Result<Option<(DocId, String)>, StorageError>> {
         Box::pin(async {
             let picked = ipc::call(&cmd::OpenFile {}).await.map_err(storage_error)?;
-            Ok(picked.map(|p| (DocId::parse(&p.path), p.text)))
+            let Some(p) = picked else { return Ok(None) };
+            let id = DocId::parse(&p.path);
+            runs_of_file(&id).await;
+            Ok(Some((id, p.text)))
         })
     }
 
@@ -220,10 +246,16 @@ impl Platform for Desktop {
 
     fn take_opened(&self) -> LocalBoxFuture<'static, Vec<(DocId, Result<String, String>)>> {
         Box::pin(async {
-            match ipc::call(&cmd::TakeOpened {}).await {
-                Ok(files) => files.into_iter().map(|f| (DocId::parse(&f.path), f.text)).collect(),
-                Err(_) => Vec::new(),
+            let files = ipc::call(&cmd::TakeOpened {}).await.unwrap_or_default();
+            let mut opened = Vec::new();
+            for f in files {
+                let id = DocId::parse(&f.path);
+                if f.text.is_ok() {
+                    runs_of_file(&id).await;
+                }
+                opened.push((id, f.text));
             }
+            opened
         })
     }
 
@@ -249,8 +281,15 @@ impl Platform for Desktop {
         });
     }
 
-    fn read_clipboard(&self) -> LocalBoxFuture<'static, Option<String>> {
-        Box::pin(async { ipc::call(&cmd::ReadClipboard {}).await.ok().flatten() })
+    fn read_clipboard(&self) -> LocalBoxFuture<'static, Result<Option<String>, String>> {
+        Box::pin(async {
+            match ipc::call(&cmd::ReadClipboard {}).await {
+                Ok(text) => Ok(text),
+                // The app refuses text over the import size limit, and says why.
+                Err(ipc::IpcError::Refused(why)) => Err(why),
+                Err(_) => Ok(None),
+            }
+        })
     }
 
     fn close_window(&self) {
