@@ -35,6 +35,14 @@ pub enum Command {
         /// Where to listen for the Restate server's calls.
         #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:9080")]
         listen: String,
+        /// Loopback or private addresses graphs may reach (denied by default), comma-separated
+        /// (`127.0.0.1:11434`, `10.0.0.0/8`); also $SWITCHYARD_ALLOWED_ADDRESSES.
+        #[arg(long, value_name = "LIST")]
+        allow: Option<String>,
+        /// Addresses graphs never reach, even when allowed: the Restate server's ingress, admin
+        /// and node addresses; also $SWITCHYARD_DENIED_ADDRESSES, and $SWITCHYARD_SERVER.
+        #[arg(long, value_name = "LIST")]
+        deny: Option<String>,
     },
     /// Start a run on a Restate server that serves `switchyard serve`; print its run id.
     Submit(SubmitArgs),
@@ -166,8 +174,9 @@ pub struct Driving {
     pub break_after: Vec<String>,
     /// Keep the full record in FILE, replaced atomically when the run starts and after every
     /// step (status `running` until the run ends), so a crash or a kill loses at most the
-    /// step in progress; `resume FILE` continues it. A FILE that cannot be written at the
-    /// start is bad input (exit 2, nothing runs); a write failing later is one warning and
+    /// step in progress; `resume FILE` continues it. FILE keeps its permissions (a new one is
+    /// 0600). A FILE that cannot be written at the start, or that is the graph or an @FILE
+    /// input, is bad input (exit 2, nothing runs); a write failing later is one warning and
     /// the run goes on, but if FILE does not hold the final record the exit code is 1.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,

@@ -71,13 +71,26 @@ fn main() -> ExitCode {
         say(&format!("cannot write the output: {why}"));
         return ExitCode::from(EXIT_OUTPUT_FAILED);
     }
-    match dispatch(cli.command) {
-        Ok(printed) => print(printed),
-        Err(e) => {
+    match dispatch_on_run_thread(cli.command) {
+        Ok(Ok(printed)) => print(printed),
+        Ok(Err(e)) => {
             say(&e.to_string());
             ExitCode::from(EXIT_BAD_INPUT)
         }
+        Err(code) => code,
     }
+}
+
+/// Runs the command on a thread with the stack a run needs ([`engine::stack`]): the main
+/// thread's stack is whatever `ulimit -s` gave, and a value nested deep in a script must fail
+/// its run with a named error, not abort the process before the record is written.
+fn dispatch_on_run_thread(command: Command) -> Result<Result<Printed, BadInput>, ExitCode> {
+    let thread = engine::stack::spawn_run_thread("switchyard", move || dispatch(command)).map_err(|e| {
+        say(&format!("cannot start the run's thread: {e}"));
+        ExitCode::FAILURE
+    })?;
+    // A panic was already reported by the hook; exit as a panicking `main` would.
+    thread.join().map_err(|_| ExitCode::from(101))
 }
 
 fn dispatch(command: Command) -> Result<Printed, BadInput> {
@@ -87,7 +100,7 @@ fn dispatch(command: Command) -> Result<Printed, BadInput> {
         Command::Validate { graph, json } => commands::validate::validate_graph(&graph, json),
         Command::Mermaid { graph } => commands::mermaid::mermaid(&graph),
         Command::Schema { name } => schema::print(&name).map(|text| Printed::new(text, 0)),
-        Command::Serve { listen } => commands::serve::serve(&listen),
+        Command::Serve { listen, allow, deny } => commands::serve::serve(&listen, allow.as_deref(), deny.as_deref()),
         Command::Submit(args) => commands::submit::submit(args),
         Command::Status(args) => commands::status::status(args),
         Command::Record(args) => commands::status::record(args),

@@ -20,6 +20,7 @@
 //! | [`record`] | the run record, `switchyard/run@1` |
 //! | [`snapshots`] | which steps of a record carry their full state (the snapshot rule), and any step's state rebuilt from the nearest snapshot and the patches after it |
 //! | `schema` | (feature `schema`) the JSON Schemas of both documents, derived from these types: `schema/{graph, run}` |
+//! | [`stack`] | the stack a thread running graph work is given, for the deepest value a script can build |
 //! | [`update`] | what a node writes in a step |
 //! | [`json_schema`] | JSON Schema for tool `parameters` and `output_schema`: compiled once, values checked with the path of a mismatch |
 //! | [`host`] | the [`Host`] trait through which every effect goes |
@@ -72,6 +73,7 @@ pub mod run;
 pub mod schema;
 pub mod script;
 pub mod snapshots;
+pub mod stack;
 pub mod state;
 pub mod update;
 

@@ -13,7 +13,14 @@ use tokio::sync::mpsc;
 use crate::host::ServeHost;
 use crate::load::{Refusal, plan_of};
 use crate::messages::ToHandler;
-use crate::protocol::ForkFrom;
+
+/// Where a fork starts: the original's record (as the service keeps it), the step after which
+/// it forks, and an update applied there (`--set`).
+pub struct ForkFrom {
+    pub record: engine::RunRecord,
+    pub from_step: u64,
+    pub set: Option<Map<String, Value>>,
+}
 
 /// What a run starts from.
 pub enum Origin {
@@ -32,7 +39,10 @@ pub fn spawn(
     to_handler: mpsc::UnboundedSender<ToHandler>,
     answers: mpsc::UnboundedReceiver<Map<String, Value>>,
 ) {
-    std::thread::spawn(move || {
+    let failed = to_handler.clone();
+    // A stack of known size (`engine::stack`), not the default 2 MiB: a script's deeply
+    // nested value must fail its run, not overflow the stack and abort every run on the service.
+    let started = engine::stack::spawn_run_thread("run", move || {
         let Ok(runtime) = tokio::runtime::Builder::new_current_thread().build() else {
             let _ = to_handler.send(ToHandler::Invalid(Refusal::BadInput("cannot start the engine's runtime".into())));
             return;
@@ -43,6 +53,9 @@ pub fn spawn(
         };
         runtime.block_on(drive(plan, origin, run_id, to_handler, answers));
     });
+    if let Err(e) = started {
+        let _ = failed.send(ToHandler::Invalid(Refusal::BadInput(format!("cannot start the engine's thread: {e}"))));
+    }
 }
 
 async fn drive(

@@ -20,10 +20,12 @@
 //! | `openai` | the OpenAI-compatible chat-completions API, streamed or not |
 //! | `anthropic` | Anthropic's Messages API, streamed or not |
 //! | `sse` | server-sent events read incrementally from a streamed reply |
+//! | `checked` | a reply or a tool call's arguments checked against a JSON Schema, within the node's work and time limits |
 //! | `tools` | the `tools` node: every tool call of the last assistant message, at once; [`RunDefinition`] for tools that `use` a definition |
 
 mod anthropic;
 mod chat;
+mod checked;
 mod http;
 mod llm;
 mod mock;
@@ -37,7 +39,7 @@ use serde_json::Value;
 pub(crate) use self::http::http;
 pub(crate) use self::llm::llm;
 pub(crate) use self::tools::{DefinitionRun, Failure, RunDefinition, tools};
-use crate::document::EffectiveLimits;
+use crate::document::{EffectiveLimits, MAX_RETRY_ATTEMPTS, MIN_RETRY_BACKOFF_MS};
 use crate::host::Host;
 use crate::plan::PlanNode;
 use crate::run::errors::{ErrorKind, NodeError};
@@ -221,7 +223,8 @@ impl From<NodeError> for Effect {
     }
 }
 
-/// A node's `retry`: how many attempts, and the pause before the next one, doubling.
+/// A node's `retry`: how many attempts, and the pause before the next one, doubling; both
+/// held to the host's bounds ([`MAX_RETRY_ATTEMPTS`], [`MIN_RETRY_BACKOFF_MS`]).
 pub(crate) struct Retries {
     pub attempts: u32,
     pause_ms: u64,
@@ -230,8 +233,13 @@ pub(crate) struct Retries {
 impl Retries {
     pub(crate) fn of(node: &PlanNode) -> Retries {
         Retries {
-            attempts: node.retry.as_ref().map_or(1, |r| r.attempts.max(1)),
-            pause_ms: node.retry.as_ref().and_then(|r| r.backoff_ms).unwrap_or(DEFAULT_BACKOFF_MS),
+            attempts: node.retry.as_ref().map_or(1, |r| r.attempts.clamp(1, MAX_RETRY_ATTEMPTS)),
+            pause_ms: node
+                .retry
+                .as_ref()
+                .and_then(|r| r.backoff_ms)
+                .unwrap_or(DEFAULT_BACKOFF_MS)
+                .max(MIN_RETRY_BACKOFF_MS),
         }
     }
 

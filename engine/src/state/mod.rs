@@ -12,13 +12,19 @@
 //! | `check` | type checks of values and updates, normalised in place |
 //! | `list` | the shared-log list behind `append` and `messages` fields |
 //! | `messages` | the `messages` reducer (LangGraph's `add_messages`) and its patches |
+//! | `message_batch` | a large `messages` update applied with an index by id, in about linear time |
+//! | `message_ops` | the `messages` reducer's patch operations |
 //! | `patch` | a recorded patch applied to a state in place, and a state compared with a snapshot |
+//! | `patch_bound` | how far one recorded patch may take the state: its size and nesting |
 
 mod add;
 mod check;
 mod list;
+mod message_batch;
+mod message_ops;
 mod messages;
 mod patch;
+pub(crate) mod patch_bound;
 
 use std::rc::Rc;
 use std::sync::Arc;
@@ -33,6 +39,7 @@ pub use self::check::{
     check_type, check_update, excerpt, normalize_type, normalize_update, normalize_written, type_name,
 };
 use self::list::List;
+pub use self::patch_bound::{MAX_NESTING, PatchBound, PatchError, PatchFailure};
 use crate::document::{FieldType, Graph, Reducer};
 use crate::script::{ViewSource, to_dynamic};
 
