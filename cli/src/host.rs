@@ -4,11 +4,12 @@
 //! `SWITCHYARD_TRUSTED_ORIGINS` (a [`KeyRing`]): the engine asks before it marks a request
 //! for a key, and the host checks again before it adds one.
 //!
-//! Each request runs on its own thread with a blocking client, and the engine awaits it
-//! through a channel, so the requests of one step (a fan-out) run at the same time.
+//! Each request runs on a request thread with a blocking client ([`crate::request_pool`], at
+//! most 32 at once), and the engine awaits it through a channel, so the requests of one step
+//! (a fan-out) run at the same time. Sleeps (timeouts, back-offs) share one timer thread.
 
 use std::cell::Cell;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use engine::host::{Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, KeyRing, LocalBoxFuture};
 use futures_channel::oneshot;
@@ -47,7 +48,7 @@ impl Host for NativeHost {
         // Every key held is removed from every reply, sent with the request or not.
         let held: Vec<String> = self.keys.keys().map(str::to_string).collect();
         let (tx, rx) = oneshot::channel();
-        std::thread::spawn(move || {
+        crate::request_pool::submit(move || {
             let reply = net::send_bound(&request, key.as_deref(), &trusted).map(|mut r| {
                 r.body = engine::host::redact(&r.body, held.iter().map(String::as_str));
                 r
@@ -70,11 +71,7 @@ impl Host for NativeHost {
     }
 
     fn sleep(&self, ms: u64) -> LocalBoxFuture<'_, ()> {
-        let (tx, rx) = oneshot::channel::<()>();
-        std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(ms));
-            let _ = tx.send(());
-        });
+        let rx = crate::timer::sleep(ms);
         Box::pin(async move {
             let _ = rx.await;
         })

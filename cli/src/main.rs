@@ -39,8 +39,10 @@ mod output;
 mod progress;
 mod record_file;
 mod record_text;
+mod request_pool;
 mod schema;
 mod session;
+mod timer;
 mod undeclared;
 
 use std::process::ExitCode;

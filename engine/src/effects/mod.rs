@@ -68,6 +68,9 @@ pub(crate) struct EffectCall<'a> {
     /// The task's name: the node's id, or `<node>[<index>]` for a map instance (streamed text
     /// and made-up tool call ids are told apart by it).
     pub name: String,
+    /// The run's `max_fanout`: a `tools` node runs at most this many calls at once, as a map
+    /// edge starts at most this many instances.
+    pub max_fanout: u64,
 }
 
 impl EffectCall<'_> {

@@ -76,6 +76,16 @@ pub(crate) async fn tools<'a>(
         let detail = json!({ "calls": [], "note": format!("the last message of `{}` has no tool calls", op.field) });
         return Effect { result: Ok(Update::new()), detail: Some(detail) };
     }
+    // The calls run at once, like a map edge's instances, and are held to the same ceiling.
+    if calls.len() as u64 > call.max_fanout {
+        let message = format!(
+            "the last message of `{}` asks for {} tool calls, over max_fanout ({} at once)",
+            op.field,
+            calls.len(),
+            call.max_fanout
+        );
+        return Effect::failed(call.error(ErrorKind::Limit, message), None);
+    }
     let results = join_all(calls.iter().map(|c| run_call(call, op, c, defs))).await;
     let mut detail_calls = Vec::with_capacity(calls.len());
     let mut replies = Vec::with_capacity(calls.len());

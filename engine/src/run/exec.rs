@@ -84,6 +84,7 @@ impl Run {
             // Steps are recorded once they end: this is the one running.
             step: self.step_count() + 1,
             name: task.name(&self.plan),
+            max_fanout: self.plan.limits.max_fanout,
         }
     }
 
