@@ -10,6 +10,9 @@ use serde_json::Value;
 pub const DEFAULT_SERVER: &str = "http://127.0.0.1:18080";
 /// The environment variable naming the ingress.
 pub const SERVER_VAR: &str = "SWITCHYARD_SERVER";
+/// The environment variable holding a token sent as `Authorization: Bearer …` with every call,
+/// for a proxy in front of the ingress that checks who is calling.
+pub const TOKEN_VAR: &str = "SWITCHYARD_TOKEN";
 
 /// Why a call did not give a result.
 #[derive(Debug)]
@@ -24,6 +27,8 @@ pub enum CallError {
 pub struct Ingress {
     base: String,
     agent: ureq::Agent,
+    /// `Authorization` for every call, from [`TOKEN_VAR`].
+    authorization: Option<String>,
 }
 
 impl Ingress {
@@ -38,7 +43,9 @@ impl Ingress {
             .http_status_as_error(false)
             .build()
             .into();
-        Ingress { base: base.trim_end_matches('/').to_string(), agent }
+        let authorization =
+            std::env::var(TOKEN_VAR).ok().filter(|t| !t.trim().is_empty()).map(|t| format!("Bearer {}", t.trim()));
+        Ingress { base: base.trim_end_matches('/').to_string(), agent, authorization }
     }
 
     /// Calls `handler` of the run `run_id` with `body` and waits for its result.
@@ -56,7 +63,11 @@ impl Ingress {
     /// The workflow's result: `None` while the run goes on.
     pub fn output(&self, run_id: &str) -> Result<Option<Value>, CallError> {
         let url = format!("{}/restate/workflow/GraphRun/{run_id}/output", self.base);
-        let reply = self.agent.get(&url).call().map_err(|e| self.unreachable(&e))?;
+        let mut request = self.agent.get(&url);
+        if let Some(a) = &self.authorization {
+            request = request.header("authorization", a);
+        }
+        let reply = request.call().map_err(|e| self.unreachable(&e))?;
         // 470: the workflow has not finished.
         if reply.status().as_u16() == 470 {
             return Ok(None);
@@ -66,7 +77,10 @@ impl Ingress {
 
     fn post(&self, path: &str, body: Option<&Value>) -> Result<Value, CallError> {
         let url = format!("{}{path}", self.base);
-        let request = self.agent.post(&url);
+        let mut request = self.agent.post(&url);
+        if let Some(a) = &self.authorization {
+            request = request.header("authorization", a);
+        }
         let reply = match body {
             Some(body) => request.header("content-type", "application/json").send(body.to_string()),
             // A handler without input takes no body and no content type.

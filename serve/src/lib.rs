@@ -36,11 +36,48 @@ pub mod workflow;
 
 use restate_sdk::prelude::*;
 
-/// Serves the workflow and the graph store on `listener` until the process ends, the graphs'
-/// requests reaching what `reach` allows.
-pub async fn serve(listener: tokio::net::TcpListener, reach: net::reach::Reach) {
+/// The variable naming the Restate servers' public keys (`publickeyv1_…`, comma-separated)
+/// whose signature every request must carry: with it set, only those servers can call this
+/// deployment, not anyone who can reach its port.
+pub const IDENTITY_KEYS_VAR: &str = "SWITCHYARD_IDENTITY_KEYS";
+
+/// A request identity key that is not one.
+#[derive(Debug)]
+pub struct BadIdentityKey {
+    pub key: String,
+    pub why: String,
+}
+
+impl std::fmt::Display for BadIdentityKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{IDENTITY_KEYS_VAR}: `{}` is not a Restate request identity key ({})", self.key, self.why)
+    }
+}
+
+/// The deployment: the workflow, the graph store and the claims, verifying requests against
+/// `identity_keys` when there are any.
+pub fn endpoint(identity_keys: &[String]) -> Result<Endpoint, BadIdentityKey> {
+    let mut builder = Endpoint::builder().bind(graphs::GraphStore).bind(workflow::GraphRun).bind(claims::RunClaims);
+    for key in identity_keys {
+        builder = builder.identity_key(key).map_err(|e| BadIdentityKey { key: key.clone(), why: format!("{e}") })?;
+    }
+    Ok(builder.build())
+}
+
+/// The keys `SWITCHYARD_IDENTITY_KEYS` names (none when it is unset or empty).
+pub fn identity_keys_from_env() -> Vec<String> {
+    std::env::var(IDENTITY_KEYS_VAR)
+        .unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Serves `endpoint` on `listener` until the process ends, the graphs' requests reaching what
+/// `reach` allows.
+pub async fn serve(listener: tokio::net::TcpListener, endpoint: Endpoint, reach: net::reach::Reach) {
     effects::set_reach(reach);
-    let endpoint =
-        Endpoint::builder().bind(graphs::GraphStore).bind(workflow::GraphRun).bind(claims::RunClaims).build();
     HttpServer::new(endpoint).serve(listener).await;
 }

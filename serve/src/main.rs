@@ -38,6 +38,20 @@ fn main() -> ExitCode {
     for warning in switchyard_serve::reach::warnings(&reach) {
         eprintln!("switchyard serve: {warning}");
     }
+    let keys = switchyard_serve::identity_keys_from_env();
+    let endpoint = match switchyard_serve::endpoint(&keys) {
+        Ok(endpoint) => endpoint,
+        Err(e) => {
+            eprintln!("switchyard serve: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if keys.is_empty() {
+        eprintln!(
+            "switchyard serve: anyone who can reach this port can call it; set {} to the Restate server's public key to accept only its requests",
+            switchyard_serve::IDENTITY_KEYS_VAR
+        );
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(r) => r,
         Err(e) => {
@@ -55,7 +69,7 @@ fn main() -> ExitCode {
         };
         let addr = listener.local_addr().map(|a| a.to_string()).unwrap_or(args.listen);
         eprintln!("switchyard serve: listening on http://{addr} (register it with your Restate server)");
-        switchyard_serve::serve(listener, reach).await;
+        switchyard_serve::serve(listener, endpoint, reach).await;
         ExitCode::SUCCESS
     })
 }

@@ -88,6 +88,12 @@ impl Restate {
 
     /// A server whose service has `env` set (keys, say) besides what `reach` sets.
     pub fn start_with_env(reach: ServeReach, env: &[(&str, &str)]) -> Restate {
+        Restate::start_configured(reach, env, &[])
+    }
+
+    /// A server started with `server_env` (its configuration, `RESTATE_…`), whose service has
+    /// `env` set besides what `reach` sets.
+    pub fn start_configured(reach: ServeReach, env: &[(&str, &str)], server_env: &[(&str, &str)]) -> Restate {
         let _one_at_a_time = STARTING.lock().unwrap_or_else(|e| e.into_inner());
         let dir = tempfile::tempdir().expect("a folder for the server");
         let [ingress, admin, node, service] = free_ports();
@@ -98,6 +104,7 @@ impl Restate {
             .env("RESTATE_ADMIN__BIND_ADDRESS", format!("127.0.0.1:{admin}"))
             .env("RESTATE_BIND_ADDRESS", format!("127.0.0.1:{node}"))
             .env("RESTATE_LISTEN_MODE", "tcp")
+            .envs(server_env.iter().copied())
             .stdout(Stdio::null())
             .stderr(log)
             .spawn()
@@ -157,6 +164,11 @@ impl Restate {
             assert!(since.elapsed() < Duration::from_secs(30), "switchyard serve did not listen within 30 s");
             std::thread::sleep(Duration::from_millis(20));
         }
+    }
+
+    /// The service's own address (`http://127.0.0.1:PORT`), as the Restate server calls it.
+    pub fn service_url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.service_port)
     }
 
     /// Kills the service at once (SIGKILL), whatever it is doing.
