@@ -321,3 +321,42 @@ test('live run: an llm reply streams into the run panel while its step runs, and
     await model.close();
   }
 });
+
+test('a reply over 10 MiB is refused while it downloads, as the native hosts refuse it', async ({ editor: page }) => {
+  const cors = { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, OPTIONS' };
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, cors).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/plain', ...cors });
+    res.end('x'.repeat(11 * 1024 * 1024));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  try {
+    const doc = {
+      format: 'switchyard/graph@1',
+      name: 'Big reply',
+      state: { body: { type: 'any' } },
+      nodes: [
+        { id: 'start', kind: 'start' },
+        { id: 'fetch', kind: 'http', method: 'GET', url: `http://127.0.0.1:${port}/big`, writes: 'body' },
+        { id: 'end', kind: 'end' },
+      ],
+      edges: [
+        { from: 'start', to: 'fetch' },
+        { from: 'fetch', to: 'end' },
+      ],
+    };
+    await importJson(page, doc, 'fetch');
+    await fastest(page);
+    await startRun(page, {});
+    await page.getByRole('dialog', { name: 'New origins' }).getByRole('button', { name: 'Run anyway', exact: true }).click();
+    await expect(runStatus(page)).toHaveAttribute('data-run-status', 'failed');
+    await expect(node(page, 'fetch')).toHaveAttribute('data-status', 'error');
+    await expect(page.getByRole('alert').filter({ hasText: 'fetch' })).toContainText('larger than 10 MiB');
+  } finally {
+    await new Promise((r) => server.close(() => r(undefined)));
+  }
+});
