@@ -156,8 +156,10 @@ impl Deadline {
         let left = (self.run_timeout_ms as f64 - used).max(0.0) as u64;
         let (ms, run_limit) = if left < own { (left, true) } else { (own, false) };
         // Within an embedded run, never past the enclosing subgraph node's limit.
+        // Rounded up: a timer set for the rest ends at or after the enclosing deadline, never
+        // just before it, so the enclosing node sees its own time ran out.
         let enclosing_left = (self.enclosing_at_ms - now_ms).max(0.0);
-        if enclosing_left < ms as f64 { (enclosing_left as u64, false) } else { (ms, run_limit) }
+        if enclosing_left < ms as f64 { (enclosing_left.ceil() as u64, false) } else { (ms, run_limit) }
     }
 
     /// Sets the sandbox's deadline for what is evaluated next: node `node`'s expressions
