@@ -296,6 +296,12 @@ async fn hold_again(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: Platfo
     if ctl.live.with_value(|l| l.as_ref().is_none_or(|l| l.held)) {
         return true;
     }
+    load_shown(doc, ctl, alerts, platform).await
+}
+
+/// Has the engine load the run on display (the outermost one, when a subgraph's run is open)
+/// and hold it as the live run; whether it does.
+async fn load_shown(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) -> bool {
     // The outermost run on display, when a subgraph's run is open.
     let record = ctl.parents.with_untracked(|p| p.first().map(|(_, outer)| outer.complete_record()));
     let Some(record) = record.or_else(|| ctl.view.with_untracked(|v| v.as_ref().map(Playback::complete_record))) else {
@@ -462,7 +468,9 @@ pub async fn try_answer(
         alerts.info("This run was made with an earlier version of this graph: fork it to go on");
         return Ok(());
     }
-    if ctl.live.with_value(Option::is_none) {
+    // A run just opened from the history is loaded by the engine as it is shown; an answer
+    // given before that load came back has the shown run loaded now.
+    if ctl.live.with_value(Option::is_none) && !load_shown(doc, ctl, alerts, platform).await {
         alerts.error("This run cannot go on here (open it from the run history to continue it).");
         return Ok(());
     }
