@@ -9,8 +9,7 @@ use wasm_bindgen::JsCast;
 use super::{navigation, run};
 use crate::model::clipboard;
 use crate::model::import_cap::check_size;
-use crate::platform::PlatformRef;
-use crate::state::{Alerts, Dialog, DocState, RunCtl, UiState, ViewState};
+use crate::state::{Alerts, App, Dialog, DocState};
 
 /// Also kept in local storage, so a copy in one tab can be pasted in another even where
 /// the system clipboard is not readable.
@@ -43,19 +42,8 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("?", "Show this help"),
 ];
 
-/// Everything a shortcut may act on.
-#[derive(Clone, Copy)]
-pub struct KeyTargets {
-    pub doc: DocState,
-    pub view: ViewState,
-    pub ui: UiState,
-    pub alerts: Alerts,
-    pub ctl: RunCtl,
-    pub platform: PlatformRef,
-}
-
-pub fn install(t: KeyTargets) {
-    let KeyTargets { doc, alerts, .. } = t;
+pub fn install(t: App) {
+    let App { doc, alerts, .. } = t;
     let _ = window_event_listener(ev::keydown, move |ev: KeyboardEvent| on_key(t, &ev));
     let _ = window_event_listener(ev::paste, move |ev: ClipboardEvent| {
         if typing_in_field() {
@@ -102,8 +90,8 @@ pub fn copy_selection(doc: DocState, alerts: Alerts) {
 
 /// The run commands' keys, as the desktop app's Run menu has them (F5 would reload the page:
 /// the editor takes it while it has focus), and Ctrl+Enter, which works in the Input too.
-fn run_key(t: KeyTargets, ev: &KeyboardEvent) -> bool {
-    let KeyTargets { doc, alerts, ctl, platform, .. } = t;
+fn run_key(t: App, ev: &KeyboardEvent) -> bool {
+    let App { doc, alerts, run: ctl, platform, .. } = t;
     let ctrl = ev.ctrl_key() || ev.meta_key();
     match (ev.key().as_str(), ev.shift_key(), ctrl) {
         ("F5", false, false) | ("Enter", false, true) => {
@@ -120,8 +108,8 @@ fn run_key(t: KeyTargets, ev: &KeyboardEvent) -> bool {
     true
 }
 
-fn on_key(t: KeyTargets, ev: &KeyboardEvent) {
-    let KeyTargets { doc, view, ui, alerts, .. } = t;
+fn on_key(t: App, ev: &KeyboardEvent) {
+    let App { doc, view, ui, alerts, .. } = t;
     let key = ev.key();
     let ctrl = ev.ctrl_key() || ev.meta_key();
     if ui.dialog.get_untracked().is_none() && run_key(t, ev) {

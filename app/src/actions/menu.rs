@@ -11,22 +11,10 @@ use wasm_bindgen::JsCast;
 
 use super::keyboard::{copy_selection, paste_text, typing_in_field};
 use super::{document, exchange, files, navigation, run};
-use crate::platform::PlatformRef;
-use crate::state::{Alerts, DocState, RunCtl, UiState, ViewState};
-
-/// Everything a menu item may act on.
-#[derive(Clone, Copy)]
-pub struct MenuTargets {
-    pub doc: DocState,
-    pub view: ViewState,
-    pub ctl: RunCtl,
-    pub ui: UiState,
-    pub alerts: Alerts,
-    pub platform: PlatformRef,
-}
+use crate::state::App;
 
 /// Listens for the app's menu events (none come in the browser, which has no native menus).
-pub fn install(targets: MenuTargets) {
+pub fn install(targets: App) {
     let _ = window_event_listener(ev::Custom::<web_sys::CustomEvent>::new(MENU_EVENT), move |event| {
         let detail = event.dyn_ref::<web_sys::CustomEvent>().and_then(|e| e.detail().as_string());
         if let Some(action) = detail.as_deref().and_then(MenuAction::from_id) {
@@ -36,7 +24,7 @@ pub fn install(targets: MenuTargets) {
 }
 
 /// Does what `action` asks.
-pub fn carry_out(t: MenuTargets, action: MenuAction) {
+pub fn carry_out(t: App, action: MenuAction) {
     if let Some(edit) = action.text_edit()
         && typing_in_field()
     {
@@ -69,18 +57,18 @@ pub fn carry_out(t: MenuTargets, action: MenuAction) {
         MenuAction::Paste => paste_from_clipboard(t),
         MenuAction::SelectAll => navigation::select_all(t.doc),
         MenuAction::Run => {
-            navigation::leave_to(t.doc, t.ctl, 0);
-            run::start(t.doc, t.ctl, t.alerts, t.platform);
+            navigation::leave_to(t.doc, t.run, 0);
+            run::start(t.doc, t.run, t.alerts, t.platform);
         }
-        MenuAction::Step => run::step(t.doc, t.ctl, t.alerts, t.platform),
-        MenuAction::Back => run::back(t.ctl),
-        MenuAction::Continue => run::play(t.doc, t.ctl, t.alerts, t.platform),
-        MenuAction::Reset => run::reset(t.ctl, t.platform),
+        MenuAction::Step => run::step(t.doc, t.run, t.alerts, t.platform),
+        MenuAction::Back => run::back(t.run),
+        MenuAction::Continue => run::play(t.doc, t.run, t.alerts, t.platform),
+        MenuAction::Reset => run::reset(t.run, t.platform),
     }
 }
 
 /// Saves now (autosave would shortly), and says so.
-fn save(t: MenuTargets) {
+fn save(t: App) {
     if document::save_now(t.doc, t.view, t.alerts, t.platform) {
         t.doc.saved_revision.set(t.doc.editor.with_untracked(crate::model::editor::Editor::revision));
         let name = t.doc.current.with_untracked(ToString::to_string);
@@ -90,7 +78,7 @@ fn save(t: MenuTargets) {
 
 /// Saves, then closes the window; a save that fails keeps the window open (its message says
 /// why, and the work is still there).
-fn close(t: MenuTargets) {
+fn close(t: App) {
     if document::save_now(t.doc, t.view, t.alerts, t.platform) {
         t.platform.get().close_window();
     }
@@ -98,7 +86,7 @@ fn close(t: MenuTargets) {
 
 /// Nodes from the system clipboard, else the editor's own last copy (for when the clipboard
 /// cannot be read).
-fn paste_from_clipboard(t: MenuTargets) {
+fn paste_from_clipboard(t: App) {
     let read = t.platform.get().read_clipboard();
     wasm_bindgen_futures::spawn_local(async move {
         let text = match read.await {

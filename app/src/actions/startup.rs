@@ -25,7 +25,8 @@ pub fn start(platform: Rc<dyn Platform>, problems: Vec<String>) {
     all_problems.extend(problems);
     let (current, graph) = open_initial(platform, &mut library);
     let is_new = current.library_id().is_some_and(|id| library.get(id).is_none());
-    let (doc, view, run, ui, alerts) = provide_all(Editor::new(graph), current, library);
+    let app = provide_all(Editor::new(graph), current, library, platform);
+    let crate::state::App { doc, view, run, ui, alerts, .. } = app;
     for p in all_problems {
         alerts.error(p);
     }
@@ -40,13 +41,13 @@ pub fn start(platform: Rc<dyn Platform>, problems: Vec<String>) {
     document::autosave(doc, view, alerts, platform);
     super::drafts::install();
     super::follow::install(doc, view, run);
-    super::keyboard::install(super::keyboard::KeyTargets { doc, view, ui, alerts, ctl: run, platform });
+    super::keyboard::install(app);
     super::exchange::import_from_location((doc, view, run), alerts, platform);
     if is_new {
         document::save_now(doc, view, alerts, platform);
     }
     super::files::open_given_files(doc, view, alerts, platform);
-    super::menu::install(super::menu::MenuTargets { doc, view, ctl: run, ui, alerts, platform });
+    super::menu::install(app);
     warm_run_worker(run);
 }
 

@@ -5,7 +5,8 @@
 //!
 //! | module | what it holds |
 //! |---|---|
-//! | (this file) | [`provide_all`]: builds every part and provides each as a context |
+//! | (this file) | [`provide_all`]: builds every part and provides each as a context, and the [`App`] handle over them all |
+//! | [`app`] | [`App`]: one handle on every part and the platform, what actions take |
 //! | [`doc`] | [`DocState`]: the editor (document, selection, undo), the library, which document is open and when it was saved, and memos derived from the document (node ids and index, boxes, diagnostics, node and edge problems, flow, selection, subgraph path) |
 //! | [`view`] | [`ViewState`]: pan and zoom, the canvas size, drags, the wire and marquee in progress, the `far` memo, and fit, centre and zoom |
 //! | [`marks`] | [`marks::Marks`]: each node's and edge's mark for the run on display (status, running, instances; taken), one signal each, set only when it changes |
@@ -14,6 +15,7 @@
 //! | [`alerts`] | [`Alerts`]: the messages for the user |
 
 pub mod alerts;
+pub mod app;
 pub mod doc;
 pub mod marks;
 pub mod run;
@@ -21,6 +23,7 @@ pub mod ui;
 pub mod view;
 
 pub use alerts::{Alert, AlertKind, Alerts, use_alerts};
+pub use app::{App, use_app};
 pub use doc::{DocState, Leave, NodeProblems, use_doc};
 pub use run::{Live, RunCtl, use_run};
 pub use ui::{Dialog, Theme, UiState, use_ui};
@@ -31,10 +34,11 @@ use leptos::prelude::*;
 use crate::model::doc_id::DocId;
 use crate::model::editor::Editor;
 use crate::model::library::Library;
+use crate::platform::PlatformRef;
 
-/// Builds the state for `editor` (document `current` of `library`) and provides each part
-/// as its own context.
-pub fn provide_all(editor: Editor, current: DocId, library: Library) -> (DocState, ViewState, RunCtl, UiState, Alerts) {
+/// Builds the state for `editor` (document `current` of `library`) on `platform`, provides
+/// each part as its own context and the [`App`] handle over them, and returns the handle.
+pub fn provide_all(editor: Editor, current: DocId, library: Library, platform: PlatformRef) -> App {
     let doc = DocState::new(editor, current, library);
     let view = ViewState::new(doc.node_ids);
     let run = RunCtl::new(doc.scope, doc.hash);
@@ -45,5 +49,7 @@ pub fn provide_all(editor: Editor, current: DocId, library: Library) -> (DocStat
     provide_context(run);
     provide_context(ui);
     provide_context(alerts);
-    (doc, view, run, ui, alerts)
+    let app = App { doc, view, run, ui, alerts, platform };
+    provide_context(app);
+    app
 }
