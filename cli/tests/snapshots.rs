@@ -94,7 +94,7 @@ fn the_default_record_keeps_snapshots_where_the_rule_puts_them_and_every_state_r
     // Each step's state, rebuilt from the nearest snapshot, is the one --full-states wrote.
     let docs: Vec<StepDoc> = serde_json::from_value(rec["steps"].clone()).expect("the steps read");
     for (k, s) in steps(&full).iter().enumerate() {
-        let rebuilt = engine::snapshots::state_after(&Map::new(), &docs, k + 1).expect("rebuilds");
+        let rebuilt = engine::record::snapshots::state_after(&Map::new(), &docs, k + 1).expect("rebuilds");
         assert_eq!(Value::Object(rebuilt), s["state"], "step {}", k + 1);
     }
 }

@@ -15,10 +15,9 @@
 //! | [`script`] | the Rhai sandbox: expressions, scripts, `{{ }}` templates; values to and from JSON (a number JSON cannot hold is an error, text of lists and maps is JSON), and the state fields an expression reads: `script/{builtins, clock, json, reads}` |
 //! | [`state`] | state fields, reducers, type checks, JSON patches: `state/{add, check, list, messages}` |
 //! | [`messages`] | chat messages (spec 2.6): their shape, updates to a `messages` field, ids, `has_tool_calls` |
-//! | [`run`] | the executor: `run/{types, errors, start, step, exec, subgraph, definition, route, interrupt, form, breakpoint, ended, fork, record, snapshots, scope, outcome, nodeset, task, map, verify}` |
+//! | [`run`] | the executor: `run/{types, start, step, exec, subgraph, definition, route, interrupt, form, breakpoint, ended, fork, record, snapshots, scope, outcome, nodeset, task, map, step_json}` |
 //! | `effects` | `llm`, `http` and `tools` nodes: requests rendered, sent through the [`Host`] (streamed when it watches), timed out and retried; model providers (mock, OpenAI-compatible, Anthropic); the executor calls in with what they need, not the whole run: `effects/{send, http, llm, chat, mock, openai, anthropic, sse, tools}` |
-//! | [`record`] | the run record, `switchyard/run@1` |
-//! | [`snapshots`] | which steps of a record carry their full state (the snapshot rule), and any step's state rebuilt from the nearest snapshot and the patches after it |
+//! | [`record`] | the run record, `switchyard/run@1`, and what reads it: status, errors, map instances, snapshots (which steps carry their full state, any step's state rebuilt), a record checked against its graph: `record/{status, errors, instance, snapshots, verify}` |
 //! | `schema` | (feature `schema`) the JSON Schemas of both documents, derived from these types: `schema/{graph, run}` |
 //! | [`stack`] | the stack a thread running graph work is given, for the deepest value a script can build |
 //! | [`update`] | what a node writes in a step |
@@ -72,7 +71,6 @@ pub mod run;
 #[cfg(feature = "schema")]
 pub mod schema;
 pub mod script;
-pub mod snapshots;
 pub mod stack;
 pub mod state;
 pub mod update;
@@ -84,6 +82,6 @@ pub use host::{Host, OfflineHost};
 pub use mermaid::to_mermaid;
 pub use parse::{DocError, parse_graph};
 pub use plan::{Compiled, Plan, compile, validate};
-pub use record::{RUN_FORMAT, RUN_SCHEMA_ID, RunRecord, Usage};
-pub use run::{ErrorKind, InputError, NodeError, Run, RunError, Status};
-pub use snapshots::StepStates;
+pub use record::snapshots::StepStates;
+pub use record::{ErrorKind, InputError, NodeError, RUN_FORMAT, RUN_SCHEMA_ID, RunError, RunRecord, Status, Usage};
+pub use run::Run;

@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use engine::host::{Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture, Origin, check_origin};
+use engine::record::snapshots::{self, StepStates};
 use engine::run::Breakpoints;
-use engine::snapshots::{self, StepStates};
 use engine::{OfflineHost, Run, compile, parse_graph};
 use include_dir::{Dir, include_dir};
 use serde_json::{Value, json};

@@ -35,7 +35,7 @@ fuzz_target!(|data: &[u8]| {
         // text, and it is held to the host's state ceiling.
         let ceiling = engine::document::EffectiveLimits::CEILINGS.max_state_bytes as usize;
         for count in 0..=steps.len() {
-            if let Ok(state) = engine::snapshots::state_after(&record.input, steps, count) {
+            if let Ok(state) = engine::record::snapshots::state_after(&record.input, steps, count) {
                 let size = serde_json::to_string(&state).map_or(0, |t| t.len());
                 assert!(size <= ceiling + 2 * text.len(), "{size} bytes from a record of {}", text.len());
             }

@@ -5,9 +5,9 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use engine::record::snapshots;
 use engine::record::{RunRecord, StepDoc};
 use engine::run::Status;
-use engine::snapshots;
 use serde_json::{Map, Value};
 
 use super::instances::{self, entries_of, failed_in, node_of};

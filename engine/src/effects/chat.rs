@@ -10,7 +10,7 @@ use super::EffectCall;
 use super::send::{Transport, send};
 use super::sse::{SseEvent, SseParser};
 use crate::host::{Auth, HttpRequest, StreamRedactor};
-use crate::run::errors::{ErrorKind, NodeError};
+use crate::record::{ErrorKind, NodeError};
 
 /// What is sent to the model: its system text, and the conversation (earlier messages, then
 /// the prompt as a user message), as canonical messages.

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::EffectCall;
 use crate::json_schema::{CheckError, JsonSchema};
-use crate::run::errors::ErrorKind;
+use crate::record::ErrorKind;
 
 /// `value` checked against `schema` for node `call`; on failure, the error's kind and message.
 /// A mismatch is an error of `kind` whose message starts with `mismatch` (followed by where

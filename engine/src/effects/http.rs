@@ -7,7 +7,7 @@ use super::{Effect, EffectCall, cut};
 use crate::document::Parse;
 use crate::host::HttpRequest;
 use crate::plan::{Body, HttpOp, JsonTemplate, RequestOp};
-use crate::run::errors::{ErrorKind, NodeError};
+use crate::record::{ErrorKind, NodeError};
 use crate::script::{Ctx, EvalError, Scripting};
 
 /// An `http` node: renders and sends its request, and writes the reply (parsed as `parse`

@@ -10,7 +10,7 @@ use super::{Effect, EffectCall, anthropic, checked, cut, mock, openai};
 use crate::document::{Parse, Provider};
 use crate::messages;
 use crate::plan::LlmOp;
-use crate::run::errors::{ErrorKind, NodeError};
+use crate::record::{ErrorKind, NodeError};
 
 /// An `llm` node: renders its prompts, asks the model, and writes the reply.
 pub(crate) async fn llm(call: &EffectCall<'_>, op: &LlmOp) -> Effect {

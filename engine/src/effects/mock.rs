@@ -18,7 +18,7 @@ use super::EffectCall;
 use super::chat::{ChatReply, Conversation, ToolCall};
 use super::http::render_json;
 use crate::plan::{JsonTemplate, LlmOp, MockItem, MockReply};
-use crate::run::errors::{ErrorKind, NodeError};
+use crate::record::{ErrorKind, NodeError};
 use crate::script::{Ctx, to_dynamic};
 
 /// The mock model's reply to `conv`; which item answered goes into `detail`.

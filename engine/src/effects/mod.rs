@@ -42,7 +42,7 @@ pub(crate) use self::tools::{DefinitionRun, Failure, RunDefinition, tools};
 use crate::document::{EffectiveLimits, MAX_RETRY_ATTEMPTS, MIN_RETRY_BACKOFF_MS};
 use crate::host::Host;
 use crate::plan::PlanNode;
-use crate::run::errors::{ErrorKind, NodeError};
+use crate::record::{ErrorKind, NodeError};
 use crate::script::{Ctx, Guard, Scripting, Template, Why};
 use crate::update::Update;
 

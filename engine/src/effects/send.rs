@@ -8,7 +8,7 @@ use futures_util::future::{Either, select};
 
 use super::{EffectCall, Retries, cut};
 use crate::host::{HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture};
-use crate::run::errors::ErrorKind;
+use crate::record::ErrorKind;
 
 /// The result of sending a request, attempts included.
 pub(super) struct Sent {

@@ -18,8 +18,7 @@ use super::send::{Transport, send};
 use super::{Effect, EffectCall, checked};
 use crate::host::LocalBoxFuture;
 use crate::plan::{Plan, PlanTool, ToolRunOp, ToolsOp, UseOp};
-use crate::record::Usage;
-use crate::run::errors::{ErrorKind, NodeError};
+use crate::record::{ErrorKind, NodeError, Usage};
 use crate::script::{Ctx, EvalError, Expr, from_dynamic, to_dynamic};
 use crate::update::Update;
 

@@ -13,10 +13,9 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use super::Run;
-use crate::record::RunRecord;
-use crate::run::errors::InputError;
+use crate::record::{Breakpoint, InputError, RunRecord, Status, Waiting};
 use crate::run::task::Task;
-use crate::run::types::{Breakpoint, Breakpoints, Status, Waiting};
+use crate::run::types::Breakpoints;
 
 impl Run {
     /// Sets where the run stops before or after a node (ids of nodes the plan lacks are

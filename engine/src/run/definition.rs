@@ -12,8 +12,7 @@ use super::Run;
 use crate::effects::{DefinitionRun, EffectCall, Failure, RunDefinition};
 use crate::host::LocalBoxFuture;
 use crate::plan::Plan;
-use crate::run::errors::ErrorKind;
-use crate::run::types::Status;
+use crate::record::{ErrorKind, Status};
 
 impl RunDefinition for Run {
     fn run_definition<'a>(

@@ -8,9 +8,8 @@
 
 use super::Run;
 use crate::plan::Op;
-use crate::run::errors::{ErrorKind, NodeError, RunError};
+use crate::record::{ErrorKind, NodeError, RunError, Status};
 use crate::run::task::Fanout;
-use crate::run::types::Status;
 
 impl Run {
     /// The `end` node with `outcome: failed` that one of the edges `taken` (indices in the

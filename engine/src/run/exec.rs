@@ -8,7 +8,7 @@ use super::Run;
 use crate::effects::{self, Deadline, EffectCall};
 use crate::host::Host;
 use crate::plan::{HumanAnswer, Op, PlanNode};
-use crate::run::errors::{ErrorKind, NodeError};
+use crate::record::{ErrorKind, NodeError};
 use crate::run::outcome::{Outcome, Route};
 use crate::run::task::Task;
 use crate::script::{Ctx, EvalError, Expr, from_dynamic};

@@ -7,10 +7,9 @@ use serde_json::{Map, Value};
 use super::Run;
 use crate::host::Host;
 use crate::messages::Writer;
-use crate::record::RunRecord;
-use crate::run::errors::InputError;
+use crate::record::{ForkInfo, InputError, RunRecord, Status};
 use crate::run::start::check_against_schema;
-use crate::run::types::{ForkInfo, Status, StepRecord};
+use crate::run::types::StepRecord;
 
 impl Run {
     /// A new run that starts from checkpoint `step` of this one (0: before step 1), with

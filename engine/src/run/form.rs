@@ -9,8 +9,7 @@ use serde_json::{Map, Value};
 
 use super::Run;
 use crate::plan::{FormFieldOp, FormOp, PlanNode};
-use crate::run::errors::{ErrorKind, InputError, NodeError};
-use crate::run::types::WaitingField;
+use crate::record::{ErrorKind, InputError, NodeError, WaitingField};
 use crate::state::{excerpt, normalize_type, type_name};
 
 /// A form as the run shows it: each field, its default evaluated.

@@ -6,9 +6,8 @@ use serde_json::Value;
 use super::Run;
 use crate::document::NodeKind;
 use crate::plan::{HumanAnswer, HumanOp, Op};
-use crate::run::errors::{ErrorKind, InputError, NodeError};
+use crate::record::{ErrorKind, InputError, NodeError, Status, Waiting};
 use crate::run::form::check_form_answer;
-use crate::run::types::{Status, Waiting};
 use crate::state::{check_update, excerpt};
 
 impl Run {

@@ -10,8 +10,8 @@ use serde_json::Value;
 
 use super::Run;
 use crate::plan::{INDEX_NAME, MapEdge, PlanEdge, PlanNode};
-use crate::run::errors::{ErrorKind, RunError};
-use crate::run::task::{MapItem, Task};
+use crate::record::{ErrorKind, MapItem, RunError};
+use crate::run::task::Task;
 use crate::script::{Ctx, to_dynamic};
 use crate::state::{excerpt, type_name};
 

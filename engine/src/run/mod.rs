@@ -7,9 +7,8 @@
 //!
 //! | module | what it holds |
 //! |---|---|
-//! | `types` | [`Status`], [`Waiting`], [`ForkInfo`], [`StepRecord`] |
+//! | `types` | [`Breakpoints`], [`StepRecord`] (the record's own types are [`crate::record`]'s) |
 //! | `task` | [`Task`]: a node or one map instance `<node>[<index>]`; [`MapItem`] and [`Fanout`]: the items of the instances due to run |
-//! | `errors` | [`ErrorKind`], [`NodeError`], [`RunError`], [`InputError`] |
 //! | `start` | [`Run::start`]: defaults, input, the first active set |
 //! | `step` | [`Run::step`]: one superstep, from the active set to the next |
 //! | `exec` | running one node: `set`, `script`, `router`, `human`, pinned and disabled nodes |
@@ -23,12 +22,11 @@
 //! | `interrupt` | human nodes: what waits, rendered prompts, [`Run::answer`] |
 //! | `form` | human forms (spec 2.8): the form a node waits with, defaults evaluated; an answer checked field by field |
 //! | `fork` | checkpoints: [`Run::fork`], [`Run::resume`], rewinding and replaying steps |
-//! | `record` | a run as a [`RunRecord`], and back |
-//! | `snapshots` | which steps' states the record writes (the rule kept step by step), and every step's state rebuilt from a record's patches |
+//! | `record` | a run as a [`RunRecord`](crate::RunRecord), and a run rebuilt from one |
+//! | `snapshots` | which steps' states the record writes (the rule kept step by step) |
 //! | `scope` | what expressions see: `state`, `input`, `outputs`, `errors`, `step` |
 //! | `outcome` | what one node did, before the step applies it |
 //! | `nodeset` | the active set |
-//! | `verify` | a record checked against its graph before it is resumed or forked |
 //!
 //! Nodes that reach outside the engine (`llm`, `http`, `tools`) run in the crate's `effects` module,
 //! which gets what it needs through an `EffectCall` rather than from the run.
@@ -36,7 +34,6 @@
 mod breakpoint;
 mod definition;
 mod ended;
-pub(crate) mod errors;
 mod exec;
 mod fork;
 mod form;
@@ -54,7 +51,6 @@ mod step_json;
 mod subgraph;
 pub(crate) mod task;
 pub(crate) mod types;
-mod verify;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -64,14 +60,17 @@ use json_patch::PatchOperation;
 use serde_json::{Map, Value};
 use thin_vec::ThinVec;
 
-pub use self::errors::{ErrorKind, InputError, NodeError, RunError};
 use self::nodeset::NodeSet;
 use self::scope::Live;
 pub use self::scope::OUTPUT_HISTORY;
-pub use self::task::{Fanout, MapItem, Task, split_name};
-pub use self::types::{Breakpoint, Breakpoints, ForkInfo, Status, StepRecord, Waiting, WaitingField};
+pub use self::task::{Fanout, Task};
+pub use self::types::{Breakpoints, StepRecord};
 use crate::plan::Plan;
-use crate::record::RunRecord;
+// The record's types, re-exported here too: a run is read through them.
+pub use crate::record::{
+    Breakpoint, ErrorKind, ForkInfo, InputError, MapItem, NodeError, RunError, RunRecord, Status, Waiting,
+    WaitingField, split_name,
+};
 use crate::script::Ctx;
 use crate::state::State;
 

@@ -3,9 +3,7 @@
 use serde_json::Value;
 
 use crate::effects::Effect;
-use crate::record::RunRecord;
-use crate::run::errors::NodeError;
-use crate::run::types::Waiting;
+use crate::record::{NodeError, RunRecord, Waiting};
 use crate::update::Update;
 
 /// What one node did in a step.

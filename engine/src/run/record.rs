@@ -1,5 +1,5 @@
 //! A run as its [`RunRecord`] (spec 4), and a run rebuilt from one to resume or fork it.
-//! Steps carry their state where [`crate::snapshots`] puts it, or on every step when asked
+//! Steps carry their state where [`crate::record::snapshots`] puts it, or on every step when asked
 //! ([`StepStates::Every`]).
 
 use std::rc::Rc;
@@ -12,11 +12,10 @@ use serde_json::Value;
 use super::Run;
 use crate::host::Host;
 use crate::plan::Plan;
-use crate::record::{RUN_FORMAT, RunRecord, StepDoc, Usage};
-use crate::run::errors::InputError;
-use crate::run::task::{Fanout, Task, split_name};
-use crate::run::types::{Status, StepRecord};
-use crate::snapshots::StepStates;
+use crate::record::snapshots::StepStates;
+use crate::record::{InputError, RUN_FORMAT, RunRecord, Status, StepDoc, Usage, split_name};
+use crate::run::task::{Fanout, Task};
+use crate::run::types::StepRecord;
 use crate::state::State;
 
 impl Run {
@@ -67,7 +66,7 @@ impl Run {
     /// the snapshot rule puts one. An editor showing a live run, or a file kept up to date,
     /// appends these rather than rebuilding the whole record after every step; a complete
     /// record also gives its last step its state ([`Run::record`] does, and
-    /// [`crate::snapshots::seal`] does it for steps gathered this way).
+    /// [`crate::record::snapshots::seal`] does it for steps gathered this way).
     pub fn step_docs(&self, from: usize) -> Vec<StepDoc> {
         self.step_docs_with(from, StepStates::Snapshots)
     }
@@ -108,8 +107,9 @@ impl Run {
         };
         let mut run = Run::start(plan.clone(), Value::Object(record.input.clone()), host)
             .map_err(|e| bad(e.path, format!("the run's input no longer fits the graph: {}", e.message)))?;
-        super::verify::check_record(&plan, record)?;
-        let states = super::snapshots::rebuild_states(&plan.schema, plan.limits.max_state_bytes, &run.state, steps)?;
+        crate::record::verify::check_record(&plan, record)?;
+        let states =
+            crate::record::snapshots::rebuild_states(&plan.schema, plan.limits.max_state_bytes, &run.state, steps)?;
         run.run_id = record.run_id.clone();
         run.forked_from = record.forked_from.clone();
         for (k, (s, state)) in steps.iter().zip(states).enumerate() {

@@ -10,7 +10,7 @@ use thin_vec::ThinVec;
 use super::Run;
 use crate::document::{NodeKind, OnError};
 use crate::plan::{Op, PlanEdge, PlanNode};
-use crate::run::errors::{ErrorKind, RunError};
+use crate::record::{ErrorKind, RunError};
 use crate::run::map::Targets;
 use crate::run::outcome::{Outcome, Route};
 use crate::run::task::Task;

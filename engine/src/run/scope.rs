@@ -15,7 +15,7 @@ use thin_vec::ThinVec;
 
 use super::Run;
 use crate::plan::Plan;
-use crate::run::errors::NodeError;
+use crate::record::NodeError;
 use crate::run::task::Task;
 use crate::run::types::StepRecord;
 use crate::script::{Ctx, ObjectView, View, ViewSource, to_dynamic};

@@ -10,10 +10,9 @@ use super::Run;
 use crate::host::Host;
 use crate::messages::Writer;
 use crate::plan::Plan;
-use crate::run::errors::InputError;
+use crate::record::{InputError, Status};
 use crate::run::map::Targets;
 use crate::run::outcome::Route;
-use crate::run::types::Status;
 use crate::state::{State, normalize_written, type_name};
 
 impl Run {

@@ -14,12 +14,12 @@ use crate::document::{OnError, Reducer};
 use crate::effects::Deadline;
 use crate::host::Host;
 use crate::messages::Writer;
-use crate::run::errors::{ErrorKind, NodeError, RunError};
+use crate::record::{ErrorKind, NodeError, RunError, Status};
 use crate::run::map::Targets;
 use crate::run::outcome::Outcome;
 use crate::run::start::check_against_schema;
 use crate::run::task::Task;
-use crate::run::types::{Status, StepRecord};
+use crate::run::types::StepRecord;
 use crate::update::Update;
 
 /// Each task that ran in a step, in task order, with what it did.

@@ -10,9 +10,9 @@ use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 
 use super::Run;
 use crate::plan::Plan;
+use crate::record::snapshots::StepStates;
 use crate::run::task::Task;
 use crate::run::types::StepRecord;
-use crate::snapshots::StepStates;
 
 impl Run {
     /// Step `index` (from 0) as [`Run::step_doc`] gives it, written as compact JSON onto

@@ -12,11 +12,9 @@ use super::Run;
 use crate::effects::{EffectCall, Retries};
 use crate::host::LocalBoxFuture;
 use crate::plan::SubgraphOp;
-use crate::record::RunRecord;
-use crate::run::errors::{ErrorKind, NodeError};
+use crate::record::{ErrorKind, NodeError, RunRecord, Status, Waiting};
 use crate::run::outcome::Outcome;
 use crate::run::task::Task;
-use crate::run::types::{Status, Waiting};
 use crate::script::to_dynamic;
 use crate::update::Update;
 

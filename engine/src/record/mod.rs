@@ -1,16 +1,36 @@
 //! The run record, `switchyard/run@1` (spec section 4): what a run did, step by step, in a
 //! form that can be saved, shown, and resumed or forked later. [`crate::Run::record`] writes
-//! one and [`crate::Run::from_record`] reads one back; [`crate::snapshots`] says which steps
+//! one and [`crate::Run::from_record`] reads one back; [`snapshots`] says which steps
 //! carry their full state and rebuilds the others'.
+//!
+//! Everything the format holds is declared in this folder, and so is everything that reads a
+//! record without running it, as the graph format is in [`crate::document`]. The executor
+//! ([`crate::run`]) writes and resumes records through these types and never the other way
+//! round: nothing here imports `run` or `effects`.
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | `mod.rs` | [`RunRecord`], its steps ([`StepDoc`]), the tokens used ([`Usage`]), [`RUN_FORMAT`] |
+//! | `status` | [`Status`], what a run waits for ([`Waiting`], [`WaitingField`], [`Breakpoint`]), [`ForkInfo`] |
+//! | `errors` | [`ErrorKind`], a node's [`NodeError`], the [`RunError`] that stops a run, [`InputError`] for input, answers and records that cannot be used |
+//! | `instance` | a map instance's name in the record (`<node>[<index>]`, [`split_name`]) and its [`MapItem`] |
+//! | [`snapshots`] | which steps carry their full state, and any step's state rebuilt from the nearest snapshot and the patches after it |
+//! | `verify` | a record checked against its graph before it is resumed or forked |
+
+mod errors;
+mod instance;
+pub mod snapshots;
+mod status;
+pub(crate) mod verify;
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::run::errors::{NodeError, RunError};
-use crate::run::task::MapItem;
-use crate::run::types::{ForkInfo, Status, Waiting};
+pub use self::errors::{ErrorKind, InputError, NodeError, RunError};
+pub use self::instance::{MapItem, split_name};
+pub use self::status::{Breakpoint, ForkInfo, Status, Waiting, WaitingField};
 use crate::update::Update;
 
 /// The value of every run record's `format` field.
@@ -123,7 +143,7 @@ pub struct StepDoc {
     pub patch: json_patch::Patch,
     /// The state after the step, where the record keeps a snapshot: on the first and last
     /// steps and where the patches since the previous snapshot add up to the size of the state
-    /// (every step with `--full-states`). Elsewhere absent: [`crate::snapshots::state_after`]
+    /// (every step with `--full-states`). Elsewhere absent: [`snapshots::state_after`]
     /// rebuilds it from the nearest earlier snapshot.
     #[cfg_attr(feature = "schema", schemars(schema_with = "crate::schema::run::snapshot"))]
     #[serde(default, skip_serializing_if = "Option::is_none")]

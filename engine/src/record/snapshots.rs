@@ -13,13 +13,17 @@
 //! The rule is decided step by step from what came before, so a step that is not the last
 //! carries a snapshot or not whatever follows it: a record written while the run goes on
 //! only ever changes its last step's.
+//!
+//! A run read back from its record gets every step's state from `rebuild_states`: each
+//! patch applied to the state before it, bounded, and checked against the step's snapshot.
 
 use json_patch::PatchOperation;
 use serde_json::{Map, Value};
 
 use crate::json_size::json_len;
-use crate::record::StepDoc;
+use crate::record::{InputError, StepDoc};
 use crate::state::patch_bound::{PatchBound, PatchError, PatchFailure, check_op, op_name};
+use crate::state::{Schema, State};
 
 /// Which steps a record writes the state of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -156,6 +160,48 @@ fn apply(doc: &mut Value, k: usize, s: &StepDoc) -> Result<(), RebuildError> {
         return Err(RebuildError { path: at(), message: "makes the state something other than an object".into() });
     }
     Ok(())
+}
+
+fn bad(path: String, message: String) -> InputError {
+    InputError { path, message }
+}
+
+/// The state after each of `steps`, starting from `initial`: each step's patch applied to the
+/// state before it, sharing whatever it did not change, and checked against the step's state
+/// where the record has one. Linear in the record: a snapshot is compared, never parsed
+/// into a state of its own. No operation may take the state much past `max_state_bytes`
+/// ([`PatchBound`]): the record is untrusted, and its patches are applied before any
+/// snapshot could show them wrong.
+pub(crate) fn rebuild_states(
+    schema: &Schema,
+    max_state_bytes: u64,
+    initial: &State,
+    steps: &[StepDoc],
+) -> Result<Vec<State>, InputError> {
+    let mut states = Vec::with_capacity(steps.len());
+    let mut state = initial.clone();
+    for (k, s) in steps.iter().enumerate() {
+        if !s.patch.0.is_empty() {
+            let bound = PatchBound::new(max_state_bytes, state.serialized_len() as u64, patch_len(&s.patch.0));
+            state.apply_patch(schema, &s.patch.0, bound).map_err(|e| {
+                let message = match e.failure {
+                    PatchFailure::DoesNotApply(_) => format!("does not apply to the state before the step: {e}"),
+                    PatchFailure::TooBig { .. } | PatchFailure::TooDeep { .. } => e.to_string(),
+                };
+                bad(format!("steps[{k}].patch"), message)
+            })?;
+        }
+        if let Some(snapshot) = &s.state
+            && let Some(difference) = state.difference(snapshot)
+        {
+            return Err(bad(
+                format!("steps[{k}].state"),
+                format!("does not agree with the patches up to this step: {difference}"),
+            ));
+        }
+        states.push(state.clone());
+    }
+    Ok(states)
 }
 
 #[cfg(test)]

@@ -13,16 +13,14 @@ use std::collections::BTreeSet;
 
 use crate::document::NodeKind;
 use crate::plan::Plan;
-use crate::record::{RunRecord, StepDoc};
-use crate::run::errors::InputError;
-use crate::run::task::split_name;
+use crate::record::{InputError, RunRecord, StepDoc, split_name};
 
 fn bad(path: impl Into<String>, message: impl Into<String>) -> InputError {
     InputError { path: path.into(), message: message.into() }
 }
 
 /// Checks `record` against `plan`.
-pub(super) fn check_record(plan: &Plan, record: &RunRecord) -> Result<(), InputError> {
+pub(crate) fn check_record(plan: &Plan, record: &RunRecord) -> Result<(), InputError> {
     let steps = record.steps.as_deref().unwrap_or_default();
     if record.step != steps.len() as u64 {
         return Err(bad("step", format!("the record has {} steps, but says {}", steps.len(), record.step)));
