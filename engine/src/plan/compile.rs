@@ -6,9 +6,10 @@ use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
 use crate::document::{Graph, Join};
+use crate::plan::INDEX_NAME;
 use crate::plan::check::{Checker, NodeAt};
 use crate::plan::graph::{Ids, out_edges};
-use crate::plan::map::{INDEX_NAME, item_names};
+use crate::plan::map::item_names;
 use crate::plan::reads::KnownKeys;
 use crate::plan::types::{Compiled, Definitions, MapEdge, Op, Plan, PlanEdge, PlanNode};
 use crate::script::{Expr, Scripting};

@@ -9,13 +9,8 @@ use crate::document::{Graph, Join, NodeKind};
 use crate::plan::check::Checker;
 use crate::plan::graph::Ids;
 use crate::plan::types::MapEdge;
+use crate::plan::{DEFAULT_ITEM_NAME, INDEX_NAME};
 use crate::script::{SCOPE_NAMES, Scripting};
-
-/// The name an item has when its edge gives no `as`.
-pub const DEFAULT_ITEM_NAME: &str = "item";
-
-/// The name of an instance's index in its target's scope.
-pub const INDEX_NAME: &str = "index";
 
 impl Checker {
     /// Checks edge `j`'s `map` and `as`, and compiles the list expression (none when the

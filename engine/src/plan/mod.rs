@@ -40,7 +40,6 @@ mod types;
 
 pub use self::graph::valid_id;
 pub use self::input_keys::UndeclaredKey;
-pub use self::map::{DEFAULT_ITEM_NAME, INDEX_NAME};
 pub use self::reads::{KnownKeys, UndeclaredRead};
 pub use self::types::{
     Body, Compiled, FailedEnd, FormFieldOp, FormOp, HttpOp, HumanAnswer, HumanOp, JsonTemplate, LlmOp, MapEdge,
@@ -49,6 +48,14 @@ pub use self::types::{
 };
 use crate::diagnostic::Diagnostic;
 use crate::document::Graph;
+
+// Declared here rather than in `map`, which checks them: `reads` needs them too, and `map`
+// depends on the checker, which depends on `reads`.
+/// The name an item has when its edge gives no `as`.
+pub const DEFAULT_ITEM_NAME: &str = "item";
+
+/// The name of an instance's index in its target's scope.
+pub const INDEX_NAME: &str = "index";
 
 /// Validates a graph: every problem at once, errors first then warnings, each in document
 /// order.

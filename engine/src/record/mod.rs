@@ -143,8 +143,8 @@ pub struct StepDoc {
     pub patch: json_patch::Patch,
     /// The state after the step, where the record keeps a snapshot: on the first and last
     /// steps and where the patches since the previous snapshot add up to the size of the state
-    /// (every step with `--full-states`). Elsewhere absent: [`snapshots::state_after`]
-    /// rebuilds it from the nearest earlier snapshot.
+    /// (every step with `--full-states`). Elsewhere absent: a reader rebuilds it from the
+    /// nearest earlier snapshot and the patches after it (`snapshots::state_after`).
     #[cfg_attr(feature = "schema", schemars(schema_with = "crate::schema::run::snapshot"))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<Map<String, Value>>,

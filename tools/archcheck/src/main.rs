@@ -1,6 +1,6 @@
 //! `archcheck [--root DIR] [--why] [--edges]`: checks the workspace that DIR (by default the current
-//! directory) is in. Exit status: 0 when it passes, 1 when it finds a cycle or an oversized
-//! file, 2 when it cannot run.
+//! directory) is in. Exit status: 0 when it passes, 1 when it finds a cycle, an oversized
+//! file or a finding of an enforced layout rule, 2 when it cannot run.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,7 +45,9 @@ fn main() -> ExitCode {
     for line in report.findings(why) {
         println!("archcheck: {line}");
     }
-    println!("archcheck: {}", report.summary());
+    for line in report.summary() {
+        println!("archcheck: {line}");
+    }
     if report.passed() {
         return ExitCode::SUCCESS;
     }

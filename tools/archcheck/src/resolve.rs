@@ -4,7 +4,8 @@
 //! module declared in the same module, or a name bound by a `use` there (an import of a
 //! module, or a glob import from a module that has a submodule of that name). Then it goes
 //! down through submodules as far as they go: `crate::a::b::C::new` ends at module `a::b`,
-//! and the edge goes to the file `a::b` is in. Any other first segment (an outside crate,
+//! and the edge goes to the file `a::b` is in; an item a module re-exports with a `use`
+//! (`crate::Run` when `lib.rs` says `pub use run::Run`) leads on to the module it comes from. Any other first segment (an outside crate,
 //! `std`, a type, a local name) names nothing in this crate.
 //!
 //! An edge to the file of one of the module's own ancestors is dropped: a child using what
@@ -72,6 +73,12 @@ fn resolve(tree: &Tree, from: ModId, segments: &[String], depth: usize) -> Optio
             "self" => {}
             name => match tree.modules[current].children.get(name) {
                 Some(&child) => current = child,
+                // An item the module re-exports (`crate::Run`, `lib.rs` saying `pub use
+                // run::Run`) is reached where it is declared: the crate root must not hide an
+                // import of a module above the one naming it.
+                None if current != from && depth < MAX_DEPTH => {
+                    return Some(lookup(tree, current, name, depth + 1).map_or((current, false), |(m, _)| (m, false)));
+                }
                 None => return Some((current, false)),
             },
         }

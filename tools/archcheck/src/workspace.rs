@@ -12,6 +12,8 @@ use crate::Error;
 /// A workspace member and the root files of its crates.
 pub struct Package {
     pub name: String,
+    /// The folder of its `Cargo.toml`.
+    pub dir: PathBuf,
     pub roots: Vec<PathBuf>,
 }
 
@@ -61,7 +63,9 @@ pub fn load(dir: &Path) -> Result<Workspace, Error> {
             .collect();
         roots.sort();
         roots.dedup();
-        packages.push(Package { name: package["name"].as_str().unwrap_or_default().to_owned(), roots });
+        let manifest = PathBuf::from(package["manifest_path"].as_str().unwrap_or_default());
+        let dir = manifest.parent().unwrap_or(Path::new("")).to_path_buf();
+        packages.push(Package { name: package["name"].as_str().unwrap_or_default().to_owned(), dir, roots });
     }
     packages.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(Workspace { root: PathBuf::from(root), packages })

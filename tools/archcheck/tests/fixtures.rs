@@ -45,7 +45,7 @@ fn code_lines(count: usize) -> String {
 #[test]
 fn two_siblings_that_use_each_other_are_a_cycle() {
     let dir = workspace(&[(
-        "engine",
+        "core",
         &[
             ("src/lib.rs", "mod a;\nmod b;\n"),
             ("src/a.rs", "use crate::b::B;\npub struct A(B);\n"),
@@ -54,14 +54,14 @@ fn two_siblings_that_use_each_other_are_a_cycle() {
     )]);
     let (status, out) = archcheck(dir.path());
     assert_eq!(status, 1, "{out}");
-    assert!(out.contains("archcheck: import cycle of 2 files: engine/src/a.rs engine/src/b.rs\n"), "{out}");
-    assert!(out.contains("engine/src/b.rs:2 uses engine/src/a.rs (super::a::A)"), "{out}");
+    assert!(out.contains("archcheck: import cycle of 2 files: core/src/a.rs core/src/b.rs\n"), "{out}");
+    assert!(out.contains("core/src/b.rs:2 uses core/src/a.rs (super::a::A)"), "{out}");
 }
 
 #[test]
 fn a_child_using_its_parent_mod_rs_is_no_cycle() {
     let dir = workspace(&[(
-        "engine",
+        "core",
         &[
             ("src/lib.rs", "pub mod run;\npub use run::Run;\n"),
             ("src/run/mod.rs", "mod start;\nmod step;\npub use self::step::go;\npub struct Run;\n"),
@@ -78,13 +78,14 @@ fn a_child_using_its_parent_mod_rs_is_no_cycle() {
     )]);
     let (status, out) = archcheck(dir.path());
     assert_eq!(status, 0, "{out}");
-    assert_eq!(out, "archcheck: 4 files in 1 crates, no import cycle, largest app/engine file 5 lines\n");
+    assert!(out.starts_with("archcheck: import cycles: none among 4 files of 1 crates\n"), "{out}");
+    assert!(out.contains("archcheck: file size: 4 files in 1 crates' src/, none over 700 lines (largest "), "{out}");
 }
 
 #[test]
 fn a_three_file_cycle_through_a_use_group_is_found() {
     let dir = workspace(&[(
-        "engine",
+        "core",
         &[
             ("src/lib.rs", "mod a;\nmod b;\nmod top;\n"),
             (
@@ -102,17 +103,17 @@ fn a_three_file_cycle_through_a_use_group_is_found() {
     )]);
     let (status, out) = archcheck(dir.path());
     assert_eq!(status, 1, "{out}");
-    assert!(out.contains("import cycle of 3 files: engine/src/a.rs engine/src/b/c.rs engine/src/top.rs\n"), "{out}");
-    assert!(out.contains("engine/src/top.rs:1 uses engine/src/b/c.rs (crate::b::c::Y)"), "{out}");
-    assert!(out.contains("engine/src/b/c.rs:3 uses engine/src/top.rs (crate::top::Z)"), "{out}");
+    assert!(out.contains("import cycle of 3 files: core/src/a.rs core/src/b/c.rs core/src/top.rs\n"), "{out}");
+    assert!(out.contains("core/src/top.rs:1 uses core/src/b/c.rs (crate::b::c::Y)"), "{out}");
+    assert!(out.contains("core/src/b/c.rs:3 uses core/src/top.rs (crate::top::Z)"), "{out}");
 }
 
 #[test]
 fn a_701_line_file_fails() {
-    let dir = workspace(&[("engine", &[("src/lib.rs", "mod big;\n"), ("src/big.rs", &code_lines(701))])]);
+    let dir = workspace(&[("core", &[("src/lib.rs", "mod big;\n"), ("src/big.rs", &code_lines(701))])]);
     let (status, out) = archcheck(dir.path());
     assert_eq!(status, 1, "{out}");
-    assert!(out.contains("archcheck: engine/src/big.rs: 701 lines, over the limit of 700"), "{out}");
+    assert!(out.contains("archcheck: core/src/big.rs: 701 lines, over the limit of 700"), "{out}");
 }
 
 #[test]
@@ -120,10 +121,10 @@ fn a_650_line_file_with_a_200_line_test_module_passes() {
     let tests = format!("#[cfg(test)]\nmod tests {{\n{}}}\n", "    // a test line\n".repeat(197));
     let text = format!("{}\n{tests}", code_lines(650));
     assert_eq!(text.lines().count(), 851);
-    let dir = workspace(&[("engine", &[("src/lib.rs", "mod big;\n"), ("src/big.rs", &text)])]);
+    let dir = workspace(&[("core", &[("src/lib.rs", "mod big;\n"), ("src/big.rs", &text)])]);
     let (status, out) = archcheck(dir.path());
     assert_eq!(status, 0, "{out}");
-    assert!(out.ends_with("largest app/engine file 650 lines\n"), "{out}");
+    assert!(out.contains("none over 700 lines (largest core/src/big.rs, 650)\n"), "{out}");
 }
 
 #[test]
@@ -138,7 +139,7 @@ fn a_test_module_in_the_middle_still_counts() {
 #[test]
 fn code_under_cfg_test_is_ignored() {
     let dir = workspace(&[(
-        "engine",
+        "core",
         &[
             ("src/lib.rs", "mod a;\nmod b;\n"),
             ("src/a.rs", "pub struct A;\n#[cfg(test)]\nmod tests {\n    use crate::b::B;\n}\n"),
@@ -152,7 +153,7 @@ fn code_under_cfg_test_is_ignored() {
 #[test]
 fn cycles_are_found_in_every_crate_and_through_path_attributes() {
     let dir = workspace(&[
-        ("engine", &[("src/lib.rs", "pub fn f() {}\n")]),
+        ("core", &[("src/lib.rs", "pub fn f() {}\n")]),
         (
             "cli",
             &[
@@ -169,10 +170,28 @@ fn cycles_are_found_in_every_crate_and_through_path_attributes() {
 
 #[test]
 fn a_parent_in_a_cycle_with_files_outside_it_counts() {
-    // `plan/mod.rs` re-exports its child, which uses `run`, which uses `plan`: a cycle
+    // `plan/mod.rs` declares `Plan`, which holds a `run::Run`, which holds a `Plan`: a cycle
     // through the parent, since `run.rs` is not below `plan/`.
     let dir = workspace(&[(
-        "engine",
+        "core",
+        &[
+            ("src/lib.rs", "mod plan;\nmod run;\n"),
+            ("src/plan/mod.rs", "mod compile;\npub struct Plan(crate::run::Run);\n"),
+            ("src/plan/compile.rs", "pub fn compile() {}\n"),
+            ("src/run.rs", "pub struct Run(Box<crate::plan::Plan>);\n"),
+        ],
+    )]);
+    let (status, out) = archcheck(dir.path());
+    assert_eq!(status, 1, "{out}");
+    assert!(out.contains("import cycle of 2 files: core/src/plan/mod.rs core/src/run.rs\n"), "{out}");
+}
+
+#[test]
+fn a_re_export_leads_to_the_file_that_declares_the_item() {
+    // `plan/mod.rs` re-exports `Plan` from its child: `run.rs` naming `crate::plan::Plan`
+    // depends on `compile.rs`, which depends on `run.rs`.
+    let dir = workspace(&[(
+        "core",
         &[
             ("src/lib.rs", "mod plan;\nmod run;\n"),
             ("src/plan/mod.rs", "mod compile;\npub use compile::Plan;\n"),
@@ -182,10 +201,8 @@ fn a_parent_in_a_cycle_with_files_outside_it_counts() {
     )]);
     let (status, out) = archcheck(dir.path());
     assert_eq!(status, 1, "{out}");
-    assert!(
-        out.contains("import cycle of 3 files: engine/src/plan/compile.rs engine/src/plan/mod.rs engine/src/run.rs\n"),
-        "{out}"
-    );
+    assert!(out.contains("import cycle of 2 files: core/src/plan/compile.rs core/src/run.rs\n"), "{out}");
+    assert!(out.contains("core/src/run.rs:1 uses core/src/plan/compile.rs (crate::plan::Plan)"), "{out}");
 }
 
 #[test]
@@ -194,4 +211,82 @@ fn a_directory_outside_a_workspace_is_an_error() {
     let (status, out) = archcheck(dir.path());
     assert_eq!(status, 2, "{out}");
     assert!(out.contains("cargo metadata failed"), "{out}");
+}
+
+#[test]
+fn a_long_file_fails_in_any_crate() {
+    let dir = workspace(&[("cli", &[("src/main.rs", "mod big;\nfn main() {}\n"), ("src/big.rs", &code_lines(701))])]);
+    let (status, out) = archcheck(dir.path());
+    assert_eq!(status, 1, "{out}");
+    assert!(out.contains("archcheck: cli/src/big.rs: 701 lines, over the limit of 700"), "{out}");
+}
+
+/// An engine whose `record` (below `run` in the engine's layers) holds `extra`.
+fn engine(record: &str) -> tempfile::TempDir {
+    workspace(&[(
+        "engine",
+        &[
+            ("src/lib.rs", "pub mod document;\npub mod record;\npub mod run;\npub use run::Run;\n"),
+            ("src/document.rs", "pub struct Graph;\n"),
+            ("src/record.rs", record),
+            ("src/run/mod.rs", "pub struct Run(pub crate::document::Graph, pub crate::record::Status);\n"),
+        ],
+    )])
+}
+
+#[test]
+fn the_engine_importing_downwards_passes_and_says_so() {
+    let dir = engine("pub struct Status(pub crate::document::Graph);\n");
+    let (status, out) = archcheck(dir.path());
+    assert_eq!(status, 0, "{out}");
+    assert!(
+        out.contains("archcheck: engine/src: 10 layers, 3 modules, 3 imports between modules, none upward\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_upward_import_in_the_engine_fails() {
+    let dir = engine("pub struct Status;\npub fn of(run: &crate::run::Run) -> &Status {\n    &run.1\n}\n");
+    let (status, out) = archcheck(dir.path());
+    assert_eq!(status, 1, "{out}");
+    assert!(
+        out.contains(
+            "archcheck: upward import: engine/src/record.rs:2 uses engine/src/run/mod.rs (crate::run::Run) \
+             (record, layer 7, uses run, layer 9)"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_upward_import_through_the_crate_roots_re_export_fails() {
+    let dir = engine("pub struct Status;\npub fn of(run: &crate::Run) -> &Status {\n    &run.1\n}\n");
+    let (status, out) = archcheck(dir.path());
+    assert_eq!(status, 1, "{out}");
+    assert!(out.contains("engine/src/record.rs:2 uses engine/src/run/mod.rs (crate::Run)"), "{out}");
+}
+
+#[test]
+fn an_engine_module_in_no_layer_fails() {
+    let dir = workspace(&[("engine", &[("src/lib.rs", "mod extra;\n"), ("src/extra.rs", "pub struct E;\n")])]);
+    let (status, out) = archcheck(dir.path());
+    assert_eq!(status, 1, "{out}");
+    assert!(out.contains("archcheck: engine/src/extra: a module in no layer"), "{out}");
+}
+
+#[test]
+fn the_editor_folder_rules_are_off_and_counted() {
+    let dir = workspace(&[(
+        "app",
+        &[
+            ("src/lib.rs", "mod ui;\n"),
+            ("src/ui/mod.rs", "mod toolbar;\nmod canvas;\n"),
+            ("src/ui/toolbar.rs", "pub struct T;\n"),
+            ("src/ui/canvas/mod.rs", "pub struct C;\n"),
+        ],
+    )]);
+    let (status, out) = archcheck(dir.path());
+    assert_eq!(status, 0, "{out}");
+    assert!(out.contains("archcheck: app/src/ui: 1 folders, 1 loose files (rule off: set its mode in"), "{out}");
 }
