@@ -46,14 +46,6 @@ pub fn keys_from_env() -> (KeyRing, Vec<String>) {
     (keys, bad)
 }
 
-/// Sends `req`; `key` is added as the request's `auth` says (a bearer token for OpenAI,
-/// `x-api-key` for Anthropic), to whatever URL the request names: the caller has decided it
-/// may go there (the desktop app, whose person set the URL). Prefer [`send_bound`], which
-/// checks the URL's origin itself.
-pub fn send_blocking(req: &HttpRequest, key: Option<&str>) -> Result<HttpResponse, HttpFailure> {
-    send_with(req, key, MAX_REPLY_BYTES)
-}
-
 /// Sends `req`, adding `key` only if the request is marked for it (`req.auth`) and its URL's
 /// origin (read again here, with the HTTP client's own URL parser) is the provider's own or
 /// one of `trusted`. A key that may not go is simply not sent.

@@ -92,11 +92,6 @@ impl Run {
         (0..self.steps.len()).filter_map(|i| self.step_doc(i, states)).collect()
     }
 
-    /// The record as pretty JSON.
-    pub fn record_json(&self, with_steps: bool) -> String {
-        serde_json::to_string_pretty(&self.record(with_steps)).unwrap_or_default()
-    }
-
     /// Rebuilds a run from its record, to resume or fork it. The record must hold its steps.
     pub fn from_record(plan: Rc<Plan>, record: &RunRecord, host: &dyn Host) -> Result<Run, InputError> {
         if record.format != RUN_FORMAT {

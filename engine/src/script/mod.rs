@@ -113,11 +113,6 @@ impl EvalError {
     fn failed(message: impl Into<String>) -> EvalError {
         EvalError { cause: EvalCause::Failed, message: message.into() }
     }
-
-    /// Whether the evaluation was stopped by its time limit.
-    pub fn is_timeout(&self) -> bool {
-        self.cause == EvalCause::TimeLimit
-    }
 }
 
 impl From<NotJson> for EvalError {
