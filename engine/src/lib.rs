@@ -28,6 +28,21 @@
 //! | [`diagnostic`] | a validation problem: severity, path, message |
 //! | [`mermaid`] | Mermaid flowchart export |
 //!
+//! The modules stand in layers, and a module uses only its own layer and those below it
+//! (`tools/archcheck` fails on an upward import; the table is in its `rules.rs`). Bottom to
+//! top:
+//!
+//! 1. `describe`, `diagnostic`, `json_size`, `stack`: values and findings that know no graph
+//! 2. `document`: the graph format
+//! 3. `parse`, `graph_hash`, `messages`, `json_schema`, `host`
+//! 4. `script`
+//! 5. `state`, `update`
+//! 6. `plan`
+//! 7. `record` (the run format), `mermaid`
+//! 8. `effects`
+//! 9. `run`: the executor
+//! 10. `schema`
+//!
 //! Every error type ([`DocError`], [`InputError`], [`NodeError`], [`RunError`],
 //! [`script::CompileError`], [`script::EvalError`], [`state::FieldError`]) implements
 //! [`std::error::Error`].

@@ -22,7 +22,7 @@
 //! | `interrupt` | human nodes: what waits, rendered prompts, [`Run::answer`] |
 //! | `form` | human forms (spec 2.8): the form a node waits with, defaults evaluated; an answer checked field by field |
 //! | `fork` | checkpoints: [`Run::fork`], [`Run::resume`], rewinding and replaying steps |
-//! | `record` | a run as a [`RunRecord`](crate::RunRecord), and a run rebuilt from one |
+//! | `record` | a run as a [`RunRecord`], and a run rebuilt from one |
 //! | `snapshots` | which steps' states the record writes (the rule kept step by step) |
 //! | `scope` | what expressions see: `state`, `input`, `outputs`, `errors`, `step` |
 //! | `outcome` | what one node did, before the step applies it |
