@@ -17,11 +17,13 @@
 //! | [`follow`] | the canvas keeps the run's current nodes and the selected node in view |
 //! | [`navigation`] | subgraphs (enter, leave), selecting and showing nodes and problems |
 //! | [`drafts`] | what is typed in a field, committed before anything takes the field away |
-//! | [`keyboard`] | shortcuts, copy and paste |
+//! | [`commands`] | every command of the command table carried out, and whether it can act now |
+//! | [`keyboard`] | the commands' keys, Escape, copy and paste |
 //! | [`menu`] | the desktop app's native menu items, carried out |
 //! | [`settings`] | the theme and the model settings |
 
 pub mod breakpoints;
+pub mod commands;
 pub mod document;
 pub mod drafts;
 pub mod exchange;
