@@ -82,6 +82,11 @@ test('the arrows move the active row, disabled commands are skipped, a click run
   await paletteInput(page).fill('back');
   const back = rows(page).filter({ hasText: 'Back' });
   await expect(back).toHaveAttribute('aria-disabled', 'true');
+  await expect(back).toHaveClass(/disabled/);
+  const colour = (row: Locator) => row.evaluate((el) => getComputedStyle(el).color);
+  await paletteInput(page).fill('');
+  expect(await colour(rows(page).filter({ hasText: 'Back' })), 'a disabled row is greyed').not.toBe(await colour(rows(page).filter({ hasText: 'Zoom in' })));
+  await paletteInput(page).fill('back');
   await page.keyboard.press('Enter');
   await expect(palette(page)).toBeVisible();
   // A click runs a row: Keyboard shortcuts opens Help.

@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 use switchyard_ipc::commands::CommandId;
 
-use super::keyboard::{copy_selection, own_copy, paste_text};
+use super::clipboard::{copy_selection, paste_from_clipboard};
 use super::{document, exchange, files, navigation, run, settings};
 use crate::model::editor::Editor;
 use crate::state::{App, Dialog};
@@ -35,7 +35,7 @@ pub fn carry_out(t: App, command: CommandId) {
             delete_selection(t);
         }
         CommandId::Copy => copy_selection(doc, alerts),
-        CommandId::Paste => paste_from_clipboard(t),
+        CommandId::Paste => paste_from_clipboard(doc, alerts, platform),
         CommandId::Duplicate => {
             doc.edit(|e| e.duplicate());
         }
@@ -113,20 +113,4 @@ fn close(t: App) {
     if document::save_now(t.doc, t.view, t.alerts, t.platform) {
         t.platform.get().close_window();
     }
-}
-
-/// Nodes from the system clipboard, else the editor's own last copy (for when the clipboard
-/// cannot be read).
-fn paste_from_clipboard(t: App) {
-    let read = t.platform.get().read_clipboard();
-    wasm_bindgen_futures::spawn_local(async move {
-        let text = match read.await {
-            Ok(text) => text.filter(|t| !t.trim().is_empty()).or_else(own_copy),
-            Err(why) => return t.alerts.error(format!("Nothing pasted: {why}")),
-        };
-        match text {
-            Some(text) => paste_text(t.doc, t.alerts, &text),
-            None => t.alerts.error("Nothing to paste: the clipboard is empty"),
-        }
-    });
 }

@@ -1,5 +1,5 @@
-//! The keyboard: each command's keys (from the command table) carried out, Escape, and copy
-//! and paste through the system clipboard.
+//! The keyboard: each command's keys (from the command table) carried out, Escape, and the
+//! page's paste events.
 
 use leptos::ev;
 use leptos::prelude::*;
@@ -7,15 +7,10 @@ use web_sys::{ClipboardEvent, KeyboardEvent};
 
 use wasm_bindgen::JsCast;
 
+use super::clipboard::{own_copy, paste_text};
 use super::commands;
-use crate::model::clipboard;
-use crate::model::import_cap::check_size;
-use crate::state::{Alerts, App, Dialog, DocState};
+use crate::state::{App, Dialog};
 use switchyard_ipc::commands::{CommandId, Press, Scope, command_for};
-
-/// Also kept in local storage, so a copy in one tab can be pasted in another even where
-/// the system clipboard is not readable.
-const CLIPBOARD_KEY: &str = "switchyard.clipboard";
 
 /// Keys and gestures of the canvas that are not commands (the commands' keys are in the
 /// command table), for the Help dialog.
@@ -43,36 +38,6 @@ pub fn install(t: App) {
             paste_text(doc, alerts, &text);
         }
     });
-}
-
-/// The editor's own last copy (kept in local storage).
-pub fn own_copy() -> Option<String> {
-    use gloo_storage::Storage;
-    gloo_storage::LocalStorage::raw().get_item(CLIPBOARD_KEY).ok().flatten()
-}
-
-pub fn paste_text(doc: DocState, alerts: Alerts, text: &str) {
-    if let Err(why) = check_size("the pasted text", text.len() as u64) {
-        return alerts.error(format!("Nothing pasted: {why}"));
-    }
-    match clipboard::read(text) {
-        Ok(fragment) => {
-            let ids = doc.edit(|e| e.paste(&fragment, 40.0));
-            alerts.info(format!("Pasted {} node{}", ids.len(), if ids.len() == 1 { "" } else { "s" }));
-        }
-        Err(why) => alerts.error(format!("Nothing pasted: {why}")),
-    }
-}
-
-pub fn copy_selection(doc: DocState, alerts: Alerts) {
-    let Some(fragment) = doc.editor.with_untracked(|e| e.copy()) else { return };
-    let text = serde_json::to_string_pretty(&fragment).unwrap_or_default();
-    {
-        use gloo_storage::Storage;
-        let _ = gloo_storage::LocalStorage::raw().set_item(CLIPBOARD_KEY, &text);
-    }
-    let _ = window().navigator().clipboard().write_text(&text);
-    alerts.info(format!("Copied {} node{}", fragment.nodes.len(), if fragment.nodes.len() == 1 { "" } else { "s" }));
 }
 
 /// A key press: Escape closes what is open; a command's key carries the command out where

@@ -132,9 +132,9 @@ pub fn CommandPalette() -> impl IntoView {
                     }
                 }).collect_view()}
             </ul>
-            <p class="muted command-empty" aria-live="polite">
-                {move || shown.with(Vec::is_empty).then_some("No command has that name")}
-            </p>
+            {move || shown.with(Vec::is_empty).then(|| view! {
+                <p class="muted command-empty" role="status">"No command has that name"</p>
+            })}
         </div>
     }
 }
