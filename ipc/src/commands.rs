@@ -10,8 +10,8 @@
 //! ([`Binding::desktop_only`], Ctrl+N opens a browser window whatever the page does).
 //! [`command_for`] finds the command of a key press.
 //!
-//! Adding a command: a [`CommandId`] variant, one entry in [`COMMANDS`], and one arm where the
-//! editor carries it out.
+//! Adding a command: one entry in [`COMMANDS`] (which names its [`CommandId`]), and one arm
+//! where the editor carries it out.
 
 use std::fmt;
 
@@ -159,44 +159,6 @@ pub struct Press {
     pub ctrl: bool,
     pub shift: bool,
     pub alt: bool,
-}
-
-/// A command of the editor, named on the wire (the desktop menu's item ids, the menu event's
-/// detail) by [`CommandId::id`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum CommandId {
-    New,
-    Open,
-    Import,
-    Save,
-    SaveAs,
-    Export,
-    Mermaid,
-    Share,
-    Close,
-    Undo,
-    Redo,
-    Cut,
-    Copy,
-    Paste,
-    Duplicate,
-    Delete,
-    SelectAll,
-    Find,
-    Settings,
-    ZoomIn,
-    ZoomOut,
-    FitView,
-    AutoLayout,
-    Theme,
-    Run,
-    Step,
-    Back,
-    Continue,
-    Pause,
-    Reset,
-    Palette,
-    Shortcuts,
 }
 
 impl CommandId {
@@ -356,6 +318,13 @@ const fn key(key: Key) -> Chord {
 macro_rules! commands {
     ($($id:ident $wire:literal $label:literal $menu:ident $group:literal $scope:ident
         [$($binding:expr),*] $(button $button:literal)? $(desktop_only $desktop:literal)? : $help:literal;)*) => {
+        /// A command of the editor, named on the wire (the desktop menu's item ids, the menu
+        /// event's detail) by [`CommandId::id`]; each variant is an entry of [`COMMANDS`].
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum CommandId {
+            $($id),*
+        }
+
         /// Every command, menu by menu, in the order the menus show them.
         pub const COMMANDS: &[Command] = &[$(Command {
             id: CommandId::$id,
