@@ -15,18 +15,26 @@
 //! | [`GetSettings`], [`SetSettings`], [`RemoveKey`] | keys per origin and the base URL, in a file only the user can read |
 //! | [`SetTitle`] | the window title (file name and unsaved marker) |
 //! | [`EditText`], [`CloseWindow`], [`ReadClipboard`] | what a native menu item asks of the window ([`menu`]) |
+//! | [`MenuItems`] | the native menus' items as built, for the desktop test to compare with the palette |
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | [`channel`] | Tauri channels: ids, messages, putting them back in order |
+//! | [`commands`] | the editor's commands declared once: ids, labels, menus, keys per platform, help |
+//! | [`menu`] | the native menus' event, text editing commands, a menu item as the app reports it |
 //!
 //! A command that fails rejects with a message (a string), except [`Http`] and
 //! [`HttpStream`], which reject with an [`HttpFailure`].
 
 pub mod channel;
+pub mod commands;
 pub mod menu;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 pub use channel::ChannelId;
-pub use menu::{MENU_EVENT, MenuAction, TextEdit};
+pub use menu::{MENU_EVENT, MenuEntry, TextEdit};
 
 /// One desktop command: its arguments are the implementing struct.
 pub trait Command: Serialize + DeserializeOwned {
@@ -232,7 +240,7 @@ command!(
 );
 command!(
     /// Carries out a text editing command in the focused field (a menu item's, see
-    /// [`MenuAction::text_edit`]).
+    /// [`menu::text_edit`]).
     EditText "edit_text" -> () { edit: TextEdit }
 );
 command!(
@@ -244,9 +252,13 @@ command!(
     /// event).
     ReadClipboard "read_clipboard" -> Option<String> {}
 );
+command!(
+    /// The native menus' items as the app built them, menu by menu.
+    MenuItems "menu_items" -> Vec<MenuEntry> {}
+);
 
 /// Every command's name, for checking that the app registers each one.
-pub const COMMANDS: [&str; 24] = [
+pub const COMMANDS: [&str; 25] = [
     ListGraphs::NAME,
     LoadGraph::NAME,
     SaveGraph::NAME,
@@ -271,6 +283,7 @@ pub const COMMANDS: [&str; 24] = [
     EditText::NAME,
     CloseWindow::NAME,
     ReadClipboard::NAME,
+    MenuItems::NAME,
 ];
 
 #[cfg(test)]

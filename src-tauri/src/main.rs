@@ -15,10 +15,11 @@
 //! | `set_title` | the window title (file name and unsaved marker) |
 //! | `take_opened` | graph files given on the command line, or by a second launch (single instance), read |
 //! | `edit_text`, `close_window`, `read_clipboard` | what a native menu item asks of the window ([`menu`]) |
+//! | `menu_items` | the native menus' items as built, for the desktop test |
 //!
 //! | module | what it holds |
 //! |---|---|
-//! | [`menu`] | the native menus (File, Edit, Run, Help) and Open Recent |
+//! | [`menu`] | the native menus (File, Edit, View, Run, Help), built from the editor's command table, and Open Recent |
 //! | [`clipboard`] | the system clipboard's text, for the menu's Paste |
 //! | [`reference`] | Help ▸ The Graph Format: the format reference in a window of its own |
 
@@ -394,6 +395,13 @@ async fn read_clipboard(app: AppHandle, args: ipc::ReadClipboard) -> Reply<ipc::
         .map_err(|e| format!("the clipboard's text is too large: {e}"))
 }
 
+/// The native menus' items as built (the desktop test compares them with the palette).
+#[tauri::command]
+fn menu_items(app: AppHandle, args: ipc::MenuItems) -> Reply<ipc::MenuItems> {
+    let ipc::MenuItems {} = args;
+    menu::entries(&app).map_err(|e| e.to_string())
+}
+
 #[tauri::command]
 fn close_window(window: tauri::Window, args: ipc::CloseWindow) -> Reply<ipc::CloseWindow> {
     let ipc::CloseWindow {} = args;
@@ -516,7 +524,8 @@ fn main() {
             take_opened,
             edit_text,
             close_window,
-            read_clipboard
+            read_clipboard,
+            menu_items
         ])
         .run(tauri::generate_context!())
         .unwrap_or_else(|e| {

@@ -1,14 +1,16 @@
-//! The window's native menus: File, Edit, Run and Help, with the usual shortcut keys.
+//! The window's native menus, built from the editor's command table
+//! ([`switchyard_ipc::commands`]): File, Edit, View, Run and Help, each command's label,
+//! accelerator and grouping as declared there.
 //!
-//! Items that edit or run the graph are [`MenuAction`]s, carried out by the editor: choosing
-//! one dispatches [`ipc::MENU_EVENT`] in its window. The app handles the rest itself: Open
-//! Recent (the file goes the way of one given on the command line), the format reference
-//! (a window of its own) and About (GTK's dialog).
+//! The editor carries its commands out: choosing one dispatches [`ipc::MENU_EVENT`] in its
+//! window. The app handles the rest itself: Open Recent (the file goes the way of one given
+//! on the command line), the format reference (a window of its own) and About (GTK's dialog).
 
 use std::path::{Path, PathBuf};
 
-use switchyard_ipc::{self as ipc, MenuAction};
-use tauri::menu::{AboutMetadata, Menu, MenuEvent, MenuItem, PredefinedMenuItem, Submenu};
+use switchyard_ipc::commands::{self, CommandId, Menu as Place};
+use switchyard_ipc::{self as ipc, MenuEntry};
+use tauri::menu::{AboutMetadata, IsMenuItem, Menu, MenuEvent, MenuItem, MenuItemKind, PredefinedMenuItem, Submenu};
 use tauri::{AppHandle, Manager, Wry};
 
 /// The Open Recent submenu's id; its items are `recent.N`, N indexing the recent list.
@@ -17,103 +19,73 @@ const RECENT_ITEM: &str = "recent.";
 const CLEAR_RECENT: &str = "recent.clear";
 const REFERENCE: &str = "help.reference";
 
-/// An item's label (`&` before its mnemonic) and shortcut.
-fn label(action: MenuAction) -> (&'static str, Option<&'static str>) {
-    match action {
-        MenuAction::New => ("&New", Some("CmdOrCtrl+N")),
-        MenuAction::Open => ("&Open…", Some("CmdOrCtrl+O")),
-        MenuAction::Save => ("&Save", Some("CmdOrCtrl+S")),
-        MenuAction::SaveAs => ("Save &As…", Some("CmdOrCtrl+Shift+S")),
-        MenuAction::Export => ("&Export…", Some("CmdOrCtrl+E")),
-        MenuAction::Close => ("&Close", Some("CmdOrCtrl+W")),
-        MenuAction::Undo => ("&Undo", Some("CmdOrCtrl+Z")),
-        MenuAction::Redo => ("&Redo", Some("CmdOrCtrl+Shift+Z")),
-        MenuAction::Cut => ("Cu&t", Some("CmdOrCtrl+X")),
-        MenuAction::Copy => ("&Copy", Some("CmdOrCtrl+C")),
-        MenuAction::Paste => ("&Paste", Some("CmdOrCtrl+V")),
-        MenuAction::SelectAll => ("Select &All", Some("CmdOrCtrl+A")),
-        MenuAction::Run => ("&Run", Some("F5")),
-        MenuAction::Step => ("&Step", Some("F10")),
-        MenuAction::Back => ("&Back", Some("F9")),
-        MenuAction::Continue => ("&Continue", Some("F8")),
-        MenuAction::Reset => ("R&eset", Some("Shift+F5")),
-    }
+/// One command's menu item.
+fn item(app: &AppHandle, command: &commands::Command) -> tauri::Result<MenuItem<Wry>> {
+    let accelerator = command.accelerator().map(commands::Chord::accelerator);
+    MenuItem::with_id(app, command.wire, command.label, true, accelerator)
 }
 
-fn item(app: &AppHandle, action: MenuAction) -> tauri::Result<MenuItem<Wry>> {
-    let (text, keys) = label(action);
-    MenuItem::with_id(app, action.id(), text, true, keys)
+/// The items of one menu: its commands, a separator between groups, and what the app adds
+/// itself (Open Recent after Open, the reference and About at the end of Help).
+fn menu_items(app: &AppHandle, menu: Place, recent: &Submenu<Wry>) -> tauri::Result<Vec<Box<dyn IsMenuItem<Wry>>>> {
+    let mut items: Vec<Box<dyn IsMenuItem<Wry>>> = Vec::new();
+    let mut group = None;
+    for command in commands::COMMANDS.iter().filter(|c| c.menu == menu) {
+        if group.is_some_and(|g| g != command.group) {
+            items.push(Box::new(PredefinedMenuItem::separator(app)?));
+        }
+        group = Some(command.group);
+        items.push(Box::new(item(app, command)?));
+        if command.id == CommandId::Open {
+            items.push(Box::new(recent.clone()));
+        }
+    }
+    if menu == Place::Help {
+        let about = AboutMetadata {
+            name: Some("Switchyard".into()),
+            version: Some(env!("CARGO_PKG_VERSION").into()),
+            comments: Some("Design LangGraph-style workflows, run them and step through every run.".into()),
+            license: Some(env!("CARGO_PKG_LICENSE").into()),
+            icon: app.default_window_icon().cloned(),
+            ..AboutMetadata::default()
+        };
+        items.push(Box::new(PredefinedMenuItem::separator(app)?));
+        items.push(Box::new(MenuItem::with_id(app, REFERENCE, "The graph &format", true, None::<&str>)?));
+        items.push(Box::new(PredefinedMenuItem::about(app, Some("&About Switchyard"), Some(about))?));
+    }
+    Ok(items)
 }
 
 /// The menu bar, with `recent` in Open Recent; also returns that submenu, to refill later.
 pub fn build(app: &AppHandle, recent: &[String]) -> tauri::Result<(Menu<Wry>, Submenu<Wry>)> {
-    let sep = || PredefinedMenuItem::separator(app);
-    let recent_menu = Submenu::with_id(app, RECENT_MENU, "Open &Recent", true)?;
+    let recent_menu = Submenu::with_id(app, RECENT_MENU, "Open &recent", true)?;
     fill_recent(app, &recent_menu, recent)?;
-    let file = Submenu::with_items(
-        app,
-        "&File",
-        true,
-        &[
-            &item(app, MenuAction::New)?,
-            &item(app, MenuAction::Open)?,
-            &recent_menu,
-            &sep()?,
-            &item(app, MenuAction::Save)?,
-            &item(app, MenuAction::SaveAs)?,
-            &item(app, MenuAction::Export)?,
-            &sep()?,
-            &item(app, MenuAction::Close)?,
-        ],
-    )?;
-    let edit = Submenu::with_items(
-        app,
-        "&Edit",
-        true,
-        &[
-            &item(app, MenuAction::Undo)?,
-            &item(app, MenuAction::Redo)?,
-            &sep()?,
-            &item(app, MenuAction::Cut)?,
-            &item(app, MenuAction::Copy)?,
-            &item(app, MenuAction::Paste)?,
-            &sep()?,
-            &item(app, MenuAction::SelectAll)?,
-        ],
-    )?;
-    let run = Submenu::with_items(
-        app,
-        "&Run",
-        true,
-        &[
-            &item(app, MenuAction::Run)?,
-            &item(app, MenuAction::Step)?,
-            &item(app, MenuAction::Back)?,
-            &item(app, MenuAction::Continue)?,
-            &sep()?,
-            &item(app, MenuAction::Reset)?,
-        ],
-    )?;
-    let about = AboutMetadata {
-        name: Some("Switchyard".into()),
-        version: Some(env!("CARGO_PKG_VERSION").into()),
-        comments: Some("Design LangGraph-style workflows, run them and step through every run.".into()),
-        license: Some(env!("CARGO_PKG_LICENSE").into()),
-        icon: app.default_window_icon().cloned(),
-        ..AboutMetadata::default()
-    };
-    let help = Submenu::with_items(
-        app,
-        "&Help",
-        true,
-        &[
-            &MenuItem::with_id(app, REFERENCE, "The Graph &Format", true, Some("F1"))?,
-            &sep()?,
-            &PredefinedMenuItem::about(app, Some("&About Switchyard"), Some(about))?,
-        ],
-    )?;
-    let bar = Menu::with_items(app, &[&file, &edit, &run, &help])?;
+    let bar = Menu::new(app)?;
+    for menu in Place::ALL {
+        let items = menu_items(app, menu, &recent_menu)?;
+        let refs: Vec<&dyn IsMenuItem<Wry>> = items.iter().map(|i| &**i).collect();
+        bar.append(&Submenu::with_items(app, menu.label(), true, &refs)?)?;
+    }
     Ok((bar, recent_menu))
+}
+
+/// The editor's commands in the window's menus as built, menu by menu; the accelerator is the
+/// one each was built with (Tauri cannot read it back).
+pub fn entries(app: &AppHandle) -> tauri::Result<Vec<MenuEntry>> {
+    let mut out = Vec::new();
+    let Some(bar) = app.menu() else { return Ok(out) };
+    for kind in bar.items()? {
+        let MenuItemKind::Submenu(menu) = kind else { continue };
+        let title = commands::plain(&menu.text()?);
+        for kind in menu.items()? {
+            let MenuItemKind::MenuItem(item) = kind else { continue };
+            let id = item.id().as_ref().to_string();
+            let accelerator =
+                CommandId::from_id(&id).and_then(|c| c.command().accelerator()).map(commands::Chord::accelerator);
+            out.push(MenuEntry { menu: title.clone(), id, text: item.text()?, accelerator });
+        }
+    }
+    Ok(out)
 }
 
 /// Replaces Open Recent's items with `recent` (numbered 1 to 10, each its own mnemonic).
@@ -130,7 +102,7 @@ pub fn fill_recent(app: &AppHandle, menu: &Submenu<Wry>, recent: &[String]) -> t
         menu.append(&MenuItem::with_id(app, format!("{RECENT_ITEM}{i}"), text, true, None::<&str>)?)?;
     }
     menu.append(&PredefinedMenuItem::separator(app)?)?;
-    menu.append(&MenuItem::with_id(app, CLEAR_RECENT, "&Clear Menu", true, None::<&str>)?)?;
+    menu.append(&MenuItem::with_id(app, CLEAR_RECENT, "&Clear menu", true, None::<&str>)?)?;
     Ok(())
 }
 
@@ -145,7 +117,7 @@ fn recent_label(i: usize, path: &Path) -> String {
 /// What a chosen menu item is.
 pub enum Chosen {
     /// For the editor.
-    Editor(MenuAction),
+    Editor(CommandId),
     /// The n-th recent file.
     Recent(usize),
     ClearRecent,
@@ -164,15 +136,15 @@ impl Chosen {
         if let Some(n) = id.strip_prefix(RECENT_ITEM) {
             return n.parse().ok().map(Chosen::Recent);
         }
-        MenuAction::from_id(id).map(Chosen::Editor)
+        CommandId::from_id(id).map(Chosen::Editor)
     }
 }
 
-/// Dispatches `action` to the editor in the main window.
-pub fn to_editor(app: &AppHandle, action: MenuAction) {
+/// Dispatches `command` to the editor in the main window.
+pub fn to_editor(app: &AppHandle, command: CommandId) {
     if let Some(window) = app.get_webview_window("main") {
-        // The id is one of ours ([`MenuAction::id`]): plain ASCII, quoted as a JSON string.
-        let detail = serde_json::Value::from(action.id());
+        // The id is one of ours ([`CommandId::id`]): plain ASCII, quoted as a JSON string.
+        let detail = serde_json::Value::from(command.id());
         let _ = window
             .eval(format!("window.dispatchEvent(new CustomEvent('{}', {{ detail: {detail} }}))", ipc::MENU_EVENT));
     }

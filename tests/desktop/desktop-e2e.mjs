@@ -11,9 +11,10 @@
 // 3. Native menus, through real key presses (xdotool, XTEST) reaching GTK: File ▸ Open Recent
 //    by its mnemonics (and the list in the settings file); shortcuts acting on the graph
 //    (Select All, Undo, Redo, Save, Export through the save dialog, Paste from the system
-//    clipboard) or on the focused text field (Select All, Copy, Paste, Undo); Run ▸ Run, Back,
-//    Step, Continue and Reset; Help ▸ The Graph Format and About open their windows; File ▸
-//    New; File ▸ Close closes the app. The file left unsaved in the read-only folder (part 2)
+//    clipboard, Cut) or on the focused text field (Select All, Copy, Paste, Undo); Run ▸ Run,
+//    Back, Step, Continue and Reset; the native menus (as the app reports them), the command
+//    palette (opened by Ctrl+Shift+P) and Help list the same commands and keys; Help ▸ The
+//    graph format and About open their windows; File ▸ New; File ▸ Close closes the app. The file left unsaved in the read-only folder (part 2)
 //    is written once the folder is writable again.
 //
 // Usage: node tests/desktop/desktop-e2e.mjs <path to switchyard-desktop> [screenshot.png]
@@ -317,6 +318,12 @@ async function menus({ exec, waitFor, title, flow, second, missing, locked }) {
   await waitFor(`return document.querySelectorAll("[data-node-id]").length === ${count - 1}`, 'the node deleted again after Ctrl+Shift+Z');
   await keys('ctrl+z');
   await waitFor(`return document.querySelectorAll("[data-node-id]").length === ${count}`, 'the node back again');
+  // Edit ▸ Cut (Ctrl+X) takes the selected node away; Undo brings it back.
+  await selectNode(exec, await exec('return document.querySelector("[data-node-id]:not([data-kind=start])").dataset.nodeId'));
+  await keys('ctrl+x');
+  await waitFor(`return document.querySelectorAll("[data-node-id]").length === ${count - 1}`, 'a node cut by Ctrl+X');
+  await keys('ctrl+z');
+  await waitFor(`return document.querySelectorAll("[data-node-id]").length === ${count}`, 'the cut node back after Ctrl+Z');
 
   // File ▸ Save (Ctrl+S) says where it saved.
   await keys('ctrl+s');
@@ -359,8 +366,10 @@ async function menus({ exec, waitFor, title, flow, second, missing, locked }) {
   await waitFor('return document.querySelectorAll(".step-list li").length === 1', 'the run reset by Shift+F5');
   console.log(`desktop: menus: Open Recent, Select All, Paste, Undo, Redo, Save, Export, Run, Back, Step, Continue and Reset by their keys (steps "${last.slice(0, 24)}" → "${earlier.slice(0, 24)}" → back)`);
 
-  // Help ▸ The Graph Format (F1) and Help ▸ About open their windows.
-  await keys('F1');
+  await commandsAsInTheMenus(exec, waitFor, keys);
+
+  // Help ▸ The graph format (Alt+H, F) and Help ▸ About open their windows.
+  await keys('alt+h', 'f');
   await waitForWindow(windowNamed, 'The Switchyard graph format');
   await keys('alt+h', 'a');
   await waitForWindow(windowNamed, 'About Switchyard');
@@ -379,6 +388,46 @@ async function menus({ exec, waitFor, title, flow, second, missing, locked }) {
   assert.equal(windowNamed(' — Switchyard').length, 0, 'the window is closed after Ctrl+W');
   session = undefined;
   console.log('desktop: ok: the native menus do what the toolbar does, by their keys and mnemonics');
+}
+
+// The native menus and the command palette list the same commands, names and keys: the menus
+// as the app built them (its `menu_items` command), the palette opened by its accelerator
+// (Ctrl+Shift+P, through GTK). Help then lists the palette's rows with the desktop's keys.
+async function commandsAsInTheMenus(exec, waitFor, keys) {
+  const items = await wd('POST', `/session/${session}/execute/async`, {
+    script: 'const done = arguments[arguments.length - 1]; window.__TAURI_INTERNALS__.invoke("menu_items", { args: {} }).then(done, (e) => done({ error: String(e) }));',
+    args: [],
+  });
+  assert.ok(Array.isArray(items), `menu_items: ${JSON.stringify(items)}`);
+  // The app's own items (the format reference; Open recent and About are not plain items).
+  const editorItems = items.filter((i) => i.id !== 'help.reference');
+  assert.deepEqual([...new Set(items.map((i) => i.menu))], ['File', 'Edit', 'View', 'Run', 'Help'], 'the menus, in order');
+  await exec('document.activeElement?.blur()');
+  await keys('ctrl+shift+p');
+  await waitFor('return !!document.querySelector("[role=dialog][aria-label=\'Command palette\']")', 'the palette opened by Ctrl+Shift+P');
+  const rows = await exec(`return [...document.querySelectorAll('[role=dialog][aria-label="Command palette"] [role=option]')].map((r) => ({
+    id: r.dataset.command, name: r.querySelector('.result-title').textContent, accelerator: r.dataset.accelerator ?? null,
+    keys: [...r.querySelectorAll('kbd')].map((k) => k.textContent) }))`);
+  const plain = (text) => text.replace(/&(.)/g, '$1');
+  assert.deepEqual(rows.map((r) => r.id), editorItems.map((i) => i.id), 'the palette lists the menus\' commands, in their order');
+  for (const [i, item] of editorItems.entries()) {
+    const row = rows[i];
+    assert.equal(row.name, plain(item.text), `${item.id}: the same name`);
+    assert.equal(row.accelerator, item.accelerator, `${item.id}: the same accelerator`);
+    if (item.accelerator) assert.equal(row.keys[0], item.accelerator.replace('CmdOrCtrl', 'Ctrl'), `${item.id}: the palette shows the menu's key first`);
+  }
+  assert.deepEqual(rows.find((r) => r.id === 'file.new').keys, ['Ctrl+N'], 'the desktop has Ctrl+N for New');
+  await pageKey('\uE00C'); // Escape
+  await waitFor('return !document.querySelector("[role=dialog]")', 'the palette closed');
+  // Help (?) lists the same rows and keys.
+  await pageKey('?');
+  await waitFor('return !!document.querySelector("[role=dialog][aria-label=\'Keyboard shortcuts\']")', 'Help opened by ?');
+  const inHelp = await exec(`return [...document.querySelectorAll('table[aria-label=Commands] tr')].map((r) => ({
+    id: r.dataset.command, name: r.querySelector('.help-name').textContent, keys: [...r.querySelectorAll('kbd')].map((k) => k.textContent) }))`);
+  assert.deepEqual(inHelp, rows.map(({ id, name, keys }) => ({ id, name, keys })), 'Help lists the palette\'s commands and keys');
+  await pageKey('\uE00C');
+  await waitFor('return !document.querySelector("[role=dialog]")', 'Help closed');
+  console.log(`desktop: the menus, the palette and Help list the same ${rows.length} commands and keys`);
 }
 
 async function windowsGone(name) {

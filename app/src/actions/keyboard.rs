@@ -1,4 +1,5 @@
-//! Keyboard shortcuts, and paste from the system clipboard.
+//! The keyboard: each command's keys (from the command table) carried out, Escape, and the
+//! page's paste events.
 
 use leptos::ev;
 use leptos::prelude::*;
@@ -6,40 +7,21 @@ use web_sys::{ClipboardEvent, KeyboardEvent};
 
 use wasm_bindgen::JsCast;
 
-use super::{navigation, run};
-use crate::model::clipboard;
-use crate::model::import_cap::check_size;
-use crate::state::{Alerts, App, Dialog, DocState};
+use super::clipboard::{own_copy, paste_text};
+use super::commands;
+use crate::state::{App, Dialog};
+use switchyard_ipc::commands::{CommandId, Press, Scope, command_for};
 
-/// Also kept in local storage, so a copy in one tab can be pasted in another even where
-/// the system clipboard is not readable.
-const CLIPBOARD_KEY: &str = "switchyard.clipboard";
-
-/// Every shortcut, for the help panel.
-pub const SHORTCUTS: &[(&str, &str)] = &[
-    ("Delete / Backspace", "Delete the selection"),
-    ("Ctrl+Z", "Undo"),
-    ("Ctrl+Shift+Z / Ctrl+Y", "Redo"),
-    ("Ctrl+C", "Copy the selected nodes"),
-    ("Ctrl+V", "Paste nodes (also from another tab)"),
-    ("Ctrl+D", "Duplicate the selection"),
-    ("Ctrl+A", "Select every node"),
-    ("Ctrl+K", "Find a node"),
+/// Keys and gestures of the canvas that are not commands (the commands' keys are in the
+/// command table), for the Help dialog.
+pub const GESTURES: &[(&str, &str)] = &[
     ("Tab, then arrows", "Move between nodes on the canvas (connected nodes first)"),
     ("Alt+arrows", "Move the selected nodes"),
     ("Enter", "Edit the node in focus"),
-    ("F5 / Ctrl+Enter", "Run"),
-    ("F10", "Step"),
-    ("F9", "Back one step"),
-    ("F8", "Continue, or pause a run that plays"),
-    ("Shift+F5", "Reset the run"),
-    ("F", "Fit the view to the graph"),
-    ("+ / -", "Zoom in / out"),
+    ("Escape", "Close the dialog, or clear the selection"),
     ("Shift+drag", "Select with a marquee"),
     ("Drag the background", "Pan"),
     ("Wheel", "Zoom around the pointer"),
-    ("Escape", "Close the dialog, or clear the selection"),
-    ("?", "Show this help"),
 ];
 
 pub fn install(t: App) {
@@ -58,66 +40,19 @@ pub fn install(t: App) {
     });
 }
 
-/// The editor's own last copy (kept in local storage).
-pub fn own_copy() -> Option<String> {
-    use gloo_storage::Storage;
-    gloo_storage::LocalStorage::raw().get_item(CLIPBOARD_KEY).ok().flatten()
-}
-
-pub fn paste_text(doc: DocState, alerts: Alerts, text: &str) {
-    if let Err(why) = check_size("the pasted text", text.len() as u64) {
-        return alerts.error(format!("Nothing pasted: {why}"));
-    }
-    match clipboard::read(text) {
-        Ok(fragment) => {
-            let ids = doc.edit(|e| e.paste(&fragment, 40.0));
-            alerts.info(format!("Pasted {} node{}", ids.len(), if ids.len() == 1 { "" } else { "s" }));
-        }
-        Err(why) => alerts.error(format!("Nothing pasted: {why}")),
-    }
-}
-
-pub fn copy_selection(doc: DocState, alerts: Alerts) {
-    let Some(fragment) = doc.editor.with_untracked(|e| e.copy()) else { return };
-    let text = serde_json::to_string_pretty(&fragment).unwrap_or_default();
-    {
-        use gloo_storage::Storage;
-        let _ = gloo_storage::LocalStorage::raw().set_item(CLIPBOARD_KEY, &text);
-    }
-    let _ = window().navigator().clipboard().write_text(&text);
-    alerts.info(format!("Copied {} node{}", fragment.nodes.len(), if fragment.nodes.len() == 1 { "" } else { "s" }));
-}
-
-/// The run commands' keys, as the desktop app's Run menu has them (F5 would reload the page:
-/// the editor takes it while it has focus), and Ctrl+Enter, which works in the Input too.
-fn run_key(t: App, ev: &KeyboardEvent) -> bool {
-    let App { doc, alerts, run: ctl, platform, .. } = t;
-    let ctrl = ev.ctrl_key() || ev.meta_key();
-    match (ev.key().as_str(), ev.shift_key(), ctrl) {
-        ("F5", false, false) | ("Enter", false, true) => {
-            navigation::leave_to(doc, ctl, 0);
-            run::start(doc, ctl, alerts, platform);
-        }
-        ("F5", true, false) => run::reset(ctl, platform),
-        ("F10", false, false) => run::step(doc, ctl, alerts, platform),
-        ("F9", false, false) => run::back(ctl),
-        ("F8", false, false) if ctl.playing.get_untracked() || ctl.busy.get_untracked() => run::pause(ctl),
-        ("F8", false, false) => run::play(doc, ctl, alerts, platform),
-        _ => return false,
-    }
-    true
-}
-
+/// A key press: Escape closes what is open; a command's key carries the command out where
+/// its scope lets it (the command table says which keys are whose, per platform).
 fn on_key(t: App, ev: &KeyboardEvent) {
-    let App { doc, view, ui, alerts, .. } = t;
-    let key = ev.key();
-    let ctrl = ev.ctrl_key() || ev.meta_key();
-    if ui.dialog.get_untracked().is_none() && run_key(t, ev) {
-        ev.prevent_default();
+    let App { doc, ui, .. } = t;
+    // A dialog's own keys (the palette's Escape, Enter and arrows) went no further.
+    if ev.cancel_bubble() {
         return;
     }
-    if key == "Escape" {
-        if ui.dialog.get_untracked().is_some() {
+    let dialog_open = ui.dialog.with_untracked(Option::is_some);
+    if ev.key() == "Escape" {
+        if ui.dialog.with_untracked(|d| d == &Some(Dialog::Palette)) {
+            // The palette closes itself, giving the focus back where it was.
+        } else if dialog_open {
             ui.dialog.set(None);
         } else if ui.library_open.get_untracked() {
             ui.library_open.set(false);
@@ -126,47 +61,24 @@ fn on_key(t: App, ev: &KeyboardEvent) {
         }
         return;
     }
-    if ctrl && key.eq_ignore_ascii_case("k") {
-        ev.prevent_default();
-        ui.dialog.set(Some(Dialog::Search));
+    let press = Press { key: ev.key(), ctrl: ev.ctrl_key() || ev.meta_key(), shift: ev.shift_key(), alt: ev.alt_key() };
+    let Some(command) = command_for(t.platform.get().flavour(), &press) else { return };
+    let acts = match command.command().scope {
+        Scope::Anywhere => true,
+        Scope::Editor => !dialog_open,
+        Scope::Canvas => !dialog_open && !typing_in_field(),
+    };
+    if !acts {
         return;
     }
-    if typing_in_field() || ui.dialog.get_untracked().is_some() {
-        return;
+    match command {
+        // The paste event that follows carries it out, with the clipboard's text.
+        CommandId::Paste => return,
+        // The page's own copy goes on too (text selected on the page).
+        CommandId::Copy | CommandId::Cut => {}
+        _ => ev.prevent_default(),
     }
-    match (ctrl, ev.shift_key(), key.as_str()) {
-        (false, _, "Delete" | "Backspace") => {
-            ev.prevent_default();
-            let on_node = document().active_element().is_some_and(|el| el.has_attribute("data-node-id"));
-            doc.edit(|e| e.delete_selection());
-            // The node that had focus is gone: the canvas takes it, not the page.
-            if on_node {
-                navigation::focus_canvas();
-            }
-        }
-        (true, false, "z" | "Z") => {
-            ev.prevent_default();
-            doc.edit(|e| e.undo());
-        }
-        (true, true, "z" | "Z") | (true, _, "y" | "Y") => {
-            ev.prevent_default();
-            doc.edit(|e| e.redo());
-        }
-        (true, _, "c" | "C") => copy_selection(doc, alerts),
-        (true, _, "d" | "D") => {
-            ev.prevent_default();
-            doc.edit(|e| e.duplicate());
-        }
-        (true, _, "a" | "A") => {
-            ev.prevent_default();
-            navigation::select_all(doc);
-        }
-        (false, _, "f" | "F") => view.fit_view(&doc),
-        (false, _, "+" | "=") => view.zoom_by(1.25),
-        (false, _, "-" | "_") => view.zoom_by(0.8),
-        (false, _, "?") => ui.dialog.set(Some(Dialog::Help)),
-        _ => {}
-    }
+    commands::carry_out(t, command);
 }
 
 /// Whether keyboard focus is in a text field (shortcuts then belong to the field).

@@ -17,11 +17,15 @@
 //! | [`follow`] | the canvas keeps the run's current nodes and the selected node in view |
 //! | [`navigation`] | subgraphs (enter, leave), selecting and showing nodes and problems |
 //! | [`drafts`] | what is typed in a field, committed before anything takes the field away |
-//! | [`keyboard`] | shortcuts, copy and paste |
+//! | [`clipboard`] | copy and paste of nodes: the system clipboard, and the editor's own last copy |
+//! | [`commands`] | every command of the command table carried out, and whether it can act now |
+//! | [`keyboard`] | the commands' keys, Escape, the page's paste events |
 //! | [`menu`] | the desktop app's native menu items, carried out |
 //! | [`settings`] | the theme and the model settings |
 
 pub mod breakpoints;
+pub mod clipboard;
+pub mod commands;
 pub mod document;
 pub mod drafts;
 pub mod exchange;

@@ -13,6 +13,7 @@
 //! | [`focus_nav`] | moving between nodes with the arrow keys |
 //! | [`placement`] | where a node added from the palette goes: free space near the selection |
 //! | [`palette`] | what each node kind looks like and starts as |
+//! | [`commands`] | the command palette's filter: the commands a typed query keeps, best first |
 //! | [`tools`] | the graph's tools: add, rename and remove them with the nodes offering them |
 //! | [`definitions`] | the document's definitions: listed with their users, added, renamed with every use, removed, used |
 //! | [`mock_replies`] | a mock model's responses as text, tool calls and rules |
@@ -45,6 +46,7 @@
 
 pub mod breakpoints;
 pub mod clipboard;
+pub mod commands;
 pub mod definitions;
 pub mod doc_id;
 pub mod edit;

@@ -148,6 +148,11 @@ pub trait Platform {
 
     /// Whether graphs can be opened from and saved to files anywhere (Open…, Save As…).
     fn has_files(&self) -> bool;
+    /// Which commands and keys the editor has here (the desktop's menus take some keys the
+    /// browser keeps for itself): what Help, the palette and the key handler go by.
+    fn flavour(&self) -> switchyard_ipc::commands::Flavour {
+        switchyard_ipc::commands::Flavour::Browser
+    }
     /// Asks the user for a graph file; `None` when they cancel.
     fn open_file(&self) -> LocalBoxFuture<'static, Result<Option<(DocId, String)>, StorageError>>;
     /// Asks the user where to save `text`, writes it there, and returns the new id.

@@ -1,7 +1,9 @@
-//! The editor's own settings and chrome: the colour theme, the dialog open, and the panels
-//! as the person sized them.
+//! The editor's own settings and chrome: the colour theme, the dialog open, the panels as
+//! the person sized them, and the way Auto layout arranges.
 
 use leptos::prelude::*;
+
+use crate::model::layout::Direction;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Theme {
@@ -16,6 +18,8 @@ pub enum Dialog {
     Share(String),
     Search,
     Help,
+    /// The command palette.
+    Palette,
     Settings,
     /// The open file was changed by another program: its new text.
     FileChanged(String),
@@ -42,6 +46,9 @@ pub struct UiState {
     /// In a narrow window, whether the library (palette, graphs, templates) is open over the
     /// canvas; a wide window always shows it beside the canvas.
     pub library_open: RwSignal<bool>,
+    /// The way Auto layout arranges the graph: as the open graph flows, until the person
+    /// picks another.
+    pub layout_dir: RwSignal<Direction>,
 }
 
 impl Default for UiState {
@@ -59,6 +66,7 @@ impl UiState {
             run_open: RwSignal::new(true),
             minimap: RwSignal::new(true),
             library_open: RwSignal::new(false),
+            layout_dir: RwSignal::new(Direction::LeftToRight),
         }
     }
 }

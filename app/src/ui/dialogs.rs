@@ -1,11 +1,13 @@
-//! Dialogs: import (file or pasted text), share link, node search, keyboard help.
+//! Dialogs: import (file or pasted text), share link, node search; the keyboard help
+//! (`help_dialog`) and the command palette (`command_palette`) are shown from here too.
 
 use leptos::html::Input;
 use leptos::prelude::*;
 use web_sys::KeyboardEvent;
 
+use super::command_palette::CommandPalette;
+use super::help_dialog::HelpDialog;
 use super::settings::SettingsDialog;
-use crate::actions::keyboard::SHORTCUTS;
 use crate::actions::{document, exchange, navigation};
 use crate::platform::use_platform;
 use crate::state::{Dialog, use_alerts, use_doc, use_run, use_ui, use_view};
@@ -20,6 +22,7 @@ pub fn Dialogs() -> impl IntoView {
                 Dialog::Share(link) => view! { <ShareDialog link=link/> }.into_any(),
                 Dialog::Search => view! { <SearchDialog/> }.into_any(),
                 Dialog::Help => view! { <HelpDialog/> }.into_any(),
+                Dialog::Palette => view! { <CommandPalette/> }.into_any(),
                 Dialog::Settings => view! { <SettingsDialog/> }.into_any(),
                 Dialog::FileChanged(text) => view! { <FileChangedDialog text=text/> }.into_any(),
                 Dialog::ConfirmDelete { id, name } => view! { <ConfirmDeleteDialog id=id name=name/> }.into_any(),
@@ -154,24 +157,6 @@ fn SearchDialog() -> impl IntoView {
                     }
                 }).collect_view()}
             </ul>
-        </div>
-    }
-}
-
-#[component]
-fn HelpDialog() -> impl IntoView {
-    let ui = use_ui();
-    view! {
-        <div class="dialog help" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts">
-            <h2>"Keyboard shortcuts"</h2>
-            <table class="shortcuts">
-                <tbody>
-                    {SHORTCUTS.iter().map(|(k, what)| view! { <tr><td><kbd>{*k}</kbd></td><td>{*what}</td></tr> }).collect_view()}
-                </tbody>
-            </table>
-            <div class="dialog-actions">
-                <button class="primary" on:click=move |_| ui.dialog.set(None)>"Close"</button>
-            </div>
         </div>
     }
 }

@@ -20,7 +20,8 @@
 //! | `human`, `breakpoint_toggles` | a human node's answer or form and an end's outcome; a node's breakpoints |
 //! | `tools` | the graph's tools, and the tool, transcript and mock-reply parts of node forms |
 //! | `definitions` | the document's definitions, and what a subgraph node runs (embedded graph or definition) |
-//! | `dialogs`, `settings` | dialogs (import, share, search, help, settings, file changed) |
+//! | `dialogs`, `settings`, `help_dialog` | dialogs (import, share, search, settings, file changed); Help: every command and its keys on this platform |
+//! | `command_palette` | the command palette: every command, filtered as one types, carried out with Enter |
 //! | `unsaved_dialog`, `origins_dialog` | asking before unsaved work is left, and before a run reaches new origins |
 //! | `alerts` | messages for the user |
 
@@ -28,12 +29,14 @@ mod alerts;
 mod app;
 mod breakpoint_toggles;
 mod canvas;
+mod command_palette;
 mod definitions;
 mod dialogs;
 mod edge_form;
 mod fields;
 mod form_answer;
 mod graph_form;
+mod help_dialog;
 mod human;
 mod icons;
 mod input_required;

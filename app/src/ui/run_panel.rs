@@ -12,6 +12,7 @@ use super::live_reply::LiveReply;
 use super::run_error::RunErrorView;
 use super::run_version_notice::RunVersionNotice;
 use super::state_view::StateView;
+use crate::actions::commands::carry_out;
 use crate::actions::run as run_ctl;
 use crate::actions::{breakpoints, navigation, panels};
 use crate::model::breakpoints::at_breakpoint;
@@ -20,7 +21,8 @@ use crate::model::playback::Playback;
 use crate::model::{run_input, words};
 use crate::platform::use_platform;
 use crate::state::run::SPEEDS;
-use crate::state::{use_alerts, use_doc, use_run, use_ui};
+use crate::state::{use_alerts, use_app, use_doc, use_run, use_ui};
+use switchyard_ipc::commands::CommandId;
 
 /// What the bar says of the run shown: its step, and what it is doing at this moment (a
 /// live run between steps that does not play on, and runs no step, is paused, not running).
@@ -45,6 +47,12 @@ pub fn RunPanel() -> impl IntoView {
     let platform = use_platform();
     let ctl = use_run();
     let ui = use_ui();
+    let app = use_app();
+    let flavour = platform.get().flavour();
+    // A run command's button: its name and tooltip (with its keys here) from the command table.
+    let name = |id: CommandId| id.command().button_name();
+    let tip = move |id: CommandId| id.command().tooltip(flavour);
+    let run_keys = StoredValue::new(CommandId::Run.command().keys_in(flavour));
     let open = ui.run_open;
     // A new graph gets an input made from what it needs.
     Effect::new(move |_| {
@@ -104,17 +112,20 @@ pub fn RunPanel() -> impl IntoView {
                             on:input=move |ev| ctl.input.set(event_target_value(&ev))></textarea>
                     </span>
                 </label>
-                <button class="primary" on:click=move |_| {
-                    // A run is of the whole document, shown from the top.
-                    navigation::leave_to(doc, ctl, 0);
-                    run_ctl::start(doc, ctl, alerts, platform);
-                }>"Run"</button>
+                <button class="primary" on:click=move |_| carry_out(app, CommandId::Run)
+                    title=tip(CommandId::Run) aria-label=name(CommandId::Run)>{name(CommandId::Run)}</button>
                 <div class="tool-group" role="group" aria-label="Run controls">
-                    <button on:click=move |_| run_ctl::pause(ctl) disabled=move || !ctl.playing.get() && !ctl.busy.get()>"Pause"</button>
-                    <button on:click=move |_| run_ctl::back(ctl) disabled=move || displayed() == 0>"Back"</button>
-                    <button on:click=move |_| run_ctl::step(doc, ctl, alerts, platform) disabled=move || !has_view() || !can_step() || ctl.busy.get()>"Step"</button>
-                    <button on:click=move |_| run_ctl::play(doc, ctl, alerts, platform) disabled=move || !has_view() || ctl.playing.get() || !can_step()>"Continue"</button>
-                    <button on:click=move |_| run_ctl::reset(ctl, platform) disabled=move || !has_view()>"Reset"</button>
+                    // Pause and Continue are the two halves of Continue's key: each button does its half.
+                    <button on:click=move |_| run_ctl::pause(ctl) disabled=move || !ctl.playing.get() && !ctl.busy.get()
+                        title=tip(CommandId::Pause) aria-label=name(CommandId::Pause)>{name(CommandId::Pause)}</button>
+                    <button on:click=move |_| carry_out(app, CommandId::Back) disabled=move || displayed() == 0
+                        title=tip(CommandId::Back) aria-label=name(CommandId::Back)>{name(CommandId::Back)}</button>
+                    <button on:click=move |_| carry_out(app, CommandId::Step) disabled=move || !has_view() || !can_step() || ctl.busy.get()
+                        title=tip(CommandId::Step) aria-label=name(CommandId::Step)>{name(CommandId::Step)}</button>
+                    <button on:click=move |_| run_ctl::play(doc, ctl, alerts, platform) disabled=move || !has_view() || ctl.playing.get() || !can_step()
+                        title=tip(CommandId::Continue) aria-label=name(CommandId::Continue)>{name(CommandId::Continue)}</button>
+                    <button on:click=move |_| carry_out(app, CommandId::Reset) disabled=move || !has_view()
+                        title=tip(CommandId::Reset) aria-label=name(CommandId::Reset)>{name(CommandId::Reset)}</button>
                 </div>
                 <select aria-label="Speed" on:change=move |ev| {
                     if let Ok(ms) = event_target_value(&ev).parse::<u32>() { ctl.speed_ms.set(ms); }
@@ -149,8 +160,9 @@ pub fn RunPanel() -> impl IntoView {
                         </Show>
                         <Show when=move || !has_view()>
                             <p class="first-run" role="note">
-                                "Fill in the "<b>"Input"</b>" above (JSON) and press "<b>"Run"</b>" ("<kbd>"F5"</kbd>" or "
-                                <kbd>"Ctrl+Enter"</kbd>"). Then walk through the run with "<b>"Step"</b>", "<b>"Back"</b>
+                                "Fill in the "<b>"Input"</b>" above (JSON) and press "<b>"Run"</b>" ("
+                                {run_keys.get_value().into_iter().enumerate().map(|(i, k)| view! { {(i > 0).then_some(" or ")}<kbd>{k.to_string()}</kbd> }).collect_view()}
+                                "). Then walk through the run with "<b>"Step"</b>", "<b>"Back"</b>
                                 " and the Timeline: the canvas shows which nodes ran and which edges were taken, the "
                                 "state on the right what each step changed."
                             </p>

@@ -223,6 +223,10 @@ impl Platform for Desktop {
         true
     }
 
+    fn flavour(&self) -> switchyard_ipc::commands::Flavour {
+        switchyard_ipc::commands::Flavour::Desktop
+    }
+
     fn open_file(&self) -> LocalBoxFuture<'static, Result<Option<(DocId, String)>, StorageError>> {
         Box::pin(async {
             let picked = ipc::call(&cmd::OpenFile {}).await.map_err(storage_error)?;
