@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 use super::{navigation, run};
 use crate::model::clipboard;
 use crate::model::import_cap::check_size;
-use crate::state::{Alerts, App, Dialog, DocState};
+use crate::state::{App, Dialog};
 
 /// Also kept in local storage, so a copy in one tab can be pasted in another even where
 /// the system clipboard is not readable.
@@ -43,7 +43,6 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
 ];
 
 pub fn install(t: App) {
-    let App { doc, alerts, .. } = t;
     let _ = window_event_listener(ev::keydown, move |ev: KeyboardEvent| on_key(t, &ev));
     let _ = window_event_listener(ev::paste, move |ev: ClipboardEvent| {
         if typing_in_field() {
@@ -53,7 +52,7 @@ pub fn install(t: App) {
         let text = text.or_else(own_copy);
         if let Some(text) = text {
             ev.prevent_default();
-            paste_text(doc, alerts, &text);
+            paste_text(t, &text);
         }
     });
 }
@@ -64,7 +63,8 @@ pub fn own_copy() -> Option<String> {
     gloo_storage::LocalStorage::raw().get_item(CLIPBOARD_KEY).ok().flatten()
 }
 
-pub fn paste_text(doc: DocState, alerts: Alerts, text: &str) {
+pub fn paste_text(app: App, text: &str) {
+    let App { doc, alerts, .. } = app;
     if let Err(why) = check_size("the pasted text", text.len() as u64) {
         return alerts.error(format!("Nothing pasted: {why}"));
     }
@@ -77,7 +77,8 @@ pub fn paste_text(doc: DocState, alerts: Alerts, text: &str) {
     }
 }
 
-pub fn copy_selection(doc: DocState, alerts: Alerts) {
+pub fn copy_selection(app: App) {
+    let App { doc, alerts, .. } = app;
     let Some(fragment) = doc.editor.with_untracked(|e| e.copy()) else { return };
     let text = serde_json::to_string_pretty(&fragment).unwrap_or_default();
     {
@@ -91,25 +92,25 @@ pub fn copy_selection(doc: DocState, alerts: Alerts) {
 /// The run commands' keys, as the desktop app's Run menu has them (F5 would reload the page:
 /// the editor takes it while it has focus), and Ctrl+Enter, which works in the Input too.
 fn run_key(t: App, ev: &KeyboardEvent) -> bool {
-    let App { doc, alerts, run: ctl, platform, .. } = t;
+    let App { run: ctl, .. } = t;
     let ctrl = ev.ctrl_key() || ev.meta_key();
     match (ev.key().as_str(), ev.shift_key(), ctrl) {
         ("F5", false, false) | ("Enter", false, true) => {
-            navigation::leave_to(doc, ctl, 0);
-            run::start(doc, ctl, alerts, platform);
+            navigation::leave_to(t, 0);
+            run::start(t);
         }
-        ("F5", true, false) => run::reset(ctl, platform),
-        ("F10", false, false) => run::step(doc, ctl, alerts, platform),
+        ("F5", true, false) => run::reset(t),
+        ("F10", false, false) => run::step(t),
         ("F9", false, false) => run::back(ctl),
         ("F8", false, false) if ctl.playing.get_untracked() || ctl.busy.get_untracked() => run::pause(ctl),
-        ("F8", false, false) => run::play(doc, ctl, alerts, platform),
+        ("F8", false, false) => run::play(t),
         _ => return false,
     }
     true
 }
 
 fn on_key(t: App, ev: &KeyboardEvent) {
-    let App { doc, view, ui, alerts, .. } = t;
+    let App { doc, view, ui, .. } = t;
     let key = ev.key();
     let ctrl = ev.ctrl_key() || ev.meta_key();
     if ui.dialog.get_untracked().is_none() && run_key(t, ev) {
@@ -152,7 +153,7 @@ fn on_key(t: App, ev: &KeyboardEvent) {
             ev.prevent_default();
             doc.edit(|e| e.redo());
         }
-        (true, _, "c" | "C") => copy_selection(doc, alerts),
+        (true, _, "c" | "C") => copy_selection(t),
         (true, _, "d" | "D") => {
             ev.prevent_default();
             doc.edit(|e| e.duplicate());

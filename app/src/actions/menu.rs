@@ -36,11 +36,11 @@ pub fn carry_out(t: App, action: MenuAction) {
     // A dialog open over the editor takes menu commands that edit the graph no further.
     let dialog_open = t.ui.dialog.get_untracked().is_some();
     match action {
-        MenuAction::New => document::create_graph(t.doc, t.view, t.alerts, t.platform, None),
-        MenuAction::Open => files::open_file(t.doc, t.view, t.alerts, t.platform),
+        MenuAction::New => document::create_graph(t, None),
+        MenuAction::Open => files::open_file(t),
         MenuAction::Save => save(t),
-        MenuAction::SaveAs => files::save_as(t.doc, t.alerts, t.platform),
-        MenuAction::Export => exchange::export_document(t.doc, t.alerts, t.platform),
+        MenuAction::SaveAs => files::save_as(t),
+        MenuAction::Export => exchange::export_document(t),
         MenuAction::Close => close(t),
         _ if dialog_open => {}
         MenuAction::Undo => {
@@ -50,26 +50,26 @@ pub fn carry_out(t: App, action: MenuAction) {
             t.doc.edit(|e| e.redo());
         }
         MenuAction::Cut => {
-            copy_selection(t.doc, t.alerts);
+            copy_selection(t);
             t.doc.edit(|e| e.delete_selection());
         }
-        MenuAction::Copy => copy_selection(t.doc, t.alerts),
+        MenuAction::Copy => copy_selection(t),
         MenuAction::Paste => paste_from_clipboard(t),
         MenuAction::SelectAll => navigation::select_all(t.doc),
         MenuAction::Run => {
-            navigation::leave_to(t.doc, t.run, 0);
-            run::start(t.doc, t.run, t.alerts, t.platform);
+            navigation::leave_to(t, 0);
+            run::start(t);
         }
-        MenuAction::Step => run::step(t.doc, t.run, t.alerts, t.platform),
+        MenuAction::Step => run::step(t),
         MenuAction::Back => run::back(t.run),
-        MenuAction::Continue => run::play(t.doc, t.run, t.alerts, t.platform),
-        MenuAction::Reset => run::reset(t.run, t.platform),
+        MenuAction::Continue => run::play(t),
+        MenuAction::Reset => run::reset(t),
     }
 }
 
 /// Saves now (autosave would shortly), and says so.
 fn save(t: App) {
-    if document::save_now(t.doc, t.view, t.alerts, t.platform) {
+    if document::save_now(t) {
         t.doc.saved_revision.set(t.doc.editor.with_untracked(crate::model::editor::Editor::revision));
         let name = t.doc.current.with_untracked(ToString::to_string);
         t.alerts.info(format!("Saved {name}"));
@@ -79,7 +79,7 @@ fn save(t: App) {
 /// Saves, then closes the window; a save that fails keeps the window open (its message says
 /// why, and the work is still there).
 fn close(t: App) {
-    if document::save_now(t.doc, t.view, t.alerts, t.platform) {
+    if document::save_now(t) {
         t.platform.get().close_window();
     }
 }
@@ -94,7 +94,7 @@ fn paste_from_clipboard(t: App) {
             Err(why) => return t.alerts.error(format!("Nothing pasted: {why}")),
         };
         match text {
-            Some(text) => paste_text(t.doc, t.alerts, &text),
+            Some(text) => paste_text(t, &text),
             None => t.alerts.error("Nothing to paste: the clipboard is empty"),
         }
     });

@@ -4,9 +4,8 @@
 
 use leptos::prelude::*;
 
-use crate::platform::PlatformRef;
-use crate::state::UiState;
 use crate::state::ui::RUN_HEIGHT;
+use crate::state::{App, UiState};
 
 /// The run panel is never shorter than its bar and a few rows.
 pub const RUN_MIN: f64 = 140.0;
@@ -16,7 +15,8 @@ const OPEN_KEY: &str = "run_panel_open";
 const MINIMAP_KEY: &str = "minimap";
 
 /// Reads the panels' sizes kept from last time.
-pub fn init(ui: UiState, platform: PlatformRef) {
+pub fn init(app: App) {
+    let App { ui, platform, .. } = app;
     let p = platform.get();
     let kept = p.preference(HEIGHT_KEY).and_then(|h| h.parse::<f64>().ok()).filter(|h| h.is_finite());
     ui.run_height.set(clamp_run_height(kept.unwrap_or_else(usual_run_height)));
@@ -49,25 +49,29 @@ pub fn resize_run(ui: UiState, h: f64) {
 }
 
 /// Keeps the run panel's height for next time.
-pub fn keep_run_height(ui: UiState, platform: PlatformRef) {
+pub fn keep_run_height(app: App) {
+    let App { ui, platform, .. } = app;
     platform.get().set_preference(HEIGHT_KEY, &ui.run_height.get_untracked().round().to_string());
 }
 
 /// Back to the height it opens with the first time.
-pub fn reset_run_height(ui: UiState, platform: PlatformRef) {
+pub fn reset_run_height(app: App) {
+    let App { ui, .. } = app;
     resize_run(ui, usual_run_height());
-    keep_run_height(ui, platform);
+    keep_run_height(app);
 }
 
 /// Opens or closes the run panel (its bar stays).
-pub fn toggle_run(ui: UiState, platform: PlatformRef) {
+pub fn toggle_run(app: App) {
+    let App { ui, platform, .. } = app;
     let open = !ui.run_open.get_untracked();
     ui.run_open.set(open);
     platform.get().set_preference(OPEN_KEY, &open.to_string());
 }
 
 /// Shows or hides the minimap.
-pub fn toggle_minimap(ui: UiState, platform: PlatformRef) {
+pub fn toggle_minimap(app: App) {
+    let App { ui, platform, .. } = app;
     let shown = !ui.minimap.get_untracked();
     ui.minimap.set(shown);
     platform.get().set_preference(MINIMAP_KEY, &shown.to_string());

@@ -5,10 +5,11 @@ use leptos::prelude::*;
 
 use crate::model::keys::{OriginKey, Provider, parse_origin};
 use crate::platform::PlatformRef;
-use crate::state::{Alerts, Theme, UiState};
+use crate::state::{App, Theme};
 
 /// Applies the saved theme, else the system's preference, and keeps the page in step.
-pub fn init_theme(ui: UiState, platform: PlatformRef) {
+pub fn init_theme(app: App) {
+    let App { ui, platform, .. } = app;
     let dark_preferred =
         window().match_media("(prefers-color-scheme: dark)").ok().flatten().is_some_and(|m| m.matches());
     let theme = match platform.get().preference("theme").as_deref() {
@@ -30,7 +31,8 @@ pub fn init_theme(ui: UiState, platform: PlatformRef) {
 }
 
 /// Switches between light and dark, and remembers the choice.
-pub fn toggle_theme(ui: UiState, platform: PlatformRef) {
+pub fn toggle_theme(app: App) {
+    let App { ui, platform, .. } = app;
     let next = match ui.theme.get_untracked() {
         Theme::Light => Theme::Dark,
         Theme::Dark => Theme::Light,
@@ -42,15 +44,8 @@ pub fn toggle_theme(ui: UiState, platform: PlatformRef) {
 /// Saves the Base URL as typed and, when a key was typed, keeps it for `origin` (typed, else
 /// the Base URL's, else the provider's own); says where, and closes the dialog. A typed
 /// origin that is not one keeps the dialog open with the reason.
-pub fn save_model_settings(
-    ui: UiState,
-    alerts: Alerts,
-    platform: PlatformRef,
-    base_url: &str,
-    origin: &str,
-    provider: Provider,
-    key: &str,
-) {
+pub fn save_model_settings(app: App, base_url: &str, origin: &str, provider: Provider, key: &str) {
+    let App { ui, alerts, platform, .. } = app;
     let base_url = base_url.trim().to_string();
     let key = key.trim();
     let new_key = if key.is_empty() {
@@ -88,13 +83,8 @@ pub fn save_model_settings(
 }
 
 /// Forgets the key kept for `origin`; `done` runs once it is gone.
-pub fn remove_key(
-    alerts: Alerts,
-    platform: PlatformRef,
-    origin: String,
-    provider: Provider,
-    done: impl FnOnce() + 'static,
-) {
+pub fn remove_key(app: App, origin: String, provider: Provider, done: impl FnOnce() + 'static) {
+    let App { alerts, platform, .. } = app;
     let removing = platform.get().remove_key(origin.clone(), provider);
     wasm_bindgen_futures::spawn_local(async move {
         match removing.await {

@@ -20,7 +20,7 @@ use crate::model::playback::Playback;
 use crate::model::{run_input, words};
 use crate::platform::use_platform;
 use crate::state::run::SPEEDS;
-use crate::state::{use_alerts, use_doc, use_run, use_ui};
+use crate::state::{use_alerts, use_app, use_doc, use_run, use_ui};
 
 /// What the bar says of the run shown: its step, and what it is doing at this moment (a
 /// live run between steps that does not play on, and runs no step, is paused, not running).
@@ -40,9 +40,9 @@ fn status_text(v: &Playback, running: bool) -> String {
 
 #[component]
 pub fn RunPanel() -> impl IntoView {
+    let app = use_app();
     let doc = use_doc();
     let alerts = use_alerts();
-    let platform = use_platform();
     let ctl = use_run();
     let ui = use_ui();
     let open = ui.run_open;
@@ -51,15 +51,15 @@ pub fn RunPanel() -> impl IntoView {
         doc.current.track();
         let suggested = doc.editor.with_untracked(|e| run_input::suggested(e.document()));
         ctl.input.set(suggested);
-        run_ctl::reset(ctl, platform);
-        breakpoints::load(doc, ctl, platform);
-        run_ctl::load_history(doc, ctl, platform);
+        run_ctl::reset(app);
+        breakpoints::load(app);
+        run_ctl::load_history(app);
         // Recovery: a run left waiting for input (the tab was closed or reloaded) comes back.
         let unfinished = ctl
             .history
             .with_untracked(|h| h.first().filter(|r| r.status == Status::Interrupted).map(|r| r.run_id.clone()));
         if let Some(run_id) = unfinished {
-            run_ctl::open_saved(doc, ctl, alerts, platform, &run_id);
+            run_ctl::open_saved(app, &run_id);
             if ctl.version.with_untracked(|v| v.is_earlier()) {
                 alerts.info("Reopened the last run, made with an earlier version of this graph");
             } else {
@@ -91,7 +91,7 @@ pub fn RunPanel() -> impl IntoView {
         <section class="run-panel" class:collapsed=move || !open.get() role="region" aria-label="Run"
             style:height=move || open.get().then(|| format!("{}px", ui.run_height.get()))>
             <div class="run-bar">
-                <button class="collapse" on:click=move |_| panels::toggle_run(ui, platform)
+                <button class="collapse" on:click=move |_| panels::toggle_run(app)
                     aria-label=move || if open.get() { "Hide run panel" } else { "Show run panel" }>
                     {move || if open.get() { "▾" } else { "▸" }}
                 </button>
@@ -106,15 +106,15 @@ pub fn RunPanel() -> impl IntoView {
                 </label>
                 <button class="primary" on:click=move |_| {
                     // A run is of the whole document, shown from the top.
-                    navigation::leave_to(doc, ctl, 0);
-                    run_ctl::start(doc, ctl, alerts, platform);
+                    navigation::leave_to(app, 0);
+                    run_ctl::start(app);
                 }>"Run"</button>
                 <div class="tool-group" role="group" aria-label="Run controls">
                     <button on:click=move |_| run_ctl::pause(ctl) disabled=move || !ctl.playing.get() && !ctl.busy.get()>"Pause"</button>
                     <button on:click=move |_| run_ctl::back(ctl) disabled=move || displayed() == 0>"Back"</button>
-                    <button on:click=move |_| run_ctl::step(doc, ctl, alerts, platform) disabled=move || !has_view() || !can_step() || ctl.busy.get()>"Step"</button>
-                    <button on:click=move |_| run_ctl::play(doc, ctl, alerts, platform) disabled=move || !has_view() || ctl.playing.get() || !can_step()>"Continue"</button>
-                    <button on:click=move |_| run_ctl::reset(ctl, platform) disabled=move || !has_view()>"Reset"</button>
+                    <button on:click=move |_| run_ctl::step(app) disabled=move || !has_view() || !can_step() || ctl.busy.get()>"Step"</button>
+                    <button on:click=move |_| run_ctl::play(app) disabled=move || !has_view() || ctl.playing.get() || !can_step()>"Continue"</button>
+                    <button on:click=move |_| run_ctl::reset(app) disabled=move || !has_view()>"Reset"</button>
                 </div>
                 <select aria-label="Speed" on:change=move |ev| {
                     if let Ok(ms) = event_target_value(&ev).parse::<u32>() { ctl.speed_ms.set(ms); }
@@ -144,7 +144,7 @@ pub fn RunPanel() -> impl IntoView {
                         <Show when=nested>
                             <div class="nested-bar">
                                 <span>"Showing a subgraph's run"</span>
-                                <button on:click=move |_| navigation::back_to_parent_run(doc, ctl)>"Back to the parent run"</button>
+                                <button on:click=move |_| navigation::back_to_parent_run(app)>"Back to the parent run"</button>
                             </div>
                         </Show>
                         <Show when=move || !has_view()>
@@ -215,8 +215,7 @@ fn step_page(v: &Playback) -> (Vec<StepRow>, usize, usize) {
 /// The steps of the shown run (a page of them at a time); a subgraph's steps can be opened.
 #[component]
 fn StepList() -> impl IntoView {
-    let doc = use_doc();
-    let alerts = use_alerts();
+    let app = use_app();
     let ctl = use_run();
     let page = Memo::new(move |_| ctl.view.with(|v| v.as_ref().map(step_page).unwrap_or_default()));
     let shown = Memo::new(move |_| ctl.view.with(|v| v.as_ref().map_or(0, |v| v.displayed)));
@@ -230,7 +229,7 @@ fn StepList() -> impl IntoView {
                     let node2 = node.clone();
                     view! {
                         // Named by its text, the first words for screen readers only.
-                        <button class="small nested" on:click=move |_| { run_ctl::show_step(ctl, k); run_ctl::open_nested(doc, ctl, alerts, &node2); }>
+                        <button class="small nested" on:click=move |_| { run_ctl::show_step(ctl, k); run_ctl::open_nested(app, &node2); }>
                             <span aria-hidden="true">"▸ "</span>
                             <span class="visually-hidden">"Open the steps of subgraph "</span>
                             {format!("{node}: {}", words::count(count as u64, "step"))}
@@ -276,8 +275,8 @@ fn when(at_ms: f64) -> String {
 /// Earlier runs of this graph.
 #[component]
 fn RunHistory() -> impl IntoView {
+    let app = use_app();
     let doc = use_doc();
-    let alerts = use_alerts();
     let platform = use_platform();
     let ctl = use_run();
     let shown_id = move || ctl.view.with(|v| v.as_ref().map(|v| v.record.run_id.clone()));
@@ -304,10 +303,10 @@ fn RunHistory() -> impl IntoView {
                         );
                         view! {
                             <li class:current=move || shown_id().as_deref() == Some(id3.as_str()) data-run-id=id4>
-                                <button class="history-open" on:click=move |_| run_ctl::open_saved(doc, ctl, alerts, platform, &id)>{label}</button>
+                                <button class="history-open" on:click=move |_| run_ctl::open_saved(app, &id)>{label}</button>
                                 <button class="icon" aria-label="Delete this run" on:click=move |_| {
                                     platform.get().delete_run(&doc.current.get_untracked(), &id2);
-                                    run_ctl::load_history(doc, ctl, platform);
+                                    run_ctl::load_history(app);
                                 }>"✕"</button>
                             </li>
                         }

@@ -6,14 +6,14 @@ use super::icons::{Icon, icon};
 use crate::actions::{document, exchange, files, settings};
 use crate::model::layout::Direction;
 use crate::platform::use_platform;
-use crate::state::{Dialog, Theme, use_alerts, use_doc, use_ui, use_view};
+use crate::state::{Dialog, Theme, use_app, use_doc, use_ui, use_view};
 
 #[component]
 pub fn Toolbar() -> impl IntoView {
+    let app = use_app();
     let doc = use_doc();
     let view = use_view();
     let ui = use_ui();
-    let alerts = use_alerts();
     let platform = use_platform();
     let name = move || doc.editor.with(|e| e.document().display_name().to_string());
     let can_undo = move || doc.editor.with(|e| e.can_undo());
@@ -25,11 +25,11 @@ pub fn Toolbar() -> impl IntoView {
         doc.current.track();
         layout_dir.set(doc.flow.get_untracked());
     });
-    let new_graph = move |_| document::create_graph(doc, view, alerts, platform, None);
-    let export = move |_| exchange::export_document(doc, alerts, platform);
-    let mermaid = move |_| exchange::copy_mermaid(doc, alerts);
-    let share = move |_| exchange::open_share(doc, ui);
-    let toggle_theme = move |_| settings::toggle_theme(ui, platform);
+    let new_graph = move |_| document::create_graph(app, None);
+    let export = move |_| exchange::export_document(app);
+    let mermaid = move |_| exchange::copy_mermaid(app);
+    let share = move |_| exchange::open_share(app);
+    let toggle_theme = move |_| settings::toggle_theme(app);
     let snap = move || doc.editor.with(|e| e.snap_to_grid);
     let has_files = platform.get().has_files();
     view! {
@@ -45,10 +45,10 @@ pub fn Toolbar() -> impl IntoView {
                     {icon(Icon::Import)}<span class="label">"Import"</span>
                 </button>
                 {has_files.then(|| view! {
-                    <button class="collapse-1360" on:click=move |_| files::open_file(doc, view, alerts, platform) title="Open a graph file anywhere" aria-label="Open…">
+                    <button class="collapse-1360" on:click=move |_| files::open_file(app) title="Open a graph file anywhere" aria-label="Open…">
                         {icon(Icon::Open)}<span class="label">"Open…"</span>
                     </button>
-                    <button class="collapse-1360" on:click=move |_| files::save_as(doc, alerts, platform) title="Save the graph to a file anywhere" aria-label="Save As…">
+                    <button class="collapse-1360" on:click=move |_| files::save_as(app) title="Save the graph to a file anywhere" aria-label="Save As…">
                         {icon(Icon::SaveAs)}<span class="label">"Save As…"</span>
                     </button>
                 })}

@@ -21,8 +21,7 @@ use subgraph_path::SubgraphPath;
 
 use crate::actions::exchange;
 use crate::model::geometry::{Point, Rect, View};
-use crate::platform::use_platform;
-use crate::state::{DocState, ViewState, Wire, use_alerts, use_doc, use_run, use_view};
+use crate::state::{DocState, ViewState, Wire, use_alerts, use_app, use_doc, use_run, use_view};
 use crate::ui::palette_bar::DRAG_TYPE;
 
 /// A pointer gesture in progress.
@@ -89,10 +88,10 @@ impl CanvasCtx {
 
 #[component]
 pub fn Canvas() -> impl IntoView {
+    let app = use_app();
     let doc = use_doc();
     let view = use_view();
     let alerts = use_alerts();
-    let platform = use_platform();
     let canvas = NodeRef::<Div>::new();
     let canvas_ref = CanvasRef(canvas);
     let gesture = StoredValue::new(None::<Gesture>);
@@ -229,7 +228,7 @@ pub fn Canvas() -> impl IntoView {
         let at = view.view.get_untracked().to_canvas(screen);
         let Some(dt) = ev.data_transfer() else { return };
         if let Some(file) = dt.files().and_then(|f| f.get(0)) {
-            exchange::import_file((doc, view, use_run()), alerts, platform, file);
+            exchange::import_file(app, file);
             return;
         }
         if let Ok(kind) = dt.get_data(DRAG_TYPE)
@@ -261,7 +260,7 @@ pub fn Canvas() -> impl IntoView {
         let on_canvas = ev.target().zip(ev.current_target()).is_some_and(|(t, c)| t == c);
         if on_canvas && (crate::model::focus_nav::Arrow::from_key(&ev.key()).is_some() || ev.key() == "Enter") {
             ev.prevent_default();
-            crate::actions::navigation::enter_canvas(doc, view);
+            crate::actions::navigation::enter_canvas(app);
         }
     };
 

@@ -11,7 +11,7 @@ use crate::actions::navigation;
 use crate::model::focus_nav::Arrow;
 use crate::model::outcome::fails_run;
 use crate::model::palette;
-use crate::state::{NodeProblems, use_alerts, use_doc, use_run, use_view};
+use crate::state::{NodeProblems, use_app, use_doc, use_run, use_view};
 use engine::NodeKind;
 use engine::run::Breakpoint;
 
@@ -25,10 +25,10 @@ fn side_word(side: Breakpoint) -> &'static str {
 
 #[component]
 pub fn NodeView(id: String) -> impl IntoView {
+    let app = use_app();
     let doc = use_doc();
     let view = use_view();
     let run = use_run();
-    let alerts = use_alerts();
     let ctx = expect_context::<CanvasCtx>();
     let node = {
         let id = id.clone();
@@ -90,7 +90,7 @@ pub fn NodeView(id: String) -> impl IntoView {
     let dbl_id = id.clone();
     let on_dblclick = move |_| {
         if kind() == Some(NodeKind::Subgraph) {
-            return navigation::enter(doc, run, alerts, &dbl_id);
+            return navigation::enter(app, &dbl_id);
         }
         navigation::edit_node(doc, &dbl_id);
     };
@@ -123,7 +123,7 @@ pub fn NodeView(id: String) -> impl IntoView {
             if ev.alt_key() || ev.shift_key() {
                 navigation::nudge_selection(doc, arrow);
             } else {
-                navigation::step_focus(doc, view, &key_id, arrow);
+                navigation::step_focus(app, &key_id, arrow);
             }
         } else if key == "Enter" && plain {
             ev.prevent_default();
@@ -210,10 +210,8 @@ fn NodeBody(
     problems: Memo<NodeProblems>,
     instances: Signal<usize>,
 ) -> impl IntoView {
-    let doc = use_doc();
+    let app = use_app();
     let view = use_view();
-    let run = use_run();
-    let alerts = use_alerts();
     let ctx = expect_context::<CanvasCtx>();
     let kind = move || node.with(|n| n.as_ref().map(|n| n.kind));
     let info = move || palette::info(kind().unwrap_or(NodeKind::Set));
@@ -271,7 +269,7 @@ fn NodeBody(
             let label = format!("Open subgraph {}", open_id);
             view! {
                 <button class="node-open" aria-label=label title="Open the embedded graph (or double-click the node)"
-                    on:click=move |_| navigation::enter(doc, run, alerts, &open_id)>"Open ⤵"</button>
+                    on:click=move |_| navigation::enter(app, &open_id)>"Open ⤵"</button>
             }
         })}
         {move || {
