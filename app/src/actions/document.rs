@@ -60,7 +60,7 @@ pub fn autosave(app: App) {
     });
     // Keep the pan and zoom when the tab closes; warn when the work cannot be kept.
     let _ = window_event_listener(ev::beforeunload, move |ev| {
-        super::drafts::commit_focused();
+        super::drafts::commit_focused(app.platform);
         if !save_now(app) {
             ev.prevent_default();
             ev.set_return_value("Your work could not be saved. Leave anyway?");
@@ -104,7 +104,7 @@ pub fn save_now(app: App) -> bool {
 /// the person first ([`DocState::leaving`]). Whether to go on now.
 pub fn may_leave(app: App, next: Leave) -> bool {
     let App { doc, .. } = app;
-    super::drafts::commit_focused();
+    super::drafts::commit_focused(app.platform);
     if save_now(app) {
         true
     } else {

@@ -4,9 +4,7 @@
 //! document in the URL fragment.
 
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
-use wasm_bindgen::closure::Closure;
-use web_sys::{File, FileReader};
+use web_sys::File;
 
 use engine::Graph;
 
@@ -65,23 +63,20 @@ pub fn open_imported(app: App, graph: Graph, origin: &str) {
 /// Reads a file chosen or dropped by the user, then imports it; a file over the import size
 /// limit is refused unread.
 pub fn import_file(app: App, file: File) {
-    let App { alerts, .. } = app;
     let name = file.name();
     if let Err(why) = check_size(&format!("“{name}”"), file.size() as u64) {
-        alerts.error(format!("Could not import: {why}. Nothing was changed."));
+        app.alerts.error(format!("Could not import: {why}. Nothing was changed."));
         return;
     }
-    let Ok(reader) = FileReader::new() else { return };
-    let r = reader.clone();
-    let onload = Closure::once(move || {
-        let text = r.result().ok().and_then(|v| v.as_string()).unwrap_or_default();
-        import_text(app, &text, &format!("“{name}”"));
+    let reading = app.platform.get().read_file(file);
+    leptos::task::spawn_local(async move {
+        match reading.await {
+            Some(text) => {
+                import_text(app, &text, &format!("“{name}”"));
+            }
+            None => app.alerts.error("Could not read that file. Nothing was changed."),
+        }
     });
-    reader.set_onload(Some(onload.as_ref().unchecked_ref()));
-    onload.forget();
-    if reader.read_as_text(&file).is_err() {
-        alerts.error("Could not read that file. Nothing was changed.");
-    }
 }
 
 /// Export: a copy of the document where the person says (a save dialog on the desktop; the
@@ -93,7 +88,7 @@ pub fn export_document(app: App) {
     }
     let (file, text) = export_file(doc);
     let saving = platform.get().save_file_as(file, text);
-    wasm_bindgen_futures::spawn_local(async move {
+    leptos::task::spawn_local(async move {
         match saving.await {
             Ok(Some(id)) => alerts.info(format!("Exported a copy to {id}")),
             Ok(None) => {}
@@ -107,7 +102,7 @@ pub fn export_document(app: App) {
 pub fn download_document(app: App) {
     let App { doc, alerts, .. } = app;
     let (file, text) = export_file(doc);
-    if download(&file, &text, "application/json").is_err() {
+    if app.platform.get().download(&file, &text, "application/json").is_err() {
         alerts.error("The browser refused the download.");
     }
 }
@@ -120,7 +115,7 @@ fn export_file(doc: DocState) -> (String, String) {
 pub fn copy_mermaid(app: App) {
     let App { doc, alerts, .. } = app;
     let text = doc.editor.with_untracked(|e| engine::to_mermaid(e.document()));
-    let _ = window().navigator().clipboard().write_text(&text);
+    app.platform.get().write_clipboard(&text);
     alerts.info("Copied the Mermaid flowchart to the clipboard");
 }
 
@@ -131,41 +126,22 @@ fn slug(name: &str) -> String {
     if s.is_empty() { "graph".into() } else { s }
 }
 
-fn download(file: &str, text: &str, mime: &str) -> Result<(), wasm_bindgen::JsValue> {
-    let parts = js_sys::Array::of1(&text.into());
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type(mime);
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
-    let a: web_sys::HtmlAnchorElement = document().create_element("a")?.dyn_into()?;
-    a.set_href(&url);
-    a.set_download(file);
-    a.click();
-    web_sys::Url::revoke_object_url(&url)?;
-    Ok(())
-}
-
 /// Builds the link for the open graph and shows it (and copies it).
 pub fn open_share(app: App) {
     let App { doc, ui, .. } = app;
     let text = doc.editor.with_untracked(|e| e.document().to_pretty_json());
-    let loc = window().location();
-    let base = format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default());
-    let link = format!("{base}#{}", share::encode(&text));
-    let _ = window().navigator().clipboard().write_text(&link);
+    let platform = app.platform.get();
+    let link = format!("{}#{}", platform.address(), share::encode(&text));
+    platform.write_clipboard(&link);
     ui.dialog.set(Some(Dialog::Share(link)));
 }
 
 /// If the page was opened from a share link, imports the graph it carries.
 pub fn import_from_location(app: App) {
-    let App { alerts, .. } = app;
-    let Ok(hash) = window().location().hash() else { return };
-    let Some(result) = share::decode(&hash) else { return };
+    let App { alerts, platform, .. } = app;
+    let Some(result) = share::decode(&platform.get().fragment()) else { return };
     // Drop the fragment so a reload does not import it again.
-    if let Ok(history) = window().history() {
-        let path = window().location().pathname().unwrap_or_default();
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path));
-    }
+    platform.get().drop_fragment();
     match result {
         Ok(text) => {
             import_text(app, &text, "the shared link");

@@ -26,7 +26,7 @@ pub fn install(app: App) {
     let _ = window_event_listener(ev::focus, move |_| {
         let file = doc.current.get_untracked();
         let check = platform.get().changed_on_disk(&file);
-        wasm_bindgen_futures::spawn_local(async move {
+        leptos::task::spawn_local(async move {
             if let Some(text) = check.await
                 && doc.current.get_untracked() == file
             {
@@ -40,7 +40,7 @@ pub fn install(app: App) {
 pub fn open_file(app: App) {
     let App { alerts, platform, .. } = app;
     let picked = platform.get().open_file();
-    wasm_bindgen_futures::spawn_local(async move {
+    leptos::task::spawn_local(async move {
         match picked.await {
             Ok(Some((id, text))) => open_text(app, id, &text),
             Ok(None) => {}
@@ -58,7 +58,7 @@ pub fn open_given_files(app: App) {
     }
     let take = move || {
         let given = platform.get().take_opened();
-        wasm_bindgen_futures::spawn_local(async move {
+        leptos::task::spawn_local(async move {
             for (id, text) in given.await {
                 match text {
                     Ok(text) => open_text(app, id, &text),
@@ -102,7 +102,7 @@ pub fn save_as_then(app: App, then: impl FnOnce() + 'static) {
         doc.editor.with_untracked(|e| (e.document().display_name().to_string(), e.document().to_pretty_json()));
     let suggested = doc.library.with_untracked(|l| l.fresh_file_name(&name));
     let saving = platform.get().save_file_as(suggested, text);
-    wasm_bindgen_futures::spawn_local(async move {
+    leptos::task::spawn_local(async move {
         match saving.await {
             Ok(Some(id)) => {
                 doc.current.set(id.clone());

@@ -9,11 +9,8 @@ use wasm_bindgen::JsCast;
 use super::{navigation, run};
 use crate::model::clipboard;
 use crate::model::import_cap::check_size;
+use crate::platform::PlatformRef;
 use crate::state::{App, Dialog};
-
-/// Also kept in local storage, so a copy in one tab can be pasted in another even where
-/// the system clipboard is not readable.
-const CLIPBOARD_KEY: &str = "switchyard.clipboard";
 
 /// Every shortcut, for the help panel.
 pub const SHORTCUTS: &[(&str, &str)] = &[
@@ -49,7 +46,7 @@ pub fn install(t: App) {
             return;
         }
         let text = ev.clipboard_data().and_then(|d| d.get_data("text/plain").ok()).filter(|t| !t.trim().is_empty());
-        let text = text.or_else(own_copy);
+        let text = text.or_else(|| own_copy(t.platform));
         if let Some(text) = text {
             ev.prevent_default();
             paste_text(t, &text);
@@ -58,9 +55,8 @@ pub fn install(t: App) {
 }
 
 /// The editor's own last copy (kept in local storage).
-pub fn own_copy() -> Option<String> {
-    use gloo_storage::Storage;
-    gloo_storage::LocalStorage::raw().get_item(CLIPBOARD_KEY).ok().flatten()
+pub fn own_copy(platform: PlatformRef) -> Option<String> {
+    platform.get().own_copy()
 }
 
 pub fn paste_text(app: App, text: &str) {
@@ -81,11 +77,9 @@ pub fn copy_selection(app: App) {
     let App { doc, alerts, .. } = app;
     let Some(fragment) = doc.editor.with_untracked(|e| e.copy()) else { return };
     let text = serde_json::to_string_pretty(&fragment).unwrap_or_default();
-    {
-        use gloo_storage::Storage;
-        let _ = gloo_storage::LocalStorage::raw().set_item(CLIPBOARD_KEY, &text);
-    }
-    let _ = window().navigator().clipboard().write_text(&text);
+    let platform = app.platform.get();
+    platform.keep_own_copy(&text);
+    platform.write_clipboard(&text);
     alerts.info(format!("Copied {} node{}", fragment.nodes.len(), if fragment.nodes.len() == 1 { "" } else { "s" }));
 }
 
@@ -138,11 +132,11 @@ fn on_key(t: App, ev: &KeyboardEvent) {
     match (ctrl, ev.shift_key(), key.as_str()) {
         (false, _, "Delete" | "Backspace") => {
             ev.prevent_default();
-            let on_node = document().active_element().is_some_and(|el| el.has_attribute("data-node-id"));
+            let on_node = t.platform.get().node_has_focus();
             doc.edit(|e| e.delete_selection());
             // The node that had focus is gone: the canvas takes it, not the page.
             if on_node {
-                navigation::focus_canvas();
+                navigation::focus_canvas(t.platform);
             }
         }
         (true, false, "z" | "Z") => {

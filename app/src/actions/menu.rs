@@ -32,7 +32,7 @@ pub fn carry_out(t: App, action: MenuAction) {
         return;
     }
     // The menu's keys never reach the page: what is typed in a field is committed here.
-    super::drafts::commit_focused();
+    super::drafts::commit_focused(t.platform);
     // A dialog open over the editor takes menu commands that edit the graph no further.
     let dialog_open = t.ui.dialog.get_untracked().is_some();
     match action {
@@ -88,9 +88,9 @@ fn close(t: App) {
 /// cannot be read).
 fn paste_from_clipboard(t: App) {
     let read = t.platform.get().read_clipboard();
-    wasm_bindgen_futures::spawn_local(async move {
+    leptos::task::spawn_local(async move {
         let text = match read.await {
-            Ok(text) => text.filter(|t| !t.trim().is_empty()).or_else(super::keyboard::own_copy),
+            Ok(text) => text.filter(|t| !t.trim().is_empty()).or_else(|| super::keyboard::own_copy(t.platform)),
             Err(why) => return t.alerts.error(format!("Nothing pasted: {why}")),
         };
         match text {

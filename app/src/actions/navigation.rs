@@ -3,13 +3,13 @@
 //! selecting what the user picked and bringing it into view.
 
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 use super::run;
 use crate::model::focus_nav::{self, Arrow};
 use crate::model::geometry::{GRID, Point};
 use crate::model::placement;
 use crate::model::selection::Selection;
+use crate::platform::PlatformRef;
 use crate::state::{App, DocState};
 
 /// Shows the graph inside subgraph node `id` of the graph on the canvas; when the run on
@@ -37,11 +37,7 @@ pub fn open_definition(app: App, name: &str) {
     }
     // The inspector now shows the definition's own settings: from their top, not from where
     // the list of definitions was scrolled to.
-    request_animation_frame(|| {
-        if let Some(el) = document().query_selector(".inspector").ok().flatten() {
-            el.set_scroll_top(0);
-        }
-    });
+    app.platform.get().scroll_to_top(".inspector");
 }
 
 /// Goes back up to `depth` subgraphs deep (0: the document), closing nested runs below it.
@@ -75,7 +71,7 @@ pub fn select_and_show(app: App, id: &str) {
     let App { doc, .. } = app;
     doc.edit(|e| e.selection = Selection::only_node(id));
     show_node(app, id);
-    focus_node(id);
+    focus_node(app.platform, id);
 }
 
 /// Centres the view on node `id`, if it is on the canvas.
@@ -122,15 +118,9 @@ pub fn add_from_palette(app: App, kind: engine::document::NodeKind) {
 
 /// Puts keyboard focus on node `id` once it is drawn (the node in focus is the one the arrow
 /// keys, Enter and Delete act on).
-pub fn focus_node(id: &str) {
+fn focus_node(platform: PlatformRef, id: &str) {
     let selector = format!("[data-node-id=\"{}\"]", id.replace('\\', "\\\\").replace('"', "\\\""));
-    request_animation_frame(move || {
-        if let Some(el) = document().query_selector(&selector).ok().flatten()
-            && let Ok(el) = el.dyn_into::<web_sys::HtmlElement>()
-        {
-            let _ = el.focus();
-        }
-    });
+    platform.get().focus(&selector);
 }
 
 /// The keyboard's way between nodes: selects the node `arrow` leads to from `from` (see
@@ -148,7 +138,7 @@ pub fn focus_and_show(app: App, id: &str) {
     if let Some(r) = doc.rects.with_untracked(|r| r.get(id).copied()) {
         view.reveal(r);
     }
-    focus_node(id);
+    focus_node(app.platform, id);
 }
 
 /// The canvas got the keyboard with no node in focus: the start node (else the first) takes it.
@@ -178,14 +168,8 @@ pub fn nudge_selection(doc: DocState, arrow: Arrow) {
 }
 
 /// Puts keyboard focus back on the canvas (after the node that had it was deleted).
-pub fn focus_canvas() {
-    request_animation_frame(|| {
-        if let Some(el) = document().query_selector(".canvas").ok().flatten()
-            && let Ok(el) = el.dyn_into::<web_sys::HtmlElement>()
-        {
-            let _ = el.focus();
-        }
-    });
+pub fn focus_canvas(platform: PlatformRef) {
+    platform.get().focus(".canvas");
 }
 
 /// Selects every node of the graph on the canvas.
@@ -197,13 +181,7 @@ pub fn select_all(doc: DocState) {
 }
 
 /// Opens a node for editing: selects it and puts keyboard focus in the inspector's first field.
-pub fn edit_node(doc: DocState, id: &str) {
-    doc.edit(|e| e.selection = Selection::only_node(id));
-    request_animation_frame(|| {
-        if let Some(el) = document().query_selector(".inspector input, .inspector textarea").ok().flatten()
-            && let Ok(el) = el.dyn_into::<web_sys::HtmlElement>()
-        {
-            let _ = el.focus();
-        }
-    });
+pub fn edit_node(app: App, id: &str) {
+    app.doc.edit(|e| e.selection = Selection::only_node(id));
+    app.platform.get().focus(".inspector input, .inspector textarea");
 }

@@ -4,8 +4,9 @@
 
 use leptos::prelude::*;
 
+use crate::platform::PlatformRef;
+use crate::state::App;
 use crate::state::ui::RUN_HEIGHT;
-use crate::state::{App, UiState};
 
 /// The run panel is never shorter than its bar and a few rows.
 pub const RUN_MIN: f64 = 140.0;
@@ -19,33 +20,29 @@ pub fn init(app: App) {
     let App { ui, platform, .. } = app;
     let p = platform.get();
     let kept = p.preference(HEIGHT_KEY).and_then(|h| h.parse::<f64>().ok()).filter(|h| h.is_finite());
-    ui.run_height.set(clamp_run_height(kept.unwrap_or_else(usual_run_height)));
+    ui.run_height.set(clamp_run_height(platform, kept.unwrap_or_else(|| usual_run_height(platform))));
     ui.run_open.set(p.preference(OPEN_KEY).as_deref() != Some("false"));
     ui.minimap.set(p.preference(MINIMAP_KEY).as_deref() != Some("false"));
 }
 
 /// The height the run panel opens with until the person sets one: a third of a short window,
 /// at most [`RUN_HEIGHT`].
-fn usual_run_height() -> f64 {
-    (window_height() * 0.3).clamp(RUN_MIN, RUN_HEIGHT)
-}
-
-fn window_height() -> f64 {
-    window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(900.0)
+fn usual_run_height(platform: PlatformRef) -> f64 {
+    (platform.get().window_height() * 0.3).clamp(RUN_MIN, RUN_HEIGHT)
 }
 
 /// The tallest the run panel may be: the canvas keeps at least a third of the window.
-pub fn run_max() -> f64 {
-    (window_height() * 0.62).max(RUN_MIN)
+pub fn run_max(platform: PlatformRef) -> f64 {
+    (platform.get().window_height() * 0.62).max(RUN_MIN)
 }
 
-fn clamp_run_height(h: f64) -> f64 {
-    h.clamp(RUN_MIN, run_max())
+fn clamp_run_height(platform: PlatformRef, h: f64) -> f64 {
+    h.clamp(RUN_MIN, run_max(platform))
 }
 
 /// Sets the run panel's height (while dragging: not kept until [`keep_run_height`]).
-pub fn resize_run(ui: UiState, h: f64) {
-    ui.run_height.set(clamp_run_height(h));
+pub fn resize_run(app: App, h: f64) {
+    app.ui.run_height.set(clamp_run_height(app.platform, h));
 }
 
 /// Keeps the run panel's height for next time.
@@ -56,8 +53,7 @@ pub fn keep_run_height(app: App) {
 
 /// Back to the height it opens with the first time.
 pub fn reset_run_height(app: App) {
-    let App { ui, .. } = app;
-    resize_run(ui, usual_run_height());
+    resize_run(app, usual_run_height(app.platform));
     keep_run_height(app);
 }
 

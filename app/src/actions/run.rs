@@ -182,7 +182,7 @@ pub fn play(app: App) {
     }
     ctl.playing.set(true);
     spawn_local(async move {
-        let mut frame_start = js_sys::Date::now();
+        let mut frame_start = app.platform.get().now();
         loop {
             if !ctl.playing.get_untracked() {
                 break;
@@ -201,11 +201,11 @@ pub fn play(app: App) {
             }
             let pause = ctl.speed_ms.get_untracked();
             if pause > 0 {
-                gloo_timers::future::TimeoutFuture::new(pause).await;
-            } else if js_sys::Date::now() - frame_start > FRAME_BUDGET_MS {
+                app.platform.get().sleep(pause).await;
+            } else if app.platform.get().now() - frame_start > FRAME_BUDGET_MS {
                 // At full speed, shown steps go by for about a frame, then the page draws.
-                gloo_timers::future::TimeoutFuture::new(0).await;
-                frame_start = js_sys::Date::now();
+                app.platform.get().sleep(0).await;
+                frame_start = app.platform.get().now();
             }
         }
         ctl.playing.set(false);
@@ -502,7 +502,7 @@ pub async fn try_answer(app: App, node: &str, value: Value) -> Result<(), InputE
             });
             play(app);
             // The form that had focus is gone: the Timeline, which follows the run, takes it.
-            focus_timeline();
+            app.platform.get().focus("input.timeline");
             Ok(())
         }
         Ok(Reply::Refused(Refusal::Answer { error })) => Err(error),
@@ -512,19 +512,6 @@ pub async fn try_answer(app: App, node: &str, value: Value) -> Result<(), InputE
         }
         Err(Stopped) => Ok(()),
     }
-}
-
-fn focus_timeline() {
-    request_animation_frame(|| {
-        if let Some(el) = document_element("input.timeline") {
-            let _ = el.focus();
-        }
-    });
-}
-
-fn document_element(selector: &str) -> Option<web_sys::HtmlElement> {
-    let el = leptos::prelude::document().query_selector(selector).ok().flatten()?;
-    wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok()
 }
 
 /// Starts a new run from the shown step, with `values` set in the state there.

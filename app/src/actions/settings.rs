@@ -10,8 +10,7 @@ use crate::state::{App, Theme};
 /// Applies the saved theme, else the system's preference, and keeps the page in step.
 pub fn init_theme(app: App) {
     let App { ui, platform, .. } = app;
-    let dark_preferred =
-        window().match_media("(prefers-color-scheme: dark)").ok().flatten().is_some_and(|m| m.matches());
+    let dark_preferred = platform.get().prefers_dark();
     let theme = match platform.get().preference("theme").as_deref() {
         Some("dark") => Theme::Dark,
         Some("light") => Theme::Light,
@@ -24,9 +23,7 @@ pub fn init_theme(app: App) {
             Theme::Dark => "dark",
             Theme::Light => "light",
         };
-        if let Some(root) = document().document_element() {
-            let _ = root.set_attribute("data-theme", name);
-        }
+        platform.get().show_theme(name);
     });
 }
 
@@ -73,7 +70,7 @@ pub fn save_model_settings(app: App, base_url: &str, origin: &str, provider: Pro
     let platform = platform.get();
     let wording = platform.wording();
     let saving = platform.save_model_settings(base_url, new_key);
-    wasm_bindgen_futures::spawn_local(async move {
+    leptos::task::spawn_local(async move {
         match saving.await {
             Ok(()) => alerts.info(wording.settings_saved),
             Err(why) => alerts.error(format!("Could not save the settings: {why}")),
@@ -86,7 +83,7 @@ pub fn save_model_settings(app: App, base_url: &str, origin: &str, provider: Pro
 pub fn remove_key(app: App, origin: String, provider: Provider, done: impl FnOnce() + 'static) {
     let App { alerts, platform, .. } = app;
     let removing = platform.get().remove_key(origin.clone(), provider);
-    wasm_bindgen_futures::spawn_local(async move {
+    leptos::task::spawn_local(async move {
         match removing.await {
             Ok(()) => {
                 alerts.info(format!("Removed the key for {origin}"));

@@ -39,7 +39,7 @@ pub fn start(platform: Rc<dyn Platform>, problems: Vec<String>) {
     super::panels::init(app);
     init_view(app);
     document::autosave(app);
-    super::drafts::install();
+    super::drafts::install(platform);
     super::follow::install(app);
     super::keyboard::install(app);
     super::exchange::import_from_location(app);

@@ -26,7 +26,7 @@ pub fn RunSplitter() -> impl IntoView {
     };
     let on_move = move |ev: PointerEvent| {
         if let Some((y0, h0)) = drag.get_value() {
-            panels::resize_run(ui, h0 + (y0 - ev.client_y() as f64));
+            panels::resize_run(app, h0 + (y0 - ev.client_y() as f64));
         }
     };
     let on_up = move |_: PointerEvent| {
@@ -43,7 +43,7 @@ pub fn RunSplitter() -> impl IntoView {
             "PageUp" => h + 120.0,
             "PageDown" => h - 120.0,
             "Home" => RUN_MIN,
-            "End" => panels::run_max(),
+            "End" => panels::run_max(app.platform),
             "Enter" => {
                 ev.prevent_default();
                 return panels::reset_run_height(app);
@@ -51,13 +51,13 @@ pub fn RunSplitter() -> impl IntoView {
             _ => return,
         };
         ev.prevent_default();
-        panels::resize_run(ui, to);
+        panels::resize_run(app, to);
         panels::keep_run_height(app);
     };
     view! {
         <div class="run-splitter" role="separator" aria-orientation="horizontal" aria-label="Run panel height"
             tabindex="0" title="Drag to resize the run panel (double-click: usual height)"
-            aria-valuemin=RUN_MIN.to_string() aria-valuemax=move || panels::run_max().round().to_string()
+            aria-valuemin=RUN_MIN.to_string() aria-valuemax=move || panels::run_max(app.platform).round().to_string()
             aria-valuenow=move || ui.run_height.get().round().to_string()
             hidden=move || !ui.run_open.get()
             on:pointerdown=on_down on:pointermove=on_move on:pointerup=on_up on:pointercancel=on_up

@@ -92,7 +92,7 @@ pub fn NodeView(id: String) -> impl IntoView {
         if kind() == Some(NodeKind::Subgraph) {
             return navigation::enter(app, &dbl_id);
         }
-        navigation::edit_node(doc, &dbl_id);
+        navigation::edit_node(app, &dbl_id);
     };
 
     let body_id = id.clone();
@@ -128,7 +128,7 @@ pub fn NodeView(id: String) -> impl IntoView {
         } else if key == "Enter" && plain {
             ev.prevent_default();
             ev.stop_propagation();
-            navigation::edit_node(doc, &key_id);
+            navigation::edit_node(app, &key_id);
         }
     };
     // Focus reached by the keyboard (Tab) selects the node, so the keys act on what is seen
