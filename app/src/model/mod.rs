@@ -7,6 +7,7 @@
 //! | [`editor`] | one open graph: document, selection, undo log, gestures as edits |
 //! | [`edit`] | the edits every gesture becomes, each returning its inverse |
 //! | [`selection`] | selected nodes and edges, clicks and marquee |
+//! | [`gesture`] | the canvas's pointer gestures (drag, pan, marquee, wire, clicks) as what they show and the commands they end in |
 //! | [`geometry`] | node boxes, pan and zoom, fitting a view, snapping |
 //! | [`clipboard`] | copy and paste as JSON fragments |
 //! | [`layout`] | automatic layered layout |
@@ -54,6 +55,7 @@ pub mod focus_nav;
 pub mod form_answer;
 pub mod form_fields;
 pub mod geometry;
+pub mod gesture;
 pub mod import_cap;
 pub mod indent;
 pub mod instances;

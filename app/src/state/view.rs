@@ -14,14 +14,8 @@ pub const FAR_NODES: usize = 300;
 /// The zoom below which a large graph's nodes are plain boxes (their text would be under 4 px).
 pub const FAR_ZOOM: f64 = 0.35;
 
-/// An edge being drawn from an output handle (or an edge end being moved).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Wire {
-    pub from: String,
-    /// Set when an existing edge is being reconnected.
-    pub edge: Option<usize>,
-    pub to_point: Point,
-}
+/// An edge being drawn (the canvas's gestures are the model's).
+pub use crate::model::gesture::Wire;
 
 #[derive(Clone, Copy)]
 pub struct ViewState {

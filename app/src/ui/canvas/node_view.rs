@@ -9,6 +9,7 @@ use super::node_menu::NodeMenu;
 use super::{CanvasCtx, class_list, from_control};
 use crate::actions::navigation;
 use crate::model::focus_nav::Arrow;
+use crate::model::gesture::Target;
 use crate::model::outcome::fails_run;
 use crate::model::palette;
 use crate::state::{NodeProblems, use_app, use_doc, use_run, use_view};
@@ -85,7 +86,7 @@ pub fn NodeView(id: String) -> impl IntoView {
         if from_control(&ev) {
             return;
         }
-        ctx.start_move(doc, view, &down_id, ev.shift_key(), ev.client_x() as f64, ev.client_y() as f64);
+        ctx.press(Target::Node(down_id.clone()), &ev);
     };
     let dbl_id = id.clone();
     let on_dblclick = move |_| {
@@ -211,7 +212,6 @@ fn NodeBody(
     instances: Signal<usize>,
 ) -> impl IntoView {
     let app = use_app();
-    let view = use_view();
     let ctx = expect_context::<CanvasCtx>();
     let kind = move || node.with(|n| n.as_ref().map(|n| n.kind));
     let info = move || palette::info(kind().unwrap_or(NodeKind::Set));
@@ -227,7 +227,7 @@ fn NodeBody(
         }
         ev.stop_propagation();
         ev.prevent_default();
-        ctx.start_wire(view, &out_id, None, ev.client_x() as f64, ev.client_y() as f64);
+        ctx.press(Target::OutHandle(out_id.clone()), &ev);
     };
     let open_id = id;
     view! {
