@@ -40,6 +40,7 @@
 //! | [`form_answer`] | a waiting human form filled in: controls, defaults, the answer checked by field |
 //! | [`form_fields`] | a human node's form fields and `route_by` as the inspector edits them |
 //! | [`breakpoints`] | the nodes a graph's runs stop before or after, kept per graph |
+//! | [`names`] | fresh names for what is added: `name`, else `name_2`, `name_3`… |
 //! | [`words`] | counts written as people write them (1 step, 2 steps) |
 //! | [`worker_messages`] | what the page and the run worker say to each other: calls, replies, HTTP and streamed text |
 //! | [`outcome`] | ends that fail the run, and the run's error as the run panel shows it |
@@ -64,6 +65,7 @@ pub mod layout;
 pub mod library;
 pub mod map_edge;
 pub mod mock_replies;
+pub mod names;
 pub mod origins;
 pub mod outcome;
 pub mod palette;
