@@ -4,7 +4,7 @@
 //! the state.
 
 use engine::record::RunRecord;
-use engine::run::{ErrorKind, InputError, Status};
+use engine::run::{InputError, Status};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde_json::{Map, Value};
@@ -13,6 +13,7 @@ use super::live_host::call;
 use super::settings::{approve_origins, approved_origins};
 use crate::model::instances::node_of;
 use crate::model::origins;
+use crate::model::outcome::error_shown;
 use crate::model::playback::Playback;
 use crate::model::run_input;
 use crate::model::run_service::{ForkAt, Refusal, Reply, Request, Update as RunUpdate};
@@ -412,21 +413,11 @@ fn show_new_steps(ctl: RunCtl, update: Box<RunUpdate>) {
 fn finished(app: App) {
     let App { run: ctl, alerts, .. } = app;
     let Some(view) = ctl.view.get_untracked() else { return };
-    let record = &view.record;
-    match (&record.status, &record.error) {
-        (Status::Failed, Some(e)) if e.kind == ErrorKind::Ended => {
-            alerts.error(format!("The run ended failed at end `{}`: {}", e.node.as_deref().unwrap_or("?"), e.message))
-        }
-        (Status::Failed, Some(e)) => alerts.error(format!(
-            "The run failed at step {}{}: {}",
-            record.step,
-            e.node.as_deref().map(|n| format!(" in `{n}`")).unwrap_or_default(),
-            e.message
-        )),
-        (Status::LimitReached, Some(e)) => alerts.error(format!("The run stopped at its step limit: {}", e.message)),
-        // A stop, a question or the end is said by the run panel itself (its status, the
-        // breakpoint and Input required); a toast over the canvas would only repeat it.
-        _ => {}
+    // A failure or a limit is said as the run panel says it; a stop, a question or the end
+    // is said by the run panel itself (its status, the breakpoint and Input required), and a
+    // toast over the canvas would only repeat it.
+    if let Some(shown) = error_shown(&view.record) {
+        alerts.error(shown.in_one_line());
     }
     save(app);
 }
