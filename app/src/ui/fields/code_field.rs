@@ -1,4 +1,5 @@
-//! [`ExprField`]: a labelled Rhai expression (or script), compiled as it is typed.
+//! [`CodeField`]: a labelled Rhai expression, script or `{{ }}` template, compiled in the
+//! sandbox as it is typed.
 
 use leptos::prelude::*;
 
@@ -6,15 +7,14 @@ use super::check::Check;
 use super::labelled::Labelled;
 use super::source_input::SourceInput;
 
-/// A labelled Rhai expression (or script), compiled in the sandbox as it is typed.
+/// A labelled piece of source that `check` compiles as it is typed: an expression or script
+/// ([`Check::Expr`]) or a template ([`Check::Template`], [`Check::TemplateWith`]).
 #[component]
-pub fn ExprField(
+pub fn CodeField(
     #[prop(into)] label: String,
     #[prop(into)] value: Signal<String>,
     #[prop(into)] on_commit: Callback<String>,
-    /// Names in scope besides `state`, `input`, `outputs`, `errors`, `step`.
-    #[prop(optional)]
-    extra: &'static [&'static str],
+    check: Check,
     /// Empty text means the value is absent: nothing to check.
     #[prop(optional)]
     optional: bool,
@@ -28,7 +28,7 @@ pub fn ExprField(
 ) -> impl IntoView {
     view! {
         <Labelled label=label.clone() hint=hint>
-            <SourceInput aria_label=label value=value on_commit=on_commit check=Check::Expr(extra) optional=optional
+            <SourceInput aria_label=label value=value on_commit=on_commit check=check optional=optional
                 multiline=multiline rows=rows.unwrap_or(3) placeholder=placeholder.unwrap_or_default() indents=indents/>
         </Labelled>
     }
