@@ -51,13 +51,6 @@ pub fn leave_to(app: App, depth: usize) {
     }
 }
 
-/// Leaves one subgraph (the path bar's Up).
-pub fn leave_one(app: App) {
-    let App { doc, .. } = app;
-    let depth = doc.editor.with_untracked(|e| e.scope().len());
-    leave_to(app, depth.saturating_sub(1));
-}
-
 /// Back to the run around the subgraph's run shown (the canvas leaves the subgraph with it).
 pub fn back_to_parent_run(app: App) {
     let App { run: ctl, .. } = app;

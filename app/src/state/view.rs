@@ -91,12 +91,6 @@ impl ViewState {
         self.detail_area.settle();
     }
 
-    /// The canvas point at the centre of the visible area.
-    pub fn view_center(&self) -> Point {
-        let (w, h) = self.canvas_size.get_untracked();
-        self.view.get_untracked().to_canvas(Point::new(w / 2.0, h / 2.0))
-    }
-
     /// Pans so that `p` (canvas units) is in the middle of the screen.
     pub fn center_on(&self, p: Point) {
         let (w, h) = self.canvas_size.get_untracked();
