@@ -240,3 +240,33 @@ fn a_run_that_would_reach_a_new_origin_asks_first_and_remembers_the_answer() {
     assert_eq!(app.run.new_origins.get_untracked(), None);
     assert_eq!(app.run.history.get_untracked().len(), 2);
 }
+
+#[test]
+fn an_edit_is_saved_shortly_after_and_a_failed_save_says_so() {
+    let fake = Fake::with_graphs(&[("counter", counter())]);
+    let (app, _owner) = start(&fake, "counter");
+    document::autosave(app);
+    settle();
+
+    let mut a = app.doc.editor.with_untracked(|e| e.document().nodes[1].clone());
+    a.label = Some("First".into());
+    app.doc.edit(|e| e.update_node("a", a.clone())).expect("`a` takes a label");
+    settle();
+    let stored = fake.graphs.borrow()["counter"].clone();
+    assert_eq!(stored.nodes[1].label.as_deref(), Some("First"));
+    assert!(!app.doc.storage_failed.get_untracked());
+
+    // Storage refuses: the work stays in the editor, and the person is told.
+    fake.full.set(true);
+    a.label = Some("Second".into());
+    app.doc.edit(|e| e.update_node("a", a)).expect("`a` takes a label");
+    settle();
+    assert_eq!(fake.graphs.borrow()["counter"].nodes[1].label.as_deref(), Some("First"));
+    assert!(app.doc.storage_failed.get_untracked());
+    assert!(alerts(app).iter().any(|m| m.starts_with("Could not save “Counter”")), "{:?}", alerts(app));
+    // Closing the page now asks first; once storage works again, it saves and goes.
+    assert!(!fake.close_page());
+    fake.full.set(false);
+    assert!(fake.close_page());
+    assert_eq!(fake.graphs.borrow()["counter"].nodes[1].label.as_deref(), Some("Second"));
+}

@@ -3,7 +3,6 @@
 //! library, and reloading a file changed on disk.
 
 use engine::Graph;
-use leptos::ev;
 use leptos::prelude::*;
 
 use crate::model::doc_id::DocId;
@@ -37,35 +36,29 @@ pub fn with_default_layout(mut graph: Graph) -> Graph {
 pub fn autosave(app: App) {
     let App { doc, .. } = app;
     let saved_revision = doc.saved_revision;
-    let pending = StoredValue::new(None::<TimeoutHandle>);
+    // Each change waits its turn; only the last one's wait ends in a save.
+    let latest = StoredValue::new(0u64);
     Effect::new(move |_| {
         let revision = doc.editor.with(Editor::revision);
         doc.current.track();
         if revision == saved_revision.get_untracked() {
             return;
         }
-        if let Some(h) = pending.get_value() {
-            h.clear();
-        }
-        let handle = set_timeout_with_handle(
-            move || {
-                if save_now(app) {
-                    saved_revision.set(doc.editor.with_untracked(Editor::revision));
-                }
-            },
-            std::time::Duration::from_millis(400),
-        )
-        .ok();
-        pending.set_value(handle);
+        latest.update_value(|n| *n += 1);
+        let this = latest.get_value();
+        let wait = app.platform.get().sleep(400);
+        leptos::task::spawn_local(async move {
+            wait.await;
+            if latest.try_get_value() == Some(this) && save_now(app) {
+                saved_revision.set(doc.editor.with_untracked(Editor::revision));
+            }
+        });
     });
     // Keep the pan and zoom when the tab closes; warn when the work cannot be kept.
-    let _ = window_event_listener(ev::beforeunload, move |ev| {
+    app.platform.get().on_page_leave(Box::new(move || {
         super::drafts::commit_focused(app.platform);
-        if !save_now(app) {
-            ev.prevent_default();
-            ev.set_return_value("Your work could not be saved. Leave anyway?");
-        }
-    });
+        save_now(app)
+    }));
 }
 
 /// Writes the open graph and the library index now. Returns whether it worked.

@@ -5,7 +5,6 @@
 use super::document::{load_into, may_leave, with_default_layout};
 use crate::model::doc_id::DocId;
 use crate::state::{App, Dialog, Leave};
-use leptos::ev;
 use leptos::prelude::*;
 
 /// The window title, and noticing changes on disk when the window regains focus.
@@ -23,7 +22,7 @@ pub fn install(app: App) {
     if !platform.get().has_files() {
         return;
     }
-    let _ = window_event_listener(ev::focus, move |_| {
+    platform.get().on_focus(Box::new(move || {
         let file = doc.current.get_untracked();
         let check = platform.get().changed_on_disk(&file);
         leptos::task::spawn_local(async move {
@@ -33,7 +32,7 @@ pub fn install(app: App) {
                 ui.dialog.set(Some(Dialog::FileChanged(text)));
             }
         });
-    });
+    }));
 }
 
 /// Opens a graph file the user picks anywhere; it is then saved back to that file.
@@ -68,8 +67,8 @@ pub fn open_given_files(app: App) {
         });
     };
     take();
-    let _ = window_event_listener(ev::focus, move |_| take());
-    let _ = window_event_listener(ev::Custom::<ev::Event>::new(switchyard_ipc::FILES_GIVEN_EVENT), move |_| take());
+    platform.get().on_focus(Box::new(take));
+    platform.get().on_files_given(Box::new(take));
 }
 
 /// Shows the graph in `text`, read from the file `id`, which later saves go to; text that is

@@ -250,6 +250,19 @@ pub trait Platform {
     fn sleep(&self, ms: u32) -> LocalBoxFuture<'static, ()> {
         page::sleep(ms)
     }
+    /// Calls `f` whenever the window gains focus.
+    fn on_focus(&self, f: Box<dyn Fn()>) {
+        page::on_window_focus(f);
+    }
+    /// Calls `f` whenever the desktop app says files were handed to it (never in a browser).
+    fn on_files_given(&self, f: Box<dyn Fn()>) {
+        page::on_files_given(f);
+    }
+    /// Calls `keep` as the page is about to close; when it returns false (the work could not
+    /// be kept), the person is asked whether to leave anyway.
+    fn on_page_leave(&self, keep: Box<dyn Fn() -> bool>) {
+        page::on_page_leave(keep);
+    }
     /// The text of a file the person chose or dropped; `None` when it cannot be read.
     fn read_file(&self, file: web_sys::File) -> LocalBoxFuture<'static, Option<String>> {
         page::read_file(file)

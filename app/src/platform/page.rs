@@ -112,6 +112,30 @@ pub fn sleep(ms: u32) -> LocalBoxFuture<'static, ()> {
     Box::pin(gloo_timers::future::TimeoutFuture::new(ms))
 }
 
+/// Calls `f` whenever the window gains focus, for the life of the page.
+pub fn on_window_focus(f: Box<dyn Fn()>) {
+    let _ = window_event_listener(leptos::ev::focus, move |_| f());
+}
+
+/// Calls `f` whenever the desktop app says files were handed to it (a second launch).
+pub fn on_files_given(f: Box<dyn Fn()>) {
+    let _ = window_event_listener(
+        leptos::ev::Custom::<leptos::ev::Event>::new(switchyard_ipc::FILES_GIVEN_EVENT),
+        move |_| f(),
+    );
+}
+
+/// Calls `keep` as the page is about to close; when it says the work could not be kept, the
+/// browser asks the person whether to leave anyway.
+pub fn on_page_leave(keep: Box<dyn Fn() -> bool>) {
+    let _ = window_event_listener(leptos::ev::beforeunload, move |ev| {
+        if !keep() {
+            ev.prevent_default();
+            ev.set_return_value("Your work could not be saved. Leave anyway?");
+        }
+    });
+}
+
 /// The text of a file the person chose or dropped.
 pub fn read_file(file: web_sys::File) -> LocalBoxFuture<'static, Option<String>> {
     let text = file.text();

@@ -37,6 +37,8 @@ pub struct Fake {
     pub drafts_committed: Cell<usize>,
     /// Selectors given keyboard focus, in order.
     pub focused: RefCell<Vec<String>>,
+    /// What the editor does as the page closes (whether the work was kept).
+    pub on_leave: RefCell<Vec<Box<dyn Fn() -> bool>>>,
     clock: Cell<f64>,
     /// One host for every run, so run ids stay unique.
     host: Rc<OfflineHost>,
@@ -56,6 +58,11 @@ impl Fake {
     /// Whether preference `name` mentions `text`.
     pub fn preference_has(&self, name: &str, text: &str) -> bool {
         self.preferences.borrow().get(name).is_some_and(|v| v.contains(text))
+    }
+
+    /// Closes the page: whether the editor said its work was kept.
+    pub fn close_page(&self) -> bool {
+        self.on_leave.borrow().iter().all(|keep| keep())
     }
 
     pub fn saved_runs(&self, graph: &str) -> Vec<SavedRun> {
@@ -209,6 +216,14 @@ impl Platform for Fake {
     }
 
     fn watch_drafts(&self) {}
+
+    fn on_focus(&self, _f: Box<dyn Fn()>) {}
+
+    fn on_files_given(&self, _f: Box<dyn Fn()>) {}
+
+    fn on_page_leave(&self, keep: Box<dyn Fn() -> bool>) {
+        self.on_leave.borrow_mut().push(keep);
+    }
 
     fn focus(&self, selector: &str) {
         self.focused.borrow_mut().push(selector.to_string());
