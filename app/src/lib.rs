@@ -9,18 +9,15 @@
 //! | `runner` | where the live run's engine runs: a Web Worker (the page when none can start) |
 //! | `ui` | the Leptos components: they render the state and call actions |
 //!
-//! Everything but the model exists only in the browser (wasm32). Dependencies go one way:
+//! Only the components need a browser (wasm32); the rest builds natively too, where the
+//! actions are tested over a fake platform (`tests/flows.rs`). Dependencies go one way:
 //! `ui` → `actions` → `state` → `runner` → `platform` → `model` → `engine`.
 
 pub mod model;
 
-#[cfg(target_arch = "wasm32")]
 pub mod actions;
-#[cfg(target_arch = "wasm32")]
 pub mod platform;
-#[cfg(target_arch = "wasm32")]
 pub mod runner;
-#[cfg(target_arch = "wasm32")]
 pub mod state;
 
 #[cfg(target_arch = "wasm32")]

@@ -13,16 +13,16 @@ use crate::state::{App, Dialog};
 
 /// Does what `command` asks, now.
 pub fn carry_out(t: App, command: CommandId) {
-    let App { doc, view, run: ctl, ui, alerts, platform } = t;
+    let App { doc, view, run: ctl, ui, .. } = t;
     match command {
-        CommandId::New => document::create_graph(doc, view, alerts, platform, None),
-        CommandId::Open => files::open_file(doc, view, alerts, platform),
+        CommandId::New => document::create_graph(t, None),
+        CommandId::Open => files::open_file(t),
         CommandId::Import => ui.dialog.set(Some(Dialog::Import)),
         CommandId::Save => save(t),
-        CommandId::SaveAs => files::save_as(doc, alerts, platform),
-        CommandId::Export => exchange::export_document(doc, alerts, platform),
-        CommandId::Mermaid => exchange::copy_mermaid(doc, alerts),
-        CommandId::Share => exchange::open_share(doc, ui),
+        CommandId::SaveAs => files::save_as(t),
+        CommandId::Export => exchange::export_document(t),
+        CommandId::Mermaid => exchange::copy_mermaid(t),
+        CommandId::Share => exchange::open_share(t),
         CommandId::Close => close(t),
         CommandId::Undo => {
             doc.edit(|e| e.undo());
@@ -31,11 +31,11 @@ pub fn carry_out(t: App, command: CommandId) {
             doc.edit(|e| e.redo());
         }
         CommandId::Cut => {
-            copy_selection(doc, alerts);
+            copy_selection(t);
             delete_selection(t);
         }
-        CommandId::Copy => copy_selection(doc, alerts),
-        CommandId::Paste => paste_from_clipboard(doc, alerts, platform),
+        CommandId::Copy => copy_selection(t),
+        CommandId::Paste => paste_from_clipboard(t),
         CommandId::Duplicate => {
             doc.edit(|e| e.duplicate());
         }
@@ -51,18 +51,18 @@ pub fn carry_out(t: App, command: CommandId) {
             doc.edit(|e| e.auto_layout(direction));
             view.fit_view(&doc);
         }
-        CommandId::Theme => settings::toggle_theme(ui, platform),
+        CommandId::Theme => settings::toggle_theme(t),
         CommandId::Run => {
             // A run is of the whole document, shown from the top.
-            navigation::leave_to(doc, ctl, 0);
-            run::start(doc, ctl, alerts, platform);
+            navigation::leave_to(t, 0);
+            run::start(t);
         }
-        CommandId::Step => run::step(doc, ctl, alerts, platform),
+        CommandId::Step => run::step(t),
         CommandId::Back => run::back(ctl),
         CommandId::Continue if ctl.playing.get_untracked() || ctl.busy.get_untracked() => run::pause(ctl),
-        CommandId::Continue => run::play(doc, ctl, alerts, platform),
+        CommandId::Continue => run::play(t),
         CommandId::Pause => run::pause(ctl),
-        CommandId::Reset => run::reset(ctl, platform),
+        CommandId::Reset => run::reset(t),
         // The palette's own keys close it again.
         CommandId::Palette if ui.dialog.with_untracked(|d| d == &Some(Dialog::Palette)) => ui.dialog.set(None),
         CommandId::Palette => ui.dialog.set(Some(Dialog::Palette)),
@@ -91,16 +91,16 @@ pub fn can_act(t: App, command: CommandId) -> bool {
 /// Deletes the selection; when the node that had focus goes with it, the canvas takes the
 /// focus, not the page.
 fn delete_selection(t: App) {
-    let on_node = document().active_element().is_some_and(|el| el.has_attribute("data-node-id"));
+    let on_node = t.platform.get().node_has_focus();
     t.doc.edit(|e| e.delete_selection());
     if on_node {
-        navigation::focus_canvas();
+        navigation::focus_canvas(t.platform);
     }
 }
 
 /// Saves now (autosave would shortly), and says so.
 fn save(t: App) {
-    if document::save_now(t.doc, t.view, t.alerts, t.platform) {
+    if document::save_now(t) {
         t.doc.saved_revision.set(t.doc.editor.with_untracked(Editor::revision));
         let name = t.doc.current.with_untracked(ToString::to_string);
         t.alerts.info(format!("Saved {name}"));
@@ -110,7 +110,7 @@ fn save(t: App) {
 /// Saves, then closes the window; a save that fails keeps the window open (its message says
 /// why, and the work is still there).
 fn close(t: App) {
-    if document::save_now(t.doc, t.view, t.alerts, t.platform) {
+    if document::save_now(t) {
         t.platform.get().close_window();
     }
 }

@@ -3,15 +3,13 @@
 //! library, and reloading a file changed on disk.
 
 use engine::Graph;
-use leptos::ev;
 use leptos::prelude::*;
 
 use crate::model::doc_id::DocId;
 use crate::model::editor::Editor;
 use crate::model::geometry::View;
 use crate::model::layout::Direction;
-use crate::platform::PlatformRef;
-use crate::state::{Alerts, Dialog, DocState, Leave, UiState, ViewState};
+use crate::state::{App, Dialog, Leave};
 
 /// The graph a first visit starts with.
 pub fn starter_graph() -> Graph {
@@ -35,41 +33,37 @@ pub fn with_default_layout(mut graph: Graph) -> Graph {
 
 /// Saves the open graph shortly after each change. A failed save keeps the work in memory
 /// and says so.
-pub fn autosave(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef) {
+pub fn autosave(app: App) {
+    let App { doc, .. } = app;
     let saved_revision = doc.saved_revision;
-    let pending = StoredValue::new(None::<TimeoutHandle>);
+    // Each change waits its turn; only the last one's wait ends in a save.
+    let latest = StoredValue::new(0u64);
     Effect::new(move |_| {
         let revision = doc.editor.with(Editor::revision);
         doc.current.track();
         if revision == saved_revision.get_untracked() {
             return;
         }
-        if let Some(h) = pending.get_value() {
-            h.clear();
-        }
-        let handle = set_timeout_with_handle(
-            move || {
-                if save_now(doc, view, alerts, platform) {
-                    saved_revision.set(doc.editor.with_untracked(Editor::revision));
-                }
-            },
-            std::time::Duration::from_millis(400),
-        )
-        .ok();
-        pending.set_value(handle);
+        latest.update_value(|n| *n += 1);
+        let this = latest.get_value();
+        let wait = app.platform.get().sleep(400);
+        leptos::task::spawn_local(async move {
+            wait.await;
+            if latest.try_get_value() == Some(this) && save_now(app) {
+                saved_revision.set(doc.editor.with_untracked(Editor::revision));
+            }
+        });
     });
     // Keep the pan and zoom when the tab closes; warn when the work cannot be kept.
-    let _ = window_event_listener(ev::beforeunload, move |ev| {
-        super::drafts::commit_focused();
-        if !save_now(doc, view, alerts, platform) {
-            ev.prevent_default();
-            ev.set_return_value("Your work could not be saved. Leave anyway?");
-        }
-    });
+    app.platform.get().on_page_leave(Box::new(move || {
+        super::drafts::commit_focused(app.platform);
+        save_now(app)
+    }));
 }
 
 /// Writes the open graph and the library index now. Returns whether it worked.
-pub fn save_now(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef) -> bool {
+pub fn save_now(app: App) -> bool {
+    let App { doc, view, alerts, platform, .. } = app;
     let viewport = view.view.get_untracked();
     doc.editor.update_untracked(|e| e.set_viewport(viewport));
     let id = doc.current.get_untracked();
@@ -101,9 +95,10 @@ pub fn save_now(doc: DocState, view: ViewState, alerts: Alerts, platform: Platfo
 
 /// Saves the open graph before it is replaced by `next`; when that fails, keeps it and asks
 /// the person first ([`DocState::leaving`]). Whether to go on now.
-pub fn may_leave(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef, next: Leave) -> bool {
-    super::drafts::commit_focused();
-    if save_now(doc, view, alerts, platform) {
+pub fn may_leave(app: App, next: Leave) -> bool {
+    let App { doc, .. } = app;
+    super::drafts::commit_focused(app.platform);
+    if save_now(app) {
         true
     } else {
         doc.leaving.set(Some(next));
@@ -112,15 +107,16 @@ pub fn may_leave(doc: DocState, view: ViewState, alerts: Alerts, platform: Platf
 }
 
 /// Opens another saved graph (after saving the current one).
-pub fn open_graph(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef, id: &DocId) {
+pub fn open_graph(app: App, id: &DocId) {
+    let App { doc, alerts, platform, .. } = app;
     if doc.current.with_untracked(|c| c == id) {
         return;
     }
     match platform.get().load_graph(id) {
         Ok(g) => {
             let next = Leave::Load { id: id.clone(), graph: Box::new(g.clone()), note: None };
-            if may_leave(doc, view, alerts, platform, next) {
-                load_into(doc, view, alerts, platform, id.clone(), g);
+            if may_leave(app, next) {
+                load_into(app, id.clone(), g);
             }
         }
         Err(why) => alerts.error(format!("Could not open that graph: {why}")),
@@ -128,7 +124,8 @@ pub fn open_graph(doc: DocState, view: ViewState, alerts: Alerts, platform: Plat
 }
 
 /// Makes `graph` the open graph under storage id `id`.
-pub fn load_into(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef, id: DocId, graph: Graph) {
+pub fn load_into(app: App, id: DocId, graph: Graph) {
+    let App { doc, view, .. } = app;
     let viewport = graph.layout.as_ref().and_then(|l| l.viewport.clone());
     doc.editor.set(Editor::new(graph));
     doc.saved_revision.set(0);
@@ -137,29 +134,31 @@ pub fn load_into(doc: DocState, view: ViewState, alerts: Alerts, platform: Platf
         Some(v) => view.view.set(View::from(&v)),
         None => view.fit_view(&doc),
     }
-    save_now(doc, view, alerts, platform);
+    save_now(app);
 }
 
 /// Creates and opens a new graph: a copy of `from`, or a start and an end (after saving the
 /// current one).
-pub fn create_graph(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef, from: Option<Graph>) {
-    if may_leave(doc, view, alerts, platform, Leave::Create(from.clone().map(Box::new))) {
-        create_graph_now(doc, view, alerts, platform, from);
+pub fn create_graph(app: App, from: Option<Graph>) {
+    if may_leave(app, Leave::Create(from.clone().map(Box::new))) {
+        create_graph_now(app, from);
     }
 }
 
 /// Creates and opens a new graph, leaving the current one as it is.
-pub fn create_graph_now(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef, from: Option<Graph>) {
+pub fn create_graph_now(app: App, from: Option<Graph>) {
+    let App { doc, platform, .. } = app;
     let graph = with_default_layout(from.unwrap_or_else(starter_graph));
     let name = doc.library.with_untracked(|l| l.unique_name(graph.display_name()));
     let mut graph = graph;
     graph.name = Some(name.clone());
     let id = doc.library.with_untracked(|l| platform.get().new_id(l, &name));
-    load_into(doc, view, alerts, platform, id, graph);
+    load_into(app, id, graph);
 }
 
 /// Renames library graph `id` (the open one through its document, so Undo covers it).
-pub fn rename_graph(doc: DocState, alerts: Alerts, platform: PlatformRef, id: &str, name: &str) {
+pub fn rename_graph(app: App, id: &str, name: &str) {
+    let App { doc, alerts, platform, .. } = app;
     let name = name.trim().to_string();
     if name.is_empty() {
         return;
@@ -182,7 +181,8 @@ pub fn rename_graph(doc: DocState, alerts: Alerts, platform: PlatformRef, id: &s
 }
 
 /// Opens a copy of library graph `id` as a new graph.
-pub fn duplicate_graph(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef, id: &str) {
+pub fn duplicate_graph(app: App, id: &str) {
+    let App { doc, alerts, platform, .. } = app;
     let doc_id = DocId::Library(id.to_string());
     let graph = if doc.current.get_untracked() == doc_id {
         Ok(doc.editor.with_untracked(|e| e.document().clone()))
@@ -190,21 +190,23 @@ pub fn duplicate_graph(doc: DocState, view: ViewState, alerts: Alerts, platform:
         platform.get().load_graph(&doc_id)
     };
     match graph {
-        Ok(g) => create_graph(doc, view, alerts, platform, Some(g)),
+        Ok(g) => create_graph(app, Some(g)),
         Err(why) => alerts.error(format!("Could not duplicate: {why}")),
     }
 }
 
 /// Asks whether to delete library graph `id` (the editor's own dialog: a native `confirm()`
 /// would freeze the page and cannot be styled or tested).
-pub fn ask_delete_graph(doc: DocState, ui: UiState, id: &str) {
+pub fn ask_delete_graph(app: App, id: &str) {
+    let App { doc, ui, .. } = app;
     let name = doc.library.with_untracked(|l| l.get(id).map(|e| e.name.clone())).unwrap_or_default();
     ui.dialog.set(Some(Dialog::ConfirmDelete { id: id.to_string(), name }));
 }
 
 /// Deletes library graph `id` (the person said yes); the open one is replaced by the newest
 /// left (or a new graph).
-pub fn delete_graph(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef, id: &str) {
+pub fn delete_graph(app: App, id: &str) {
+    let App { doc, platform, .. } = app;
     let doc_id = DocId::Library(id.to_string());
     let next = {
         let platform = platform.get();
@@ -218,13 +220,14 @@ pub fn delete_graph(doc: DocState, view: ViewState, alerts: Alerts, platform: Pl
         next.and_then(|n| platform.load_graph(&n).ok().map(|g| (n, g)))
     };
     match next {
-        Some((n, g)) => load_into(doc, view, alerts, platform, n, g),
-        None => create_graph_now(doc, view, alerts, platform, None),
+        Some((n, g)) => load_into(app, n, g),
+        None => create_graph_now(app, None),
     }
 }
 
 /// Replaces the open graph with `text`, its file's new version on disk (Undo brings ours back).
-pub fn reload_from_disk(doc: DocState, alerts: Alerts, text: &str) {
+pub fn reload_from_disk(app: App, text: &str) {
+    let App { doc, alerts, .. } = app;
     match engine::parse_graph(text) {
         Ok(g) => {
             let id = doc.current.get_untracked();

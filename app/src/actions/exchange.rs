@@ -4,9 +4,7 @@
 //! document in the URL fragment.
 
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
-use wasm_bindgen::closure::Closure;
-use web_sys::{File, FileReader};
+use web_sys::File;
 
 use engine::Graph;
 
@@ -15,32 +13,26 @@ use crate::model::export::export_text;
 use crate::model::import_cap::check_size;
 use crate::model::run_import::is_run_record;
 use crate::model::share;
-use crate::platform::PlatformRef;
-use crate::state::{Alerts, Dialog, DocState, Leave, RunCtl, UiState, ViewState};
+use crate::state::{App, Dialog, DocState, Leave};
 
 /// Reads `text` as a graph document and opens it as a new graph in the library (after
 /// saving the current one, or asking first when that fails); a run record goes into the open
 /// graph's run history instead ([`super::run_import`]). Text over the import size limit is
 /// refused with its size. Whether it was read.
-pub fn import_text(
-    (doc, view, ctl): (DocState, ViewState, RunCtl),
-    alerts: Alerts,
-    platform: PlatformRef,
-    text: &str,
-    origin: &str,
-) -> bool {
+pub fn import_text(app: App, text: &str, origin: &str) -> bool {
+    let App { alerts, .. } = app;
     if let Err(why) = check_size(origin, text.len() as u64) {
         alerts.error(format!("Could not import: {why}. Nothing was changed."));
         return false;
     }
     if is_run_record(text) {
-        return super::run_import::import_run(doc, ctl, alerts, platform, text, origin);
+        return super::run_import::import_run(app, text, origin);
     }
     match engine::parse_graph(text) {
         Ok(graph) => {
             let next = Leave::Import { text: text.to_string(), origin: origin.to_string() };
-            if may_leave(doc, view, alerts, platform, next) {
-                open_imported(doc, view, alerts, platform, graph, origin);
+            if may_leave(app, next) {
+                open_imported(app, graph, origin);
             }
             true
         }
@@ -52,20 +44,14 @@ pub fn import_text(
 }
 
 /// Opens an imported graph as a new graph of the library, leaving the current one as it is.
-pub fn open_imported(
-    doc: DocState,
-    view: ViewState,
-    alerts: Alerts,
-    platform: PlatformRef,
-    graph: Graph,
-    origin: &str,
-) {
+pub fn open_imported(app: App, graph: Graph, origin: &str) {
+    let App { doc, alerts, platform, .. } = app;
     let graph = with_default_layout(graph);
     let name = doc.library.with_untracked(|l| l.unique_name(graph.display_name()));
     let mut graph = graph;
     graph.name = Some(name.clone());
     let id = doc.library.with_untracked(|l| platform.get().new_id(l, &name));
-    load_into(doc, view, alerts, platform, id, graph);
+    load_into(app, id, graph);
     let problems = doc.diagnostics.with_untracked(|d| d.iter().filter(|x| x.is_error()).count());
     if problems > 0 {
         alerts.info(format!("Imported “{name}” from {origin}, with {problems} problem(s) to fix (see the Inspector)"));
@@ -76,34 +62,33 @@ pub fn open_imported(
 
 /// Reads a file chosen or dropped by the user, then imports it; a file over the import size
 /// limit is refused unread.
-pub fn import_file((doc, view, ctl): (DocState, ViewState, RunCtl), alerts: Alerts, platform: PlatformRef, file: File) {
+pub fn import_file(app: App, file: File) {
     let name = file.name();
     if let Err(why) = check_size(&format!("“{name}”"), file.size() as u64) {
-        alerts.error(format!("Could not import: {why}. Nothing was changed."));
+        app.alerts.error(format!("Could not import: {why}. Nothing was changed."));
         return;
     }
-    let Ok(reader) = FileReader::new() else { return };
-    let r = reader.clone();
-    let onload = Closure::once(move || {
-        let text = r.result().ok().and_then(|v| v.as_string()).unwrap_or_default();
-        import_text((doc, view, ctl), alerts, platform, &text, &format!("“{name}”"));
+    let reading = app.platform.get().read_file(file);
+    leptos::task::spawn_local(async move {
+        match reading.await {
+            Some(text) => {
+                import_text(app, &text, &format!("“{name}”"));
+            }
+            None => app.alerts.error("Could not read that file. Nothing was changed."),
+        }
     });
-    reader.set_onload(Some(onload.as_ref().unchecked_ref()));
-    onload.forget();
-    if reader.read_as_text(&file).is_err() {
-        alerts.error("Could not read that file. Nothing was changed.");
-    }
 }
 
 /// Export: a copy of the document where the person says (a save dialog on the desktop; the
 /// browser's download). The open graph stays where it is saved.
-pub fn export_document(doc: DocState, alerts: Alerts, platform: PlatformRef) {
+pub fn export_document(app: App) {
+    let App { doc, alerts, platform, .. } = app;
     if !platform.get().has_files() {
-        return download_document(doc, alerts);
+        return download_document(app);
     }
     let (file, text) = export_file(doc);
     let saving = platform.get().save_file_as(file, text);
-    wasm_bindgen_futures::spawn_local(async move {
+    leptos::task::spawn_local(async move {
         match saving.await {
             Ok(Some(id)) => alerts.info(format!("Exported a copy to {id}")),
             Ok(None) => {}
@@ -114,9 +99,10 @@ pub fn export_document(doc: DocState, alerts: Alerts, platform: PlatformRef) {
 
 /// Downloads the open graph's document (pretty, stable key order, naming its JSON Schema):
 /// the browser's Export.
-pub fn download_document(doc: DocState, alerts: Alerts) {
+pub fn download_document(app: App) {
+    let App { doc, alerts, .. } = app;
     let (file, text) = export_file(doc);
-    if download(&file, &text, "application/json").is_err() {
+    if app.platform.get().download(&file, &text, "application/json").is_err() {
         alerts.error("The browser refused the download.");
     }
 }
@@ -126,9 +112,10 @@ fn export_file(doc: DocState) -> (String, String) {
     doc.editor.with_untracked(|e| (format!("{}.json", slug(e.document().display_name())), export_text(e.document())))
 }
 
-pub fn copy_mermaid(doc: DocState, alerts: Alerts) {
+pub fn copy_mermaid(app: App) {
+    let App { doc, alerts, .. } = app;
     let text = doc.editor.with_untracked(|e| engine::to_mermaid(e.document()));
-    let _ = window().navigator().clipboard().write_text(&text);
+    app.platform.get().write_clipboard(&text);
     alerts.info("Copied the Mermaid flowchart to the clipboard");
 }
 
@@ -139,42 +126,25 @@ fn slug(name: &str) -> String {
     if s.is_empty() { "graph".into() } else { s }
 }
 
-fn download(file: &str, text: &str, mime: &str) -> Result<(), wasm_bindgen::JsValue> {
-    let parts = js_sys::Array::of1(&text.into());
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type(mime);
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
-    let a: web_sys::HtmlAnchorElement = document().create_element("a")?.dyn_into()?;
-    a.set_href(&url);
-    a.set_download(file);
-    a.click();
-    web_sys::Url::revoke_object_url(&url)?;
-    Ok(())
-}
-
 /// Builds the link for the open graph and shows it (and copies it).
-pub fn open_share(doc: DocState, ui: UiState) {
+pub fn open_share(app: App) {
+    let App { doc, ui, .. } = app;
     let text = doc.editor.with_untracked(|e| e.document().to_pretty_json());
-    let loc = window().location();
-    let base = format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default());
-    let link = format!("{base}#{}", share::encode(&text));
-    let _ = window().navigator().clipboard().write_text(&link);
+    let platform = app.platform.get();
+    let link = format!("{}#{}", platform.address(), share::encode(&text));
+    platform.write_clipboard(&link);
     ui.dialog.set(Some(Dialog::Share(link)));
 }
 
 /// If the page was opened from a share link, imports the graph it carries.
-pub fn import_from_location((doc, view, ctl): (DocState, ViewState, RunCtl), alerts: Alerts, platform: PlatformRef) {
-    let Ok(hash) = window().location().hash() else { return };
-    let Some(result) = share::decode(&hash) else { return };
+pub fn import_from_location(app: App) {
+    let App { alerts, platform, .. } = app;
+    let Some(result) = share::decode(&platform.get().fragment()) else { return };
     // Drop the fragment so a reload does not import it again.
-    if let Ok(history) = window().history() {
-        let path = window().location().pathname().unwrap_or_default();
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path));
-    }
+    platform.get().drop_fragment();
     match result {
         Ok(text) => {
-            import_text((doc, view, ctl), alerts, platform, &text, "the shared link");
+            import_text(app, &text, "the shared link");
         }
         Err(why) => alerts.error(format!("Could not open the shared link: {why}. Nothing was changed.")),
     }

@@ -4,13 +4,12 @@
 
 use super::document::{load_into, may_leave, with_default_layout};
 use crate::model::doc_id::DocId;
-use crate::platform::PlatformRef;
-use crate::state::{Alerts, Dialog, DocState, Leave, UiState, ViewState};
-use leptos::ev;
+use crate::state::{App, Dialog, Leave};
 use leptos::prelude::*;
 
 /// The window title, and noticing changes on disk when the window regains focus.
-pub fn install(doc: DocState, ui: UiState, platform: PlatformRef) {
+pub fn install(app: App) {
+    let App { doc, ui, platform, .. } = app;
     Effect::new(move |_| {
         let name = doc.editor.with(|e| e.document().display_name().to_string());
         // A save that failed later (the desktop writes in the background) leaves it unsaved too.
@@ -23,25 +22,26 @@ pub fn install(doc: DocState, ui: UiState, platform: PlatformRef) {
     if !platform.get().has_files() {
         return;
     }
-    let _ = window_event_listener(ev::focus, move |_| {
+    platform.get().on_focus(Box::new(move || {
         let file = doc.current.get_untracked();
         let check = platform.get().changed_on_disk(&file);
-        wasm_bindgen_futures::spawn_local(async move {
+        leptos::task::spawn_local(async move {
             if let Some(text) = check.await
                 && doc.current.get_untracked() == file
             {
                 ui.dialog.set(Some(Dialog::FileChanged(text)));
             }
         });
-    });
+    }));
 }
 
 /// Opens a graph file the user picks anywhere; it is then saved back to that file.
-pub fn open_file(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef) {
+pub fn open_file(app: App) {
+    let App { alerts, platform, .. } = app;
     let picked = platform.get().open_file();
-    wasm_bindgen_futures::spawn_local(async move {
+    leptos::task::spawn_local(async move {
         match picked.await {
-            Ok(Some((id, text))) => open_text(doc, view, alerts, platform, id, &text),
+            Ok(Some((id, text))) => open_text(app, id, &text),
             Ok(None) => {}
             Err(why) => alerts.error(format!("Could not open a file: {why}")),
         }
@@ -50,36 +50,38 @@ pub fn open_file(doc: DocState, view: ViewState, alerts: Alerts, platform: Platf
 
 /// Opens the files given to the app from outside (its command line, a second launch): now,
 /// when the app says a second launch handed some over, and whenever the window gains focus.
-pub fn open_given_files(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef) {
+pub fn open_given_files(app: App) {
+    let App { alerts, platform, .. } = app;
     if !platform.get().has_files() {
         return;
     }
     let take = move || {
         let given = platform.get().take_opened();
-        wasm_bindgen_futures::spawn_local(async move {
+        leptos::task::spawn_local(async move {
             for (id, text) in given.await {
                 match text {
-                    Ok(text) => open_text(doc, view, alerts, platform, id, &text),
+                    Ok(text) => open_text(app, id, &text),
                     Err(why) => alerts.error(format!("Could not open {id}: {why}. Nothing was changed.")),
                 }
             }
         });
     };
     take();
-    let _ = window_event_listener(ev::focus, move |_| take());
-    let _ = window_event_listener(ev::Custom::<ev::Event>::new(switchyard_ipc::FILES_GIVEN_EVENT), move |_| take());
+    platform.get().on_focus(Box::new(take));
+    platform.get().on_files_given(Box::new(take));
 }
 
 /// Shows the graph in `text`, read from the file `id`, which later saves go to; text that is
 /// not a graph opens nothing and says why.
-fn open_text(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformRef, id: DocId, text: &str) {
+fn open_text(app: App, id: DocId, text: &str) {
+    let App { alerts, .. } = app;
     match engine::parse_graph(text) {
         Ok(graph) => {
             let graph = with_default_layout(graph);
             let note = format!("Opened {id}");
             let next = Leave::Load { id: id.clone(), graph: Box::new(graph.clone()), note: Some(note.clone()) };
-            if may_leave(doc, view, alerts, platform, next) {
-                load_into(doc, view, alerts, platform, id, graph);
+            if may_leave(app, next) {
+                load_into(app, id, graph);
                 alerts.info(note);
             }
         }
@@ -88,17 +90,18 @@ fn open_text(doc: DocState, view: ViewState, alerts: Alerts, platform: PlatformR
 }
 
 /// Saves the open graph to a file the user picks; later saves go there.
-pub fn save_as(doc: DocState, alerts: Alerts, platform: PlatformRef) {
-    save_as_then(doc, alerts, platform, || {});
+pub fn save_as(app: App) {
+    save_as_then(app, || {});
 }
 
 /// [`save_as`], then `then` once it is saved.
-pub fn save_as_then(doc: DocState, alerts: Alerts, platform: PlatformRef, then: impl FnOnce() + 'static) {
+pub fn save_as_then(app: App, then: impl FnOnce() + 'static) {
+    let App { doc, alerts, platform, .. } = app;
     let (name, text) =
         doc.editor.with_untracked(|e| (e.document().display_name().to_string(), e.document().to_pretty_json()));
     let suggested = doc.library.with_untracked(|l| l.fresh_file_name(&name));
     let saving = platform.get().save_file_as(suggested, text);
-    wasm_bindgen_futures::spawn_local(async move {
+    leptos::task::spawn_local(async move {
         match saving.await {
             Ok(Some(id)) => {
                 doc.current.set(id.clone());

@@ -7,15 +7,16 @@ use leptos::prelude::*;
 
 use crate::model::geometry::Rect;
 use crate::model::playback::Playback;
-use crate::state::{DocState, RunCtl, ViewState};
+use crate::state::{App, DocState, RunCtl};
 
 /// Starts following; called once at start-up.
-pub fn install(doc: DocState, view: ViewState, ctl: RunCtl) {
-    follow_the_run(doc, view, ctl);
-    keep_the_selection(doc, view);
+pub fn install(app: App) {
+    follow_the_run(app);
+    keep_the_selection(app);
 }
 
-fn follow_the_run(doc: DocState, view: ViewState, ctl: RunCtl) {
+fn follow_the_run(app: App) {
+    let App { run: ctl, .. } = app;
     // The run shown and how many steps it has: the view follows when steps arrive (a live
     // run going on, to its last step), not when the person moves along the timeline.
     let arrived =
@@ -28,7 +29,7 @@ fn follow_the_run(doc: DocState, view: ViewState, ctl: RunCtl) {
         };
         let busy = ctl.busy.get();
         if (grew || busy) && ctl.in_step.get_untracked() {
-            untrack(|| follow(doc, view, &current_nodes(ctl)));
+            untrack(|| follow(app, &current_nodes(ctl)));
         }
         now
     });
@@ -51,7 +52,8 @@ fn current_nodes(ctl: RunCtl) -> Vec<String> {
 /// Brings the nodes `ids` of the step on screen: all of them when they fit, else the first,
 /// and only when none of them is on screen already (a wide step does not drag the view
 /// about at every step).
-fn follow(doc: DocState, view: ViewState, ids: &[String]) {
+fn follow(app: App, ids: &[String]) {
+    let App { doc, view, .. } = app;
     let Some(all) = rect_of(doc, ids) else { return };
     let (w, h) = view.canvas_size.get_untracked();
     let v = view.view.get_untracked();
@@ -66,7 +68,8 @@ fn follow(doc: DocState, view: ViewState, ids: &[String]) {
     }
 }
 
-fn keep_the_selection(doc: DocState, view: ViewState) {
+fn keep_the_selection(app: App) {
+    let App { doc, view, .. } = app;
     Effect::new(move |previous: Option<(f64, f64)>| {
         let size = view.canvas_size.get();
         let shrank = previous.is_some_and(|(w, h)| size.0 < w || size.1 < h);

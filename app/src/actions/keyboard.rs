@@ -25,17 +25,16 @@ pub const GESTURES: &[(&str, &str)] = &[
 ];
 
 pub fn install(t: App) {
-    let App { doc, alerts, .. } = t;
     let _ = window_event_listener(ev::keydown, move |ev: KeyboardEvent| on_key(t, &ev));
     let _ = window_event_listener(ev::paste, move |ev: ClipboardEvent| {
         if typing_in_field() {
             return;
         }
         let text = ev.clipboard_data().and_then(|d| d.get_data("text/plain").ok()).filter(|t| !t.trim().is_empty());
-        let text = text.or_else(own_copy);
+        let text = text.or_else(|| own_copy(t.platform));
         if let Some(text) = text {
             ev.prevent_default();
-            paste_text(doc, alerts, &text);
+            paste_text(t, &text);
         }
     });
 }

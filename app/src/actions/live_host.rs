@@ -10,13 +10,13 @@ use engine::host::{Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, Lo
 use leptos::prelude::*;
 
 use crate::model::run_service::{Reply, Request};
-use crate::platform::PlatformRef;
 use crate::runner::Stopped;
-use crate::state::RunCtl;
+use crate::state::{App, RunCtl};
 
 /// Sends `request` to the live run (in the run worker) and waits for its reply; meanwhile
 /// the run's requests are sent with the platform's host, and its streamed text is shown.
-pub async fn call(ctl: RunCtl, platform: PlatformRef, request: Request) -> Result<Reply, Stopped> {
+pub async fn call(app: App, request: Request) -> Result<Reply, Stopped> {
+    let App { run: ctl, platform, .. } = app;
     let platform = platform.get();
     let host: Rc<dyn Host> = Rc::new(LiveHost::new(platform.host(), ctl));
     let engine = ctl.engine.get_value();

@@ -34,7 +34,7 @@ pub fn carry_out(t: App, command: CommandId) {
         return;
     }
     // The menu's keys never reach the page: what is typed in a field is committed here.
-    super::drafts::commit_focused();
+    super::drafts::commit_focused(t.platform);
     // A dialog open over the editor takes menu commands that edit the graph no further; the
     // File menu's and those that open a dialog of their own still act.
     let c = command.command();

@@ -3,22 +3,23 @@
 //! selecting what the user picked and bringing it into view.
 
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 use super::run;
 use crate::model::focus_nav::{self, Arrow};
 use crate::model::geometry::{GRID, Point};
 use crate::model::placement;
 use crate::model::selection::Selection;
-use crate::state::{Alerts, DocState, RunCtl, ViewState};
+use crate::platform::PlatformRef;
+use crate::state::{App, DocState};
 
 /// Shows the graph inside subgraph node `id` of the graph on the canvas; when the run on
 /// display has a nested run for that node at the shown step, that run is shown with it.
-pub fn enter(doc: DocState, ctl: RunCtl, alerts: Alerts, id: &str) {
+pub fn enter(app: App, id: &str) {
+    let App { doc, run: ctl, alerts, .. } = app;
     let has_nested = ctl.view.with_untracked(|v| v.as_ref().is_some_and(|v| v.detail(id).is_some()));
     if has_nested && ctl.in_step.get() {
         // open_nested enters the canvas too.
-        run::open_nested(doc, ctl, alerts, id);
+        run::open_nested(app, id);
         return;
     }
     if let Err(why) = doc.edit(|e| e.enter(id)) {
@@ -28,22 +29,20 @@ pub fn enter(doc: DocState, ctl: RunCtl, alerts: Alerts, id: &str) {
 
 /// Shows the document's definition `name` on the canvas for editing (the path bar leads back).
 /// A subgraph's run on display is closed: a definition opened this way is no node's run.
-pub fn open_definition(doc: DocState, ctl: RunCtl, alerts: Alerts, name: &str) {
-    leave_to(doc, ctl, 0);
+pub fn open_definition(app: App, name: &str) {
+    let App { doc, alerts, .. } = app;
+    leave_to(app, 0);
     if let Err(why) = doc.edit(|e| e.open_definition(name)) {
         return alerts.error(format!("Cannot open the definition: {why}"));
     }
     // The inspector now shows the definition's own settings: from their top, not from where
     // the list of definitions was scrolled to.
-    request_animation_frame(|| {
-        if let Some(el) = document().query_selector(".inspector").ok().flatten() {
-            el.set_scroll_top(0);
-        }
-    });
+    app.platform.get().scroll_to_top(".inspector");
 }
 
 /// Goes back up to `depth` subgraphs deep (0: the document), closing nested runs below it.
-pub fn leave_to(doc: DocState, ctl: RunCtl, depth: usize) {
+pub fn leave_to(app: App, depth: usize) {
+    let App { doc, run: ctl, .. } = app;
     while ctl.parents.with_untracked(Vec::len) > depth {
         run::close_nested(ctl);
     }
@@ -52,35 +51,33 @@ pub fn leave_to(doc: DocState, ctl: RunCtl, depth: usize) {
     }
 }
 
-/// Leaves one subgraph (the path bar's Up).
-pub fn leave_one(doc: DocState, ctl: RunCtl) {
-    let depth = doc.editor.with_untracked(|e| e.scope().len());
-    leave_to(doc, ctl, depth.saturating_sub(1));
-}
-
 /// Back to the run around the subgraph's run shown (the canvas leaves the subgraph with it).
-pub fn back_to_parent_run(doc: DocState, ctl: RunCtl) {
+pub fn back_to_parent_run(app: App) {
+    let App { run: ctl, .. } = app;
     let depth = ctl.parents.with_untracked(Vec::len);
-    leave_to(doc, ctl, depth.saturating_sub(1));
+    leave_to(app, depth.saturating_sub(1));
 }
 
 /// Selects node `id` alone, centres the view on it and gives it keyboard focus (what the
 /// search dialog does with the node found).
-pub fn select_and_show(doc: DocState, view: ViewState, id: &str) {
+pub fn select_and_show(app: App, id: &str) {
+    let App { doc, .. } = app;
     doc.edit(|e| e.selection = Selection::only_node(id));
-    show_node(doc, view, id);
-    focus_node(id);
+    show_node(app, id);
+    focus_node(app.platform, id);
 }
 
 /// Centres the view on node `id`, if it is on the canvas.
-pub fn show_node(doc: DocState, view: ViewState, id: &str) {
+pub fn show_node(app: App, id: &str) {
+    let App { doc, view, .. } = app;
     if let Some(r) = doc.rects.with_untracked(|r| r.get(id).copied()) {
         view.center_on(r.center());
     }
 }
 
 /// Selects a validation finding's node or edge (nothing for the graph's own), and shows the node.
-pub fn select_problem(doc: DocState, view: ViewState, node: Option<&str>, edge: Option<usize>) {
+pub fn select_problem(app: App, node: Option<&str>, edge: Option<usize>) {
+    let App { doc, .. } = app;
     doc.edit(|e| match (node, edge) {
         (_, Some(i)) => {
             e.selection.clear();
@@ -90,14 +87,15 @@ pub fn select_problem(doc: DocState, view: ViewState, node: Option<&str>, edge: 
         (None, None) => e.selection.clear(),
     });
     if let Some(n) = node {
-        show_node(doc, view, n);
+        show_node(app, n);
     }
 }
 
 /// Adds a node of `kind` from the palette (a click or Enter on its button): in free space
 /// beside the selected node, in the direction the graph flows, or near the middle of the
 /// view; selected, and brought into view.
-pub fn add_from_palette(doc: DocState, view: ViewState, kind: engine::document::NodeKind) {
+pub fn add_from_palette(app: App, kind: engine::document::NodeKind) {
+    let App { doc, view, .. } = app;
     let after = doc.editor.with_untracked(|e| {
         let one = (e.selection.nodes.len() == 1).then(|| e.selection.nodes.first().cloned()).flatten()?;
         doc.rects.with_untracked(|r| r.get(&one).copied())
@@ -113,37 +111,34 @@ pub fn add_from_palette(doc: DocState, view: ViewState, kind: engine::document::
 
 /// Puts keyboard focus on node `id` once it is drawn (the node in focus is the one the arrow
 /// keys, Enter and Delete act on).
-pub fn focus_node(id: &str) {
+fn focus_node(platform: PlatformRef, id: &str) {
     let selector = format!("[data-node-id=\"{}\"]", id.replace('\\', "\\\\").replace('"', "\\\""));
-    request_animation_frame(move || {
-        if let Some(el) = document().query_selector(&selector).ok().flatten()
-            && let Ok(el) = el.dyn_into::<web_sys::HtmlElement>()
-        {
-            let _ = el.focus();
-        }
-    });
+    platform.get().focus(&selector);
 }
 
 /// The keyboard's way between nodes: selects the node `arrow` leads to from `from` (see
 /// [`focus_nav::neighbour`]), brings it into view and focuses it.
-pub fn step_focus(doc: DocState, view: ViewState, from: &str, arrow: Arrow) {
+pub fn step_focus(app: App, from: &str, arrow: Arrow) {
+    let App { doc, .. } = app;
     let Some(to) = doc.editor.with_untracked(|e| focus_nav::neighbour(e.graph(), from, arrow)) else { return };
-    focus_and_show(doc, view, &to);
+    focus_and_show(app, &to);
 }
 
 /// Selects node `id` alone, brings it into view and puts keyboard focus on it.
-pub fn focus_and_show(doc: DocState, view: ViewState, id: &str) {
+pub fn focus_and_show(app: App, id: &str) {
+    let App { doc, view, .. } = app;
     doc.edit(|e| e.selection = Selection::only_node(id));
     if let Some(r) = doc.rects.with_untracked(|r| r.get(id).copied()) {
         view.reveal(r);
     }
-    focus_node(id);
+    focus_node(app.platform, id);
 }
 
 /// The canvas got the keyboard with no node in focus: the start node (else the first) takes it.
-pub fn enter_canvas(doc: DocState, view: ViewState) {
+pub fn enter_canvas(app: App) {
+    let App { doc, .. } = app;
     if let Some(id) = doc.editor.with_untracked(|e| focus_nav::first_node(e.graph())) {
-        focus_and_show(doc, view, &id);
+        focus_and_show(app, &id);
     }
 }
 
@@ -166,14 +161,8 @@ pub fn nudge_selection(doc: DocState, arrow: Arrow) {
 }
 
 /// Puts keyboard focus back on the canvas (after the node that had it was deleted).
-pub fn focus_canvas() {
-    request_animation_frame(|| {
-        if let Some(el) = document().query_selector(".canvas").ok().flatten()
-            && let Ok(el) = el.dyn_into::<web_sys::HtmlElement>()
-        {
-            let _ = el.focus();
-        }
-    });
+pub fn focus_canvas(platform: PlatformRef) {
+    platform.get().focus(".canvas");
 }
 
 /// Selects every node of the graph on the canvas.
@@ -185,13 +174,7 @@ pub fn select_all(doc: DocState) {
 }
 
 /// Opens a node for editing: selects it and puts keyboard focus in the inspector's first field.
-pub fn edit_node(doc: DocState, id: &str) {
-    doc.edit(|e| e.selection = Selection::only_node(id));
-    request_animation_frame(|| {
-        if let Some(el) = document().query_selector(".inspector input, .inspector textarea").ok().flatten()
-            && let Ok(el) = el.dyn_into::<web_sys::HtmlElement>()
-        {
-            let _ = el.focus();
-        }
-    });
+pub fn edit_node(app: App, id: &str) {
+    app.doc.edit(|e| e.selection = Selection::only_node(id));
+    app.platform.get().focus(".inspector input, .inspector textarea");
 }

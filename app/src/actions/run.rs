@@ -4,7 +4,7 @@
 //! the state.
 
 use engine::record::RunRecord;
-use engine::run::{ErrorKind, InputError, Status};
+use engine::run::{InputError, Status};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde_json::{Map, Value};
@@ -13,15 +13,15 @@ use super::live_host::call;
 use super::settings::{approve_origins, approved_origins};
 use crate::model::instances::node_of;
 use crate::model::origins;
+use crate::model::outcome::error_shown;
 use crate::model::playback::Playback;
 use crate::model::run_input;
 use crate::model::run_service::{ForkAt, Refusal, Reply, Request, Update as RunUpdate};
 use crate::model::run_version::{RunVersion, run_version};
 use crate::model::run_view::nested_run;
 use crate::model::saved_run::SavedRun;
-use crate::platform::PlatformRef;
 use crate::runner::Stopped;
-use crate::state::{Alerts, DocState, Live, RunCtl};
+use crate::state::{Alerts, App, DocState, Live, RunCtl};
 
 /// Whether the open graph can run; why not, when it has errors (the first one given).
 fn check_graph(doc: DocState) -> Result<(), String> {
@@ -48,17 +48,18 @@ fn document(doc: DocState) -> engine::Graph {
 /// Starts a new run with the input in the Input box and plays it; when the graph would send
 /// requests to origins the person has not used or approved, asks first
 /// ([`RunCtl::new_origins`]).
-pub fn start(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
-    start_checked(doc, ctl, alerts, platform, true);
+pub fn start(app: App) {
+    start_checked(app, true);
 }
 
 /// Remembers the origins asked about as approved, and starts the run.
-pub fn run_anyway(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
+pub fn run_anyway(app: App) {
+    let App { doc, run: ctl, platform, .. } = app;
     let Some(asked) = ctl.new_origins.get_untracked() else { return };
     ctl.new_origins.set(None);
     let graph_id = doc.current.get_untracked().to_string();
     approve_origins(platform, &origins::entries_for(&asked, &graph_id));
-    start_checked(doc, ctl, alerts, platform, false);
+    start_checked(app, false);
 }
 
 /// Does not start the run asked about.
@@ -66,7 +67,8 @@ pub fn cancel_start(ctl: RunCtl) {
     ctl.new_origins.set(None);
 }
 
-fn start_checked(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef, ask: bool) {
+fn start_checked(app: App, ask: bool) {
+    let App { doc, run: ctl, alerts, platform, .. } = app;
     let input = match engine::parse::parse_value(&ctl.input.get_untracked()) {
         Ok(v) => v,
         Err(e) => return alerts.error(format!("The run's input is not valid JSON: {e}")),
@@ -99,14 +101,14 @@ fn start_checked(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformR
     let epoch = put_up(ctl);
     let request = Request::Start { graph: Box::new(document(doc)), input };
     spawn_local(async move {
-        let Some(reply) = call_for(ctl, platform, epoch, request).await else { return };
+        let Some(reply) = call_for(app, epoch, request).await else { return };
         match reply {
             Ok(Reply::Run(update)) => {
                 ctl.parents.set(Vec::new());
                 hold_live(ctl, &update);
                 let initial = update.initial.clone().unwrap_or_default();
                 ctl.view.set(Some(Playback::new(whole(update), initial)));
-                play(doc, ctl, alerts, platform);
+                play(app);
             }
             Ok(Reply::Refused(Refusal::Input { error })) => {
                 alerts.error(format!("The run's input does not fit the graph: {error}"))
@@ -130,8 +132,9 @@ fn hold_live(ctl: RunCtl, update: &RunUpdate) {
 
 /// Sends `request` to the live run for the run put up at `epoch`; `None` when another run
 /// went up on display meanwhile (the reply is for a run no longer shown).
-async fn call_for(ctl: RunCtl, platform: PlatformRef, epoch: u64, request: Request) -> Option<Result<Reply, Stopped>> {
-    let reply = call(ctl, platform, request).await;
+async fn call_for(app: App, epoch: u64, request: Request) -> Option<Result<Reply, Stopped>> {
+    let App { run: ctl, .. } = app;
+    let reply = call(app, request).await;
     current(ctl, epoch).then_some(reply)
 }
 
@@ -173,13 +176,14 @@ const FRAME_BUDGET_MS: f64 = 12.0;
 const BATCH_MS: f64 = 30.0;
 
 /// Plays on: through recorded steps not shown yet, then by running new ones.
-pub fn play(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
+pub fn play(app: App) {
+    let App { run: ctl, .. } = app;
     if ctl.playing.get_untracked() {
         return;
     }
     ctl.playing.set(true);
     spawn_local(async move {
-        let mut frame_start = js_sys::Date::now();
+        let mut frame_start = app.platform.get().now();
         loop {
             if !ctl.playing.get_untracked() {
                 break;
@@ -192,17 +196,17 @@ pub fn play(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
                     }
                 });
             } else if ctl.can_advance() {
-                advance(doc, ctl, alerts, platform).await;
+                advance(app).await;
             } else {
                 break;
             }
             let pause = ctl.speed_ms.get_untracked();
             if pause > 0 {
-                gloo_timers::future::TimeoutFuture::new(pause).await;
-            } else if js_sys::Date::now() - frame_start > FRAME_BUDGET_MS {
+                app.platform.get().sleep(pause).await;
+            } else if app.platform.get().now() - frame_start > FRAME_BUDGET_MS {
                 // At full speed, shown steps go by for about a frame, then the page draws.
-                gloo_timers::future::TimeoutFuture::new(0).await;
-                frame_start = js_sys::Date::now();
+                app.platform.get().sleep(0).await;
+                frame_start = app.platform.get().now();
             }
         }
         ctl.playing.set(false);
@@ -238,7 +242,8 @@ fn stop_step(ctl: RunCtl) {
 }
 
 /// One step forward: the next recorded step, or a new one.
-pub fn step(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
+pub fn step(app: App) {
+    let App { run: ctl, .. } = app;
     ctl.playing.set(false);
     let shown_all = ctl.view.with_untracked(|v| v.as_ref().is_none_or(Playback::at_end));
     if !shown_all {
@@ -248,7 +253,7 @@ pub fn step(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
             }
         });
     } else if ctl.can_advance() && !ctl.busy.get_untracked() {
-        spawn_local(advance(doc, ctl, alerts, platform));
+        spawn_local(advance(app));
     }
 }
 
@@ -271,46 +276,48 @@ pub fn show_step(ctl: RunCtl, step: usize) {
 }
 
 /// Takes the run off display at once: a step running now is ended with its worker.
-pub fn reset(ctl: RunCtl, platform: PlatformRef) {
+pub fn reset(app: App) {
+    let App { run: ctl, .. } = app;
     ctl.playing.set(false);
     stop_step(ctl);
     put_up(ctl);
     clear_streaming(ctl);
-    drop_live(ctl, platform);
+    drop_live(app);
     ctl.view.set(None);
     ctl.parents.set(Vec::new());
 }
 
 /// Forgets the engine run behind the view.
-fn drop_live(ctl: RunCtl, platform: PlatformRef) {
+fn drop_live(app: App) {
+    let App { run: ctl, .. } = app;
     if ctl.live.with_value(|l| l.as_ref().is_some_and(|l| l.held)) {
         spawn_local(async move {
-            let _ = call(ctl, platform, Request::Drop).await;
+            let _ = call(app, Request::Drop).await;
         });
     }
     ctl.live.set_value(None);
 }
 
 /// Has the engine hold the run on display again, after a step was stopped half way.
-async fn hold_again(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) -> bool {
+async fn hold_again(app: App) -> bool {
+    let App { run: ctl, .. } = app;
     if ctl.live.with_value(|l| l.as_ref().is_none_or(|l| l.held)) {
         return true;
     }
-    load_shown(doc, ctl, alerts, platform).await
+    load_shown(app).await
 }
 
 /// Has the engine load the run on display (the outermost one, when a subgraph's run is open)
 /// and hold it as the live run; whether it does.
-async fn load_shown(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) -> bool {
+async fn load_shown(app: App) -> bool {
+    let App { doc, run: ctl, alerts, .. } = app;
     // The outermost run on display, when a subgraph's run is open.
     let record = ctl.parents.with_untracked(|p| p.first().map(|(_, outer)| outer.complete_record()));
     let Some(record) = record.or_else(|| ctl.view.with_untracked(|v| v.as_ref().map(Playback::complete_record))) else {
         return false;
     };
     let epoch = ctl.epoch.get_value();
-    let reply =
-        call(ctl, platform, Request::Load { graph: Box::new(document(doc)), record: Box::new(record), fork: None })
-            .await;
+    let reply = call(app, Request::Load { graph: Box::new(document(doc)), record: Box::new(record), fork: None }).await;
     if !current(ctl, epoch) {
         return false;
     }
@@ -329,19 +336,20 @@ async fn load_shown(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: Platfo
 }
 
 /// Runs one superstep of the live run and shows it.
-async fn advance(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
-    if ctl.busy.get_untracked() || !hold_again(doc, ctl, alerts, platform).await {
+async fn advance(app: App) {
+    let App { run: ctl, alerts, .. } = app;
+    if ctl.busy.get_untracked() || !hold_again(app).await {
         return;
     }
     let epoch = ctl.epoch.get_value();
-    let breakpoints = super::breakpoints::for_run(doc, ctl);
+    let breakpoints = super::breakpoints::for_run(app);
     let shown = ctl.view.with_untracked(|v| v.as_ref().map_or(0, Playback::len));
     // At the fastest speed the worker runs steps for about a frame's worth of time and the
     // page draws the batch once: drawing each step of a large graph would take longer than
     // running it.
     let budget_ms = if ctl.playing.get_untracked() && ctl.speed_ms.get_untracked() == 0 { BATCH_MS } else { 0.0 };
     ctl.busy.set(true);
-    let reply = call(ctl, platform, Request::Step { breakpoints, shown, budget_ms }).await;
+    let reply = call(app, Request::Step { breakpoints, shown, budget_ms }).await;
     if !current(ctl, epoch) {
         // Reset or another run while the page ran this step itself (no worker to end): the
         // step is over now.
@@ -358,7 +366,7 @@ async fn advance(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformR
             show_new_steps(ctl, update);
             if status != Status::Running {
                 ctl.playing.set(false);
-                finished(doc, ctl, alerts, platform);
+                finished(app);
             }
         }
         Ok(other) => {
@@ -402,29 +410,21 @@ fn show_new_steps(ctl: RunCtl, update: Box<RunUpdate>) {
 }
 
 /// A run stopped (completed, failed, interrupted, limit): save it, and say what went wrong.
-fn finished(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
+fn finished(app: App) {
+    let App { run: ctl, alerts, .. } = app;
     let Some(view) = ctl.view.get_untracked() else { return };
-    let record = &view.record;
-    match (&record.status, &record.error) {
-        (Status::Failed, Some(e)) if e.kind == ErrorKind::Ended => {
-            alerts.error(format!("The run ended failed at end `{}`: {}", e.node.as_deref().unwrap_or("?"), e.message))
-        }
-        (Status::Failed, Some(e)) => alerts.error(format!(
-            "The run failed at step {}{}: {}",
-            record.step,
-            e.node.as_deref().map(|n| format!(" in `{n}`")).unwrap_or_default(),
-            e.message
-        )),
-        (Status::LimitReached, Some(e)) => alerts.error(format!("The run stopped at its step limit: {}", e.message)),
-        // A stop, a question or the end is said by the run panel itself (its status, the
-        // breakpoint and Input required); a toast over the canvas would only repeat it.
-        _ => {}
+    // A failure or a limit is said as the run panel says it; a stop, a question or the end
+    // is said by the run panel itself (its status, the breakpoint and Input required), and a
+    // toast over the canvas would only repeat it.
+    if let Some(shown) = error_shown(&view.record) {
+        alerts.error(shown.in_one_line());
     }
-    save(doc, ctl, alerts, platform);
+    save(app);
 }
 
 /// Saves the shown run in the graph's history.
-pub fn save(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
+pub fn save(app: App) {
+    let App { doc, run: ctl, alerts, platform, .. } = app;
     let Some(view) = ctl.view.get_untracked() else { return };
     if !ctl.parents.with_untracked(Vec::is_empty) {
         return;
@@ -444,10 +444,11 @@ pub fn save(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
 }
 
 /// Answers the node the run waits for, and plays on.
-pub fn answer(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef, node: &str, value: Value) {
+pub fn answer(app: App, node: &str, value: Value) {
+    let App { alerts, .. } = app;
     let node = node.to_string();
     spawn_local(async move {
-        if let Err(e) = try_answer(doc, ctl, alerts, platform, &node, value).await {
+        if let Err(e) = try_answer(app, &node, value).await {
             alerts.error(format!("That answer was not accepted: {e}"));
         }
     });
@@ -455,14 +456,8 @@ pub fn answer(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef,
 
 /// Answers the node the run waits for and plays on; an answer the engine refuses is handed
 /// back (its path names the form field at fault) rather than reported.
-pub async fn try_answer(
-    doc: DocState,
-    ctl: RunCtl,
-    alerts: Alerts,
-    platform: PlatformRef,
-    node: &str,
-    value: Value,
-) -> Result<(), InputError> {
+pub async fn try_answer(app: App, node: &str, value: Value) -> Result<(), InputError> {
+    let App { run: ctl, alerts, .. } = app;
     if ctl.version.with_untracked(RunVersion::is_earlier) {
         // The form is not shown then; an answer in flight lands here.
         alerts.info("This run was made with an earlier version of this graph: fork it to go on");
@@ -470,15 +465,15 @@ pub async fn try_answer(
     }
     // A run just opened from the history is loaded by the engine as it is shown; an answer
     // given before that load came back has the shown run loaded now.
-    if ctl.live.with_value(Option::is_none) && !load_shown(doc, ctl, alerts, platform).await {
+    if ctl.live.with_value(Option::is_none) && !load_shown(app).await {
         alerts.error("This run cannot go on here (open it from the run history to continue it).");
         return Ok(());
     }
-    if !hold_again(doc, ctl, alerts, platform).await {
+    if !hold_again(app).await {
         return Ok(());
     }
     let epoch = ctl.epoch.get_value();
-    let reply = call(ctl, platform, Request::Answer { node: node.to_string(), value }).await;
+    let reply = call(app, Request::Answer { node: node.to_string(), value }).await;
     if !current(ctl, epoch) {
         return Ok(());
     }
@@ -496,9 +491,9 @@ pub async fn try_answer(
                     v.record.waiting.clear();
                 }
             });
-            play(doc, ctl, alerts, platform);
+            play(app);
             // The form that had focus is gone: the Timeline, which follows the run, takes it.
-            focus_timeline();
+            app.platform.get().focus("input.timeline");
             Ok(())
         }
         Ok(Reply::Refused(Refusal::Answer { error })) => Err(error),
@@ -510,21 +505,9 @@ pub async fn try_answer(
     }
 }
 
-fn focus_timeline() {
-    request_animation_frame(|| {
-        if let Some(el) = document_element("input.timeline") {
-            let _ = el.focus();
-        }
-    });
-}
-
-fn document_element(selector: &str) -> Option<web_sys::HtmlElement> {
-    let el = leptos::prelude::document().query_selector(selector).ok().flatten()?;
-    wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok()
-}
-
 /// Starts a new run from the shown step, with `values` set in the state there.
-pub fn fork(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef, values: Map<String, Value>) {
+pub fn fork(app: App, values: Map<String, Value>) {
+    let App { doc, run: ctl, alerts, .. } = app;
     let Some(view) = ctl.view.get_untracked() else { return };
     let step = view.displayed as u64;
     let request = Request::Load {
@@ -534,12 +517,12 @@ pub fn fork(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef, v
     };
     let epoch = ctl.epoch.get_value();
     spawn_local(async move {
-        let Some(reply) = call_for(ctl, platform, epoch, request).await else { return };
+        let Some(reply) = call_for(app, epoch, request).await else { return };
         match reply {
             Ok(Reply::Run(update)) => {
                 show_fork(ctl, update, view.initial);
                 alerts.info(format!("Forked a new run from step {step}; the original run is kept in the history"));
-                play(doc, ctl, alerts, platform);
+                play(app);
             }
             Ok(other) => refused(alerts, other),
             Err(Stopped) => {}
@@ -551,7 +534,8 @@ pub fn fork(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef, v
 /// the graph as it is now, from the step shown (of the outermost run, when a subgraph's run
 /// is shown), and plays it. When the record cannot be rebuilt against this version, the old
 /// run stays on display and its notice says why ([`RunCtl::fork_refused`]).
-pub fn fork_anyway(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef) {
+pub fn fork_anyway(app: App) {
+    let App { doc, run: ctl, alerts, .. } = app;
     close_all_nested(ctl);
     if doc.editor.with_untracked(|e| !e.scope().is_empty()) {
         doc.edit(|e| e.leave_to(0));
@@ -563,7 +547,7 @@ pub fn fork_anyway(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: Platfor
     let request = Request::Load { graph: Box::new(document(doc)), record: Box::new(view.record), fork };
     let epoch = ctl.epoch.get_value();
     spawn_local(async move {
-        let Some(reply) = call_for(ctl, platform, epoch, request).await else { return };
+        let Some(reply) = call_for(app, epoch, request).await else { return };
         let why = match reply {
             Ok(Reply::Run(update)) => {
                 ctl.playing.set(false);
@@ -571,7 +555,7 @@ pub fn fork_anyway(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: Platfor
                 alerts.info(format!(
                     "Forked a new run from step {step} of {run_id} against the graph as it is now; the original run is kept in the history"
                 ));
-                return play(doc, ctl, alerts, platform);
+                return play(app);
             }
             Ok(Reply::Refused(Refusal::Graph { problems, first })) => graph_problems(problems, &first),
             Ok(Reply::Refused(Refusal::Rebuild { error })) => {
@@ -596,7 +580,8 @@ fn show_fork(ctl: RunCtl, update: Box<RunUpdate>, initial: Map<String, Value>) {
 
 /// Shows a saved run; one that stopped half way can be continued (once the engine holds it
 /// again, a moment later).
-pub fn open_saved(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef, run_id: &str) {
+pub fn open_saved(app: App, run_id: &str) {
+    let App { doc, run: ctl, alerts, platform, .. } = app;
     // A saved run is of the whole document.
     close_all_nested(ctl);
     if doc.editor.with_untracked(|e| !e.scope().is_empty()) {
@@ -608,7 +593,7 @@ pub fn open_saved(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: Platform
             ctl.playing.set(false);
             stop_step(ctl);
             ctl.parents.set(Vec::new());
-            drop_live(ctl, platform);
+            drop_live(app);
             let epoch = put_up(ctl);
             // A run of an earlier version of the graph is only looked at (its notice offers a
             // fork): rebuilding it against this version would run its rest on a changed graph.
@@ -620,7 +605,7 @@ pub fn open_saved(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: Platform
                     fork: None,
                 };
                 spawn_local(async move {
-                    let Some(reply) = call_for(ctl, platform, epoch, request).await else { return };
+                    let Some(reply) = call_for(app, epoch, request).await else { return };
                     match reply {
                         Ok(Reply::Run(update)) => hold_live(ctl, &update),
                         Ok(other) => refused(alerts, other),
@@ -635,13 +620,15 @@ pub fn open_saved(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: Platform
 }
 
 /// Loads the run history of the open graph.
-pub fn load_history(doc: DocState, ctl: RunCtl, platform: PlatformRef) {
+pub fn load_history(app: App) {
+    let App { doc, run: ctl, platform, .. } = app;
     ctl.history.set(platform.get().list_runs(&doc.current.get_untracked()));
 }
 
 /// Shows the run a subgraph node made at the shown step (its steps are in the parent's
 /// record); `close_nested` goes back.
-pub fn open_nested(doc: DocState, ctl: RunCtl, alerts: Alerts, node: &str) {
+pub fn open_nested(app: App, node: &str) {
+    let App { doc, run: ctl, alerts, .. } = app;
     // The running step would land in the nested view rather than in its own run.
     if ctl.busy.get_untracked() {
         return alerts.info("Wait for the running step to finish, then open the subgraph's run");

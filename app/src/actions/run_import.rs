@@ -10,13 +10,13 @@ use leptos::prelude::*;
 use super::run::open_saved;
 use crate::model::run_import::belongs;
 use crate::model::saved_run::SavedRun;
-use crate::platform::PlatformRef;
-use crate::state::{Alerts, DocState, RunCtl};
+use crate::state::{App, DocState};
 
 /// Imports the run record in `text` (read from `origin`) into the open graph's history and
 /// shows it; a record that is broken or of another graph changes nothing and says why.
 /// Whether it was imported.
-pub fn import_run(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: PlatformRef, text: &str, origin: &str) -> bool {
+pub fn import_run(app: App, text: &str, origin: &str) -> bool {
+    let App { doc, run: ctl, alerts, platform, .. } = app;
     match saved_run(doc, text) {
         Ok(saved) => {
             let run_id = saved.record.run_id.clone();
@@ -30,7 +30,7 @@ pub fn import_run(doc: DocState, ctl: RunCtl, alerts: Alerts, platform: Platform
                 }
             }
             ctl.history.set(platform_now.list_runs(&graph));
-            open_saved(doc, ctl, alerts, platform, &run_id);
+            open_saved(app, &run_id);
             alerts.info(format!("Imported the run {run_id} from {origin} into this graph's history"));
             true
         }

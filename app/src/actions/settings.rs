@@ -5,12 +5,12 @@ use leptos::prelude::*;
 
 use crate::model::keys::{OriginKey, Provider, parse_origin};
 use crate::platform::PlatformRef;
-use crate::state::{Alerts, Theme, UiState};
+use crate::state::{App, Theme};
 
 /// Applies the saved theme, else the system's preference, and keeps the page in step.
-pub fn init_theme(ui: UiState, platform: PlatformRef) {
-    let dark_preferred =
-        window().match_media("(prefers-color-scheme: dark)").ok().flatten().is_some_and(|m| m.matches());
+pub fn init_theme(app: App) {
+    let App { ui, platform, .. } = app;
+    let dark_preferred = platform.get().prefers_dark();
     let theme = match platform.get().preference("theme").as_deref() {
         Some("dark") => Theme::Dark,
         Some("light") => Theme::Light,
@@ -23,14 +23,13 @@ pub fn init_theme(ui: UiState, platform: PlatformRef) {
             Theme::Dark => "dark",
             Theme::Light => "light",
         };
-        if let Some(root) = document().document_element() {
-            let _ = root.set_attribute("data-theme", name);
-        }
+        platform.get().show_theme(name);
     });
 }
 
 /// Switches between light and dark, and remembers the choice.
-pub fn toggle_theme(ui: UiState, platform: PlatformRef) {
+pub fn toggle_theme(app: App) {
+    let App { ui, platform, .. } = app;
     let next = match ui.theme.get_untracked() {
         Theme::Light => Theme::Dark,
         Theme::Dark => Theme::Light,
@@ -42,15 +41,8 @@ pub fn toggle_theme(ui: UiState, platform: PlatformRef) {
 /// Saves the Base URL as typed and, when a key was typed, keeps it for `origin` (typed, else
 /// the Base URL's, else the provider's own); says where, and closes the dialog. A typed
 /// origin that is not one keeps the dialog open with the reason.
-pub fn save_model_settings(
-    ui: UiState,
-    alerts: Alerts,
-    platform: PlatformRef,
-    base_url: &str,
-    origin: &str,
-    provider: Provider,
-    key: &str,
-) {
+pub fn save_model_settings(app: App, base_url: &str, origin: &str, provider: Provider, key: &str) {
+    let App { ui, alerts, platform, .. } = app;
     let base_url = base_url.trim().to_string();
     let key = key.trim();
     let new_key = if key.is_empty() {
@@ -78,7 +70,7 @@ pub fn save_model_settings(
     let platform = platform.get();
     let wording = platform.wording();
     let saving = platform.save_model_settings(base_url, new_key);
-    wasm_bindgen_futures::spawn_local(async move {
+    leptos::task::spawn_local(async move {
         match saving.await {
             Ok(()) => alerts.info(wording.settings_saved),
             Err(why) => alerts.error(format!("Could not save the settings: {why}")),
@@ -88,15 +80,10 @@ pub fn save_model_settings(
 }
 
 /// Forgets the key kept for `origin`; `done` runs once it is gone.
-pub fn remove_key(
-    alerts: Alerts,
-    platform: PlatformRef,
-    origin: String,
-    provider: Provider,
-    done: impl FnOnce() + 'static,
-) {
+pub fn remove_key(app: App, origin: String, provider: Provider, done: impl FnOnce() + 'static) {
+    let App { alerts, platform, .. } = app;
     let removing = platform.get().remove_key(origin.clone(), provider);
-    wasm_bindgen_futures::spawn_local(async move {
+    leptos::task::spawn_local(async move {
         match removing.await {
             Ok(()) => {
                 alerts.info(format!("Removed the key for {origin}"));

@@ -12,7 +12,7 @@ use crate::model::editor::Editor;
 use crate::model::geometry::View;
 use crate::model::library::Library;
 use crate::platform::{Platform, PlatformRef};
-use crate::state::{DocState, ViewState, provide_all};
+use crate::state::{App, provide_all};
 
 /// Starts the editor on `platform`: reads the library, opens the graph last open (or a new
 /// one), reports `problems` and what could not be read, and wires autosave, the window title,
@@ -26,7 +26,7 @@ pub fn start(platform: Rc<dyn Platform>, problems: Vec<String>) {
     let (current, graph) = open_initial(platform, &mut library);
     let is_new = current.library_id().is_some_and(|id| library.get(id).is_none());
     let app = provide_all(Editor::new(graph), current, library, platform);
-    let crate::state::App { doc, view, run, ui, alerts, .. } = app;
+    let crate::state::App { doc, alerts, .. } = app;
     for p in all_problems {
         alerts.error(p);
     }
@@ -34,21 +34,21 @@ pub fn start(platform: Rc<dyn Platform>, problems: Vec<String>) {
         doc.storage_failed.set(true);
         alerts.error(m);
     }));
-    super::files::install(doc, ui, platform);
-    super::settings::init_theme(ui, platform);
-    super::panels::init(ui, platform);
-    init_view(doc, view);
-    document::autosave(doc, view, alerts, platform);
-    super::drafts::install();
-    super::follow::install(doc, view, run);
+    super::files::install(app);
+    super::settings::init_theme(app);
+    super::panels::init(app);
+    init_view(app);
+    document::autosave(app);
+    super::drafts::install(platform);
+    super::follow::install(app);
     super::keyboard::install(app);
-    super::exchange::import_from_location((doc, view, run), alerts, platform);
+    super::exchange::import_from_location(app);
     if is_new {
-        document::save_now(doc, view, alerts, platform);
+        document::save_now(app);
     }
-    super::files::open_given_files(doc, view, alerts, platform);
+    super::files::open_given_files(app);
     super::menu::install(app);
-    warm_run_worker(run);
+    warm_run_worker(app.run);
 }
 
 /// Starts the run worker once the editor has drawn and the page is idle, so its module loads
@@ -79,7 +79,8 @@ fn open_initial(platform: PlatformRef, library: &mut Library) -> (DocId, Graph) 
 }
 
 /// Starts at the document's saved viewport, or fits the graph once the canvas has a size.
-fn init_view(doc: DocState, view: ViewState) {
+fn init_view(app: App) {
+    let App { doc, view, .. } = app;
     let saved = doc.editor.with_untracked(|e| e.graph().layout.as_ref().and_then(|l| l.viewport.clone()));
     match saved {
         Some(v) => view.view.set(View::from(&v)),

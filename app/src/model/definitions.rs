@@ -326,10 +326,7 @@ fn rename_tool_uses(tools: &mut Option<IndexMap<String, engine::document::ToolDe
 }
 
 fn fresh_name(defs: &IndexMap<String, Graph>, base: &str) -> String {
-    if !defs.contains_key(base) {
-        return base.to_string();
-    }
-    (2..).map(|k| format!("{base}_{k}")).find(|n| !defs.contains_key(n)).unwrap_or_else(|| base.to_string())
+    super::names::fresh_name(base, |n| defs.contains_key(n))
 }
 
 #[cfg(test)]

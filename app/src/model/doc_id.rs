@@ -34,10 +34,6 @@ impl DocId {
         }
     }
 
-    pub fn in_library(&self) -> bool {
-        matches!(self, DocId::Library(_))
-    }
-
     /// The last part of the name: a library id whole, a file's name without its folders.
     pub fn short_name(&self) -> String {
         let full = self.to_string();
@@ -102,7 +98,6 @@ mod tests {
     fn names_and_membership() {
         let file = DocId::parse("/home/me/flows/a.json");
         assert_eq!(file.short_name(), "a.json");
-        assert!(!file.in_library());
         assert_eq!(file.library_id(), None);
         let lib = DocId::parse("flow.json");
         assert_eq!(lib.short_name(), "flow.json");

@@ -18,11 +18,6 @@ pub fn node_of(id: &str) -> &str {
     }
 }
 
-/// The instance index of a record id (`summarize[3]` → 3), `None` for a plain node id.
-pub fn index_of(id: &str) -> Option<usize> {
-    split(id).map(|(_, i)| i)
-}
-
 fn split(id: &str) -> Option<(&str, usize)> {
     let inner = id.strip_suffix(']')?;
     let open = inner.rfind('[')?;
@@ -182,13 +177,10 @@ mod tests {
     #[test]
     fn an_instance_is_its_node_and_other_ids_are_themselves() {
         assert_eq!(node_of("summarize[12]"), "summarize");
-        assert_eq!(index_of("summarize[12]"), Some(12));
         assert_eq!(node_of("summarize"), "summarize");
-        assert_eq!(index_of("summarize"), None);
         // Not instance names: left whole.
         for odd in ["a[]", "a[x]", "a[1", "[3]x", "a[-1]", "a[1]]"] {
             assert_eq!(node_of(odd), odd, "{odd}");
-            assert_eq!(index_of(odd), None, "{odd}");
         }
         assert_eq!(node_of("[3]"), "", "an empty node name is what the id says");
     }

@@ -7,6 +7,7 @@
 //! | [`editor`] | one open graph: document, selection, undo log, gestures as edits |
 //! | [`edit`] | the edits every gesture becomes, each returning its inverse |
 //! | [`selection`] | selected nodes and edges, clicks and marquee |
+//! | [`gesture`] | the canvas's pointer gestures (drag, pan, marquee, wire, clicks) as what they show and the commands they end in |
 //! | [`geometry`] | node boxes, pan and zoom, fitting a view, snapping |
 //! | [`clipboard`] | copy and paste as JSON fragments |
 //! | [`layout`] | automatic layered layout |
@@ -40,6 +41,7 @@
 //! | [`form_answer`] | a waiting human form filled in: controls, defaults, the answer checked by field |
 //! | [`form_fields`] | a human node's form fields and `route_by` as the inspector edits them |
 //! | [`breakpoints`] | the nodes a graph's runs stop before or after, kept per graph |
+//! | [`names`] | fresh names for what is added: `name`, else `name_2`, `name_3`… |
 //! | [`words`] | counts written as people write them (1 step, 2 steps) |
 //! | [`worker_messages`] | what the page and the run worker say to each other: calls, replies, HTTP and streamed text |
 //! | [`outcome`] | ends that fail the run, and the run's error as the run panel shows it |
@@ -56,6 +58,7 @@ pub mod focus_nav;
 pub mod form_answer;
 pub mod form_fields;
 pub mod geometry;
+pub mod gesture;
 pub mod import_cap;
 pub mod indent;
 pub mod instances;
@@ -64,6 +67,7 @@ pub mod layout;
 pub mod library;
 pub mod map_edge;
 pub mod mock_replies;
+pub mod names;
 pub mod origins;
 pub mod outcome;
 pub mod palette;

@@ -21,7 +21,15 @@ pub struct ErrorShown {
     pub node: Option<String>,
 }
 
-/// What the run panel says about a run that failed or hit a limit; nothing otherwise.
+impl ErrorShown {
+    /// The heading and the message in one line, as an alert says them.
+    pub fn in_one_line(&self) -> String {
+        format!("{}: {}", self.heading, self.message)
+    }
+}
+
+/// What the run panel (and the alert when the run stops) says about a run that failed or hit
+/// a limit; nothing otherwise. The one place that words how a run ended badly.
 pub fn error_shown(record: &RunRecord) -> Option<ErrorShown> {
     let e = record.error.as_ref()?;
     let heading = match (record.status, e.kind, e.node.as_deref()) {

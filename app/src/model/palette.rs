@@ -106,11 +106,7 @@ pub fn fresh_id(graph: &Graph, kind: NodeKind) -> String {
 pub fn fresh_id_from(graph: &Graph, base: &str) -> String {
     let base: String = base.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-').take(56).collect();
     let base = if base.is_empty() { "node".to_string() } else { base };
-    let taken = |id: &str| graph.nodes.iter().any(|n| n.id == id);
-    if !taken(&base) {
-        return base;
-    }
-    (2..).map(|n| format!("{base}_{n}")).find(|id| !taken(id)).unwrap_or(base)
+    super::names::fresh_name(&base, |id| graph.nodes.iter().any(|n| n.id == id))
 }
 
 /// The node a palette button adds: a working example of its kind, so the canvas shows

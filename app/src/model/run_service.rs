@@ -112,7 +112,8 @@ impl RunService {
     }
 
     /// Whether the service holds a run.
-    pub fn has_run(&self) -> bool {
+    #[cfg(test)]
+    fn has_run(&self) -> bool {
         self.run.is_some()
     }
 

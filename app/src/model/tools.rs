@@ -216,10 +216,7 @@ fn change_offers(graph: &Graph, tool: &str, f: impl Fn(&mut Vec<String>)) -> Vec
 }
 
 fn fresh_name(tools: &IndexMap<String, ToolDef>, base: &str) -> String {
-    if !tools.contains_key(base) {
-        return base.to_string();
-    }
-    (2..).map(|k| format!("{base}_{k}")).find(|n| !tools.contains_key(n)).unwrap_or_else(|| base.to_string())
+    super::names::fresh_name(base, |n| tools.contains_key(n))
 }
 
 #[cfg(test)]

@@ -7,12 +7,16 @@
 //! |---|---|
 //! | (this file) | the [`Platform`] trait, [`StorageError`], [`PlatformRef`], [`start`] |
 //! | `clock` | what both engine hosts share: clock, run ids, timers |
+//! | `page` | the web page both draw in: focus, clipboard writes, downloads, the address, the window, timers, dropped files |
+//! | `drafts` | what is typed in a field, committed before anything takes the field away |
 //! | `browser` | local storage for graphs, runs and settings; the engine host over `fetch` |
 //! | `desktop` | the Tauri commands (`switchyard-ipc`), a cache of the workflows folder, native dialogs, the engine host over IPC |
 
 mod browser;
 pub mod clock;
 mod desktop;
+mod drafts;
+mod page;
 
 use std::fmt;
 use std::rc::Rc;
@@ -180,11 +184,94 @@ pub trait Platform {
     /// The system clipboard's text, when the page may read it (the desktop reads it natively,
     /// and refuses text over the import size limit with why).
     fn read_clipboard(&self) -> LocalBoxFuture<'static, Result<Option<String>, String>> {
-        let read = leptos::prelude::window().navigator().clipboard().read_text();
-        Box::pin(async move { Ok(wasm_bindgen_futures::JsFuture::from(read).await.ok().and_then(|v| v.as_string())) })
+        page::read_clipboard()
+    }
+    /// Writes `text` to the system clipboard, best effort.
+    fn write_clipboard(&self, text: &str) {
+        page::write_clipboard(text);
+    }
+    /// The editor's own last copy of nodes (for when the system clipboard cannot be read).
+    fn own_copy(&self) -> Option<String> {
+        page::own_copy()
+    }
+    fn keep_own_copy(&self, text: &str) {
+        page::keep_own_copy(text);
     }
     /// Where failures of background writes (the desktop's) are reported.
     fn on_background_error(&self, hook: Box<dyn Fn(String)>);
+
+    // The page the editor draws in (the same web page in the browser and the desktop app;
+    // the native tests' fake platform keeps these in memory).
+
+    /// Commits what is typed in the focused field, as leaving it would.
+    fn commit_draft(&self) {
+        drafts::commit_focused();
+    }
+    /// Starts committing drafts before the editor's own handlers see a press or a key; once.
+    fn watch_drafts(&self) {
+        drafts::install();
+    }
+    /// Puts keyboard focus on what `selector` finds, once the page has drawn.
+    fn focus(&self, selector: &str) {
+        page::focus_after_draw(selector.to_string());
+    }
+    /// Scrolls what `selector` finds to its top, once the page has drawn.
+    fn scroll_to_top(&self, selector: &str) {
+        page::scroll_to_top_after_draw(selector.to_string());
+    }
+    /// Whether a node on the canvas has keyboard focus.
+    fn node_has_focus(&self) -> bool {
+        page::node_has_focus()
+    }
+    /// Offers `text` as a file to download (the browser's Export); why not, when refused.
+    fn download(&self, file: &str, text: &str, mime: &str) -> Result<(), String> {
+        page::download(file, text, mime).map_err(|e| format!("{e:?}"))
+    }
+    /// The page's address without its fragment, for share links.
+    fn address(&self) -> String {
+        page::address()
+    }
+    /// The address's fragment (`#…`, or empty).
+    fn fragment(&self) -> String {
+        page::fragment()
+    }
+    /// Drops the address's fragment, so a reload does not see it again.
+    fn drop_fragment(&self) {
+        page::drop_fragment();
+    }
+    /// The window's height in CSS pixels.
+    fn window_height(&self) -> f64 {
+        page::window_height()
+    }
+    /// Whether the system asks for a dark colour scheme.
+    fn prefers_dark(&self) -> bool {
+        page::prefers_dark()
+    }
+    /// Shows the page in theme `name` (`light` or `dark`).
+    fn show_theme(&self, name: &str) {
+        page::show_theme(name);
+    }
+    /// Ready after `ms` milliseconds (0: once the page had a turn to draw).
+    fn sleep(&self, ms: u32) -> LocalBoxFuture<'static, ()> {
+        page::sleep(ms)
+    }
+    /// Calls `f` whenever the window gains focus.
+    fn on_focus(&self, f: Box<dyn Fn()>) {
+        page::on_window_focus(f);
+    }
+    /// Calls `f` whenever the desktop app says files were handed to it (never in a browser).
+    fn on_files_given(&self, f: Box<dyn Fn()>) {
+        page::on_files_given(f);
+    }
+    /// Calls `keep` as the page is about to close; when it returns false (the work could not
+    /// be kept), the person is asked whether to leave anyway.
+    fn on_page_leave(&self, keep: Box<dyn Fn() -> bool>) {
+        page::on_page_leave(keep);
+    }
+    /// The text of a file the person chose or dropped; `None` when it cannot be read.
+    fn read_file(&self, file: web_sys::File) -> LocalBoxFuture<'static, Option<String>> {
+        page::read_file(file)
+    }
 
     // Running graphs.
 

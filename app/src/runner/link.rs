@@ -4,7 +4,8 @@
 //! (whatever a script is doing) and starts a fresh one; calls waiting get [`Stopped`].
 //!
 //! A worker that cannot be created, or fails to load, leaves the page running the service
-//! itself: slower to stop, never without a run.
+//! itself: slower to stop, never without a run. Natively (the actions' tests) the service
+//! always runs in the caller.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -82,7 +83,8 @@ impl RunEngine {
     pub fn new() -> RunEngine {
         RunEngine {
             inner: Rc::new(RefCell::new(Inner {
-                backend: Backend::Idle,
+                // Natively (the actions' tests) there are no workers: the caller runs the service.
+                backend: if cfg!(target_arch = "wasm32") { Backend::Idle } else { Backend::InPage },
                 next_id: 0,
                 pending: HashMap::new(),
                 host: None,

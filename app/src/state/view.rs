@@ -14,14 +14,8 @@ pub const FAR_NODES: usize = 300;
 /// The zoom below which a large graph's nodes are plain boxes (their text would be under 4 px).
 pub const FAR_ZOOM: f64 = 0.35;
 
-/// An edge being drawn from an output handle (or an edge end being moved).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Wire {
-    pub from: String,
-    /// Set when an existing edge is being reconnected.
-    pub edge: Option<usize>,
-    pub to_point: Point,
-}
+/// An edge being drawn (the canvas's gestures are the model's).
+pub use crate::model::gesture::Wire;
 
 #[derive(Clone, Copy)]
 pub struct ViewState {
@@ -95,12 +89,6 @@ impl ViewState {
     pub fn settle(&self) {
         self.far.settle();
         self.detail_area.settle();
-    }
-
-    /// The canvas point at the centre of the visible area.
-    pub fn view_center(&self) -> Point {
-        let (w, h) = self.canvas_size.get_untracked();
-        self.view.get_untracked().to_canvas(Point::new(w / 2.0, h / 2.0))
     }
 
     /// Pans so that `p` (canvas units) is in the middle of the screen.

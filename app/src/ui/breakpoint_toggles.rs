@@ -7,22 +7,21 @@ use leptos::prelude::*;
 
 use crate::actions::breakpoints;
 use crate::model::breakpoints::side_name;
-use crate::platform::use_platform;
-use crate::state::{use_doc, use_run};
+use crate::state::{use_app, use_doc, use_run};
 
 /// The toggles for node `id`; only for nodes that run as steps of the document's own run.
 #[component]
 pub fn BreakpointToggles(#[prop(into)] id: Signal<String>, #[prop(into)] runs: Signal<bool>) -> impl IntoView {
+    let app = use_app();
     let doc = use_doc();
     let ctl = use_run();
-    let platform = use_platform();
     let top = move || doc.scope.with(Vec::is_empty);
     let toggle = move |side: Breakpoint| {
         let checked = Signal::derive(move || ctl.breakpoints.with(|b| b.has(&id.get(), side)));
         view! {
             <label class="field checkbox">
                 <input type="checkbox" aria-label=side_name(side) prop:checked=move || checked.get()
-                    on:change=move |ev| breakpoints::set(doc, ctl, platform, &id.get_untracked(), side, event_target_checked(&ev))/>
+                    on:change=move |ev| breakpoints::set(app, &id.get_untracked(), side, event_target_checked(&ev))/>
                 <span>{side_name(side)}</span>
             </label>
         }

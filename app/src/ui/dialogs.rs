@@ -9,8 +9,7 @@ use super::command_palette::CommandPalette;
 use super::help_dialog::HelpDialog;
 use super::settings::SettingsDialog;
 use crate::actions::{document, exchange, navigation};
-use crate::platform::use_platform;
-use crate::state::{Dialog, use_alerts, use_doc, use_run, use_ui, use_view};
+use crate::state::{Dialog, use_app, use_doc, use_ui};
 
 #[component]
 pub fn Dialogs() -> impl IntoView {
@@ -40,23 +39,19 @@ pub fn Dialogs() -> impl IntoView {
 
 #[component]
 fn ImportDialog() -> impl IntoView {
-    let doc = use_doc();
-    let view = use_view();
-    let ctl = use_run();
+    let app = use_app();
     let ui = use_ui();
-    let alerts = use_alerts();
-    let platform = use_platform();
     let text = RwSignal::new(String::new());
     let on_file = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         if let Some(file) = input.files().and_then(|f| f.get(0)) {
             ui.dialog.set(None);
-            exchange::import_file((doc, view, ctl), alerts, platform, file);
+            exchange::import_file(app, file);
         }
         input.set_value("");
     };
     let on_paste = move |_| {
-        if exchange::import_text((doc, view, ctl), alerts, platform, &text.get_untracked(), "the pasted text") {
+        if exchange::import_text(app, &text.get_untracked(), "the pasted text") {
             ui.dialog.set(None);
         }
     };
@@ -99,8 +94,8 @@ fn ShareDialog(link: String) -> impl IntoView {
 
 #[component]
 fn SearchDialog() -> impl IntoView {
+    let app = use_app();
     let doc = use_doc();
-    let view = use_view();
     let ui = use_ui();
     let query = RwSignal::new(String::new());
     let active = RwSignal::new(0usize);
@@ -128,7 +123,7 @@ fn SearchDialog() -> impl IntoView {
         })
     });
     let choose = move |id: String| {
-        navigation::select_and_show(doc, view, &id);
+        navigation::select_and_show(app, &id);
         ui.dialog.set(None);
     };
     let on_key = move |ev: KeyboardEvent| match ev.key().as_str() {
@@ -164,11 +159,10 @@ fn SearchDialog() -> impl IntoView {
 /// The open file changed on disk (another program, a `git pull`): reload it or keep ours.
 #[component]
 fn FileChangedDialog(text: String) -> impl IntoView {
-    let doc = use_doc();
+    let app = use_app();
     let ui = use_ui();
-    let alerts = use_alerts();
     let reload = move |_| {
-        document::reload_from_disk(doc, alerts, &text);
+        document::reload_from_disk(app, &text);
         ui.dialog.set(None);
     };
     view! {
@@ -186,14 +180,11 @@ fn FileChangedDialog(text: String) -> impl IntoView {
 /// Deleting a saved graph, asked in the editor's own dialog; Cancel has the focus.
 #[component]
 fn ConfirmDeleteDialog(id: String, name: String) -> impl IntoView {
-    let doc = use_doc();
-    let view = use_view();
+    let app = use_app();
     let ui = use_ui();
-    let alerts = use_alerts();
-    let platform = use_platform();
     let delete = move |_| {
         ui.dialog.set(None);
-        document::delete_graph(doc, view, alerts, platform, &id);
+        document::delete_graph(app, &id);
     };
     crate::ui::fields::focus_first(".dialog .cancel".into());
     view! {

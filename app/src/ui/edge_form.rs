@@ -5,7 +5,7 @@ use engine::Edge;
 use engine::document::{NodeKind, OnError};
 use leptos::prelude::*;
 
-use super::fields::{ExprField, SelectField, TextField};
+use super::fields::{Check, CodeField, SelectField, TextField};
 use crate::model::map_edge::check_item_name;
 use crate::state::{use_alerts, use_doc};
 
@@ -198,11 +198,11 @@ pub fn EdgeForm(index: usize) -> impl IntoView {
                     </span>
                 })
             }}
-            <ExprField label="When" optional=true value=get(|e| e.when.clone().unwrap_or_default())
+            <CodeField check=Check::Expr(&[]) label="When" optional=true value=get(|e| e.when.clone().unwrap_or_default())
                 on_commit=move |v: String| update(&|e| e.when = (!v.trim().is_empty()).then(|| v.clone()))
                 placeholder="always"
                 hint="Followed only when this is true after the step. Empty: always."/>
-            <ExprField label="Map" optional=true value=get(|e| e.map.clone().unwrap_or_default())
+            <CodeField check=Check::Expr(&[]) label="Map" optional=true value=get(|e| e.map.clone().unwrap_or_default())
                 on_commit=move |v: String| update(&|e| {
                     e.map = (!v.trim().is_empty()).then(|| v.clone());
                     if e.map.is_none() {

@@ -8,15 +8,11 @@ use leptos::prelude::*;
 
 use crate::actions::run as run_ctl;
 use crate::model::form_answer::{Control, FormControl, FormDraft, WHOLE_FORM};
-use crate::platform::use_platform;
-use crate::state::{use_alerts, use_doc, use_run};
+use crate::state::use_app;
 
 #[component]
 pub fn FormAnswer(node: String, fields: IndexMap<String, WaitingField>) -> impl IntoView {
-    let doc = use_doc();
-    let alerts = use_alerts();
-    let platform = use_platform();
-    let ctl = use_run();
+    let app = use_app();
     let draft = RwSignal::new(FormDraft::new(&node, &fields));
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
@@ -28,7 +24,7 @@ pub fn FormAnswer(node: String, fields: IndexMap<String, WaitingField>) -> impl 
         };
         let node = draft.with_untracked(|d| d.node.clone());
         leptos::task::spawn_local(async move {
-            if let Err(e) = run_ctl::try_answer(doc, ctl, alerts, platform, &node, answer).await {
+            if let Err(e) = run_ctl::try_answer(app, &node, answer).await {
                 // The form may be gone by now (the run moved on).
                 if draft.try_update(|d| d.engine_error(&e)).is_some() {
                     focus_first_invalid(&node);

@@ -10,8 +10,7 @@ use serde_json::Value;
 use super::form_answer::FormAnswer;
 use crate::actions::run as run_ctl;
 use crate::model::breakpoints::stopped_text;
-use crate::platform::use_platform;
-use crate::state::{use_alerts, use_doc, use_run};
+use crate::state::{use_app, use_run};
 
 #[component]
 pub fn InputRequired() -> impl IntoView {
@@ -53,10 +52,7 @@ fn stopped(node: &str, side: Breakpoint) -> impl IntoView {
 /// A human node waiting for its answer.
 #[component]
 fn Asked(w: Waiting) -> impl IntoView {
-    let doc = use_doc();
-    let alerts = use_alerts();
-    let platform = use_platform();
-    let ctl = use_run();
+    let app = use_app();
     let node = w.node.clone();
     let answers = if let Some(fields) = &w.fields {
         view! { <FormAnswer node=node.clone() fields=fields.clone()/> }.into_any()
@@ -64,7 +60,7 @@ fn Asked(w: Waiting) -> impl IntoView {
         opts.into_iter()
             .map(|o| {
                 let (node, o2) = (node.clone(), o.clone());
-                view! { <button class="primary" on:click=move |_| run_ctl::answer(doc, ctl, alerts, platform, &node, Value::String(o2.clone()))>{o}</button> }
+                view! { <button class="primary" on:click=move |_| run_ctl::answer(app, &node, Value::String(o2.clone()))>{o}</button> }
             })
             .collect_view()
             .into_any()
@@ -75,7 +71,7 @@ fn Asked(w: Waiting) -> impl IntoView {
             let raw = text.get_untracked();
             // A JSON value if it reads as one, otherwise the text itself.
             let value = serde_json::from_str(&raw).unwrap_or(Value::String(raw));
-            run_ctl::answer(doc, ctl, alerts, platform, &node, value);
+            run_ctl::answer(app, &node, value);
         };
         let submit2 = submit.clone();
         view! {

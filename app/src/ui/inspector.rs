@@ -7,7 +7,7 @@ use super::edge_form::EdgeForm;
 use super::graph_form::GraphForm;
 use super::node_form::NodeForm;
 use crate::actions::navigation;
-use crate::state::{use_doc, use_view};
+use crate::state::{use_app, use_doc};
 
 #[component]
 pub fn Inspector() -> impl IntoView {
@@ -69,8 +69,8 @@ pub fn Inspector() -> impl IntoView {
 /// The validator's findings; clicking one selects the node or edge concerned.
 #[component]
 fn Problems() -> impl IntoView {
+    let app = use_app();
     let doc = use_doc();
-    let view = use_view();
     let list = move || doc.diagnostics.get();
     view! {
         <section class="problems" aria-label="Problems">
@@ -78,7 +78,7 @@ fn Problems() -> impl IntoView {
             <ul>
                 {move || list().iter().map(|d| {
                     let (node, edge) = (d.node.clone(), d.edge);
-                    let pick = move |_| navigation::select_problem(doc, view, node.as_deref(), edge);
+                    let pick = move |_| navigation::select_problem(app, node.as_deref(), edge);
                     view! {
                         <li class="problem" class:error=d.is_error() data-path=d.path.clone()>
                             <button class="problem-button" on:click=pick>

@@ -4,8 +4,7 @@ use leptos::prelude::*;
 
 use crate::actions::document::{self, create_graph, open_graph};
 use crate::model::doc_id::DocId;
-use crate::platform::use_platform;
-use crate::state::{use_alerts, use_doc, use_ui, use_view};
+use crate::state::{use_app, use_doc};
 
 /// The seed templates, shipped with the editor.
 pub const TEMPLATES: [(&str, &str); 7] = [
@@ -20,19 +19,16 @@ pub const TEMPLATES: [(&str, &str); 7] = [
 
 #[component]
 pub fn LibraryPanel() -> impl IntoView {
+    let app = use_app();
     let doc = use_doc();
-    let view = use_view();
-    let alerts = use_alerts();
-    let platform = use_platform();
-    let ui = use_ui();
     let renaming = RwSignal::new(None::<String>);
     let entries = move || doc.library.get().entries;
     let rename = move |id: String, name: String| {
         renaming.set(None);
-        document::rename_graph(doc, alerts, platform, &id, &name);
+        document::rename_graph(app, &id, &name);
     };
-    let duplicate = move |id: String| document::duplicate_graph(doc, view, alerts, platform, &id);
-    let delete = move |id: String| document::ask_delete_graph(doc, ui, &id);
+    let duplicate = move |id: String| document::duplicate_graph(app, &id);
+    let delete = move |id: String| document::ask_delete_graph(app, &id);
 
     let templates = TEMPLATES
         .iter()
@@ -48,7 +44,7 @@ pub fn LibraryPanel() -> impl IntoView {
             view! {
                 <li class="template template-card">
                     <button class="template-open" data-template=key aria-describedby=about.clone()
-                        on:click=move |_| create_graph(doc, view, alerts, platform, Some(g.clone()))>
+                        on:click=move |_| create_graph(app, Some(g.clone()))>
                         <span class="visually-hidden">"Open template "</span>
                         <span class="template-name">{name.clone()}</span>
                     </button>
@@ -66,7 +62,7 @@ pub fn LibraryPanel() -> impl IntoView {
         <section class="library" aria-label="Graphs">
             <div class="section-head">
                 <h2>"Graphs"</h2>
-                <button class="small" on:click=move |_| create_graph(doc, view, alerts, platform, None) aria-label="New graph">"+ New"</button>
+                <button class="small" on:click=move |_| create_graph(app, None) aria-label="New graph">"+ New"</button>
             </div>
             <ul class="graph-list">
                 <For each=entries key=|e| (e.id.clone(), e.name.clone()) let:entry>
@@ -88,7 +84,7 @@ pub fn LibraryPanel() -> impl IntoView {
                                 } else {
                                     let id_open = id_open.clone();
                                     view! {
-                                        <button class="graph-open" on:click=move |_| open_graph(doc, view, alerts, platform, &DocId::Library(id_open.clone()))>{name.clone()}</button>
+                                        <button class="graph-open" on:click=move |_| open_graph(app, &DocId::Library(id_open.clone()))>{name.clone()}</button>
                                     }.into_any()
                                 }}
                                 <span class="graph-actions">

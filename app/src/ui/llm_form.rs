@@ -8,7 +8,7 @@ use engine::document::{ModelConfig, Parse, Provider};
 use leptos::prelude::*;
 use serde_json::Value;
 
-use super::fields::{ExprField, JsonField, NumberField, SelectField, TemplateField, TextField, Validator, options};
+use super::fields::{Check, CodeField, JsonField, NumberField, SelectField, TextField, Validator, options};
 use super::node_edit::{NodeEdit, STATE_LIST, non_empty, parse_name, parse_value, trimmed};
 use super::tools::{MockResponses, ToolPicker};
 use crate::model::tools;
@@ -86,17 +86,17 @@ pub fn LlmFields(ed: NodeEdit) -> impl IntoView {
     };
     let tool_names = Signal::derive(move || graph_tools.with(|t| t.iter().map(|(n, _)| n.clone()).collect()));
     view! {
-        <TemplateField label="Prompt" multiline=true rows=4u32 optional=has_messages.get_untracked()
+        <CodeField check=Check::Template label="Prompt" multiline=true rows=4u32 optional=has_messages.get_untracked()
             value=ed.get(|n| n.prompt.clone().unwrap_or_default())
             on_commit=move |v: String| ed.update(|n| {
                 n.prompt = if n.messages.is_some() { non_empty(v) } else { Some(v) };
             })
             hint="Optional when earlier messages are given."/>
-        <TemplateField label="System" multiline=true optional=true rows=2u32
+        <CodeField check=Check::Template label="System" multiline=true optional=true rows=2u32
             value=ed.get(|n| n.system.clone().unwrap_or_default())
             on_commit=move |v: String| ed.update(|n| n.system = non_empty(v))
             placeholder="Optional system message"/>
-        <ExprField label="Messages" optional=true value=ed.get(|n| n.messages.clone().unwrap_or_default())
+        <CodeField check=Check::Expr(&[]) label="Messages" optional=true value=ed.get(|n| n.messages.clone().unwrap_or_default())
             on_commit=move |v: String| ed.update(|n| n.messages = trimmed(&v))
             placeholder="state.messages"
             hint="The earlier messages, sent after the system message and before the prompt."/>

@@ -15,8 +15,8 @@ use serde_json::Value;
 use super::breakpoint_toggles::BreakpointToggles;
 use super::definitions::SubgraphFields;
 use super::fields::{
-    Check, CheckboxField, ExprField, JsonField, KvField, ListField, NumberField, ScopeNames, SelectField,
-    TemplateField, TextField, Validator, options, templates_in_json,
+    Check, CheckboxField, CodeField, JsonField, KvField, ListField, NumberField, ScopeNames, SelectField, TextField,
+    Validator, options, templates_in_json,
 };
 use super::human::{EndFields, HumanFields};
 use super::llm_form::LlmFields;
@@ -129,13 +129,13 @@ fn kind_fields(ed: NodeEdit, kind: NodeKind) -> AnyView {
         }
         .into_any(),
         NodeKind::Script => view! {
-            <ExprField label="Script" multiline=true rows=8u32 indents=true value=ed.get(|n| n.script.clone().unwrap_or_default())
+            <CodeField check=Check::Expr(&[]) label="Script" multiline=true rows=8u32 indents=true value=ed.get(|n| n.script.clone().unwrap_or_default())
                 on_commit=move |v: String| ed.update(|n| n.script = Some(v))
                 hint="Rhai code evaluating to a map of updates, like #{ count: state.count + 1 }, or () for none."/>
         }
         .into_any(),
         NodeKind::Router => view! {
-            <ExprField label="Route" multiline=true rows=3u32 value=ed.get(|n| n.route.clone().unwrap_or_default())
+            <CodeField check=Check::Expr(&[]) label="Route" multiline=true rows=3u32 value=ed.get(|n| n.route.clone().unwrap_or_default())
                 on_commit=move |v: String| ed.update(|n| n.route = Some(v))
                 hint="Gives a label (or a list of labels): the out-edges with that label are followed; `default` catches the rest."/>
             <OutLabels ed=ed/>
@@ -220,7 +220,7 @@ fn http_fields(ed: NodeEdit) -> AnyView {
             <SelectField label="Method" options=methods
                 value=ed.get(|n| n.method.clone().unwrap_or_else(|| "GET".into()))
                 on_commit=move |v: String| ed.update(|n| n.method = Some(v))/>
-            <TemplateField label="URL" value=ed.get(|n| n.url.clone().unwrap_or_default())
+            <CodeField check=Check::Template label="URL" value=ed.get(|n| n.url.clone().unwrap_or_default())
                 on_commit=move |v: String| ed.update(|n| n.url = Some(v.trim().to_string()))
                 placeholder="https://example.com/api/{{ state.id }}"/>
         </div>
@@ -232,7 +232,7 @@ fn http_fields(ed: NodeEdit) -> AnyView {
             value=body_mode on_commit=set_mode/>
         {move || match body_mode.get().as_str() {
             "text" => Some(view! {
-                <TemplateField label="Body text" multiline=true rows=4u32
+                <CodeField check=Check::Template label="Body text" multiline=true rows=4u32
                     value=ed.get(|n| n.body.as_ref().and_then(Value::as_str).map(str::to_string).unwrap_or_default())
                     on_commit=move |v: String| ed.update(|n| n.body = Some(Value::String(v)))/>
             }.into_any()),

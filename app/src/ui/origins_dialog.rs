@@ -4,15 +4,12 @@
 use leptos::prelude::*;
 
 use crate::actions::run as run_ctl;
-use crate::platform::use_platform;
-use crate::state::{use_alerts, use_doc, use_run};
+use crate::state::{use_app, use_run};
 
 #[component]
 pub fn OriginsDialog() -> impl IntoView {
-    let doc = use_doc();
+    let app = use_app();
     let ctl = use_run();
-    let alerts = use_alerts();
-    let platform = use_platform();
     move || {
         ctl.new_origins.get().map(|list| {
             let items = list.iter().map(|c| view! { <li>{c.to_string()}</li> }).collect_view();
@@ -24,7 +21,7 @@ pub fn OriginsDialog() -> impl IntoView {
                         <ul class="origin-list" aria-label="Origins">{items}</ul>
                         <div class="dialog-actions">
                             <button on:click=move |_| run_ctl::cancel_start(ctl)>"Cancel"</button>
-                            <button class="primary" on:click=move |_| run_ctl::run_anyway(doc, ctl, alerts, platform)>"Run anyway"</button>
+                            <button class="primary" on:click=move |_| run_ctl::run_anyway(app)>"Run anyway"</button>
                         </div>
                     </div>
                 </div>

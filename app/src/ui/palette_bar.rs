@@ -7,20 +7,19 @@ use web_sys::DragEvent;
 
 use crate::actions::navigation;
 use crate::model::palette::KINDS;
-use crate::state::{use_doc, use_view};
+use crate::state::use_app;
 
 /// The drag-and-drop data type carrying a node kind's name.
 pub const DRAG_TYPE: &str = "application/x-switchyard-kind";
 
 #[component]
 pub fn PaletteBar() -> impl IntoView {
-    let doc = use_doc();
-    let view = use_view();
+    let app = use_app();
     let buttons = KINDS
         .iter()
         .map(|k| {
             let kind = k.kind;
-            let on_click = move |_| navigation::add_from_palette(doc, view, kind);
+            let on_click = move |_| navigation::add_from_palette(app, kind);
             let on_drag = move |ev: DragEvent| {
                 if let Some(dt) = ev.data_transfer() {
                     let _ = dt.set_data(DRAG_TYPE, kind.name());

@@ -7,12 +7,11 @@ use leptos::prelude::*;
 
 use crate::actions::navigation;
 use crate::model::outcome::error_shown;
-use crate::state::{use_doc, use_run, use_view};
+use crate::state::{use_app, use_run};
 
 #[component]
 pub fn RunErrorView() -> impl IntoView {
-    let doc = use_doc();
-    let view = use_view();
+    let app = use_app();
     let ctl = use_run();
     let shown =
         Memo::new(move |_| ctl.view.with(|v| v.as_ref().filter(|v| v.at_end()).and_then(|v| error_shown(&v.record))));
@@ -27,7 +26,7 @@ pub fn RunErrorView() -> impl IntoView {
                         let text = format!("Show {n} on the canvas");
                         view! {
                             <button type="button" class="small"
-                                on:click=move |_| navigation::select_problem(doc, view, Some(&n), None)>{text}</button>
+                                on:click=move |_| navigation::select_problem(app, Some(&n), None)>{text}</button>
                         }
                     })}
                 </section>

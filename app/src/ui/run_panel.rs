@@ -59,15 +59,15 @@ pub fn RunPanel() -> impl IntoView {
         doc.current.track();
         let suggested = doc.editor.with_untracked(|e| run_input::suggested(e.document()));
         ctl.input.set(suggested);
-        run_ctl::reset(ctl, platform);
-        breakpoints::load(doc, ctl, platform);
-        run_ctl::load_history(doc, ctl, platform);
+        run_ctl::reset(app);
+        breakpoints::load(app);
+        run_ctl::load_history(app);
         // Recovery: a run left waiting for input (the tab was closed or reloaded) comes back.
         let unfinished = ctl
             .history
             .with_untracked(|h| h.first().filter(|r| r.status == Status::Interrupted).map(|r| r.run_id.clone()));
         if let Some(run_id) = unfinished {
-            run_ctl::open_saved(doc, ctl, alerts, platform, &run_id);
+            run_ctl::open_saved(app, &run_id);
             if ctl.version.with_untracked(|v| v.is_earlier()) {
                 alerts.info("Reopened the last run, made with an earlier version of this graph");
             } else {
@@ -99,7 +99,7 @@ pub fn RunPanel() -> impl IntoView {
         <section class="run-panel" class:collapsed=move || !open.get() role="region" aria-label="Run"
             style:height=move || open.get().then(|| format!("{}px", ui.run_height.get()))>
             <div class="run-bar">
-                <button class="collapse" on:click=move |_| panels::toggle_run(ui, platform)
+                <button class="collapse" on:click=move |_| panels::toggle_run(app)
                     aria-label=move || if open.get() { "Hide run panel" } else { "Show run panel" }>
                     {move || if open.get() { "▾" } else { "▸" }}
                 </button>
@@ -122,7 +122,7 @@ pub fn RunPanel() -> impl IntoView {
                         title=tip(CommandId::Back) aria-label=name(CommandId::Back)>{name(CommandId::Back)}</button>
                     <button on:click=move |_| carry_out(app, CommandId::Step) disabled=move || !has_view() || !can_step() || ctl.busy.get()
                         title=tip(CommandId::Step) aria-label=name(CommandId::Step)>{name(CommandId::Step)}</button>
-                    <button on:click=move |_| run_ctl::play(doc, ctl, alerts, platform) disabled=move || !has_view() || ctl.playing.get() || !can_step()
+                    <button on:click=move |_| run_ctl::play(app) disabled=move || !has_view() || ctl.playing.get() || !can_step()
                         title=tip(CommandId::Continue) aria-label=name(CommandId::Continue)>{name(CommandId::Continue)}</button>
                     <button on:click=move |_| carry_out(app, CommandId::Reset) disabled=move || !has_view()
                         title=tip(CommandId::Reset) aria-label=name(CommandId::Reset)>{name(CommandId::Reset)}</button>
@@ -155,7 +155,7 @@ pub fn RunPanel() -> impl IntoView {
                         <Show when=nested>
                             <div class="nested-bar">
                                 <span>"Showing a subgraph's run"</span>
-                                <button on:click=move |_| navigation::back_to_parent_run(doc, ctl)>"Back to the parent run"</button>
+                                <button on:click=move |_| navigation::back_to_parent_run(app)>"Back to the parent run"</button>
                             </div>
                         </Show>
                         <Show when=move || !has_view()>
@@ -227,8 +227,7 @@ fn step_page(v: &Playback) -> (Vec<StepRow>, usize, usize) {
 /// The steps of the shown run (a page of them at a time); a subgraph's steps can be opened.
 #[component]
 fn StepList() -> impl IntoView {
-    let doc = use_doc();
-    let alerts = use_alerts();
+    let app = use_app();
     let ctl = use_run();
     let page = Memo::new(move |_| ctl.view.with(|v| v.as_ref().map(step_page).unwrap_or_default()));
     let shown = Memo::new(move |_| ctl.view.with(|v| v.as_ref().map_or(0, |v| v.displayed)));
@@ -242,7 +241,7 @@ fn StepList() -> impl IntoView {
                     let node2 = node.clone();
                     view! {
                         // Named by its text, the first words for screen readers only.
-                        <button class="small nested" on:click=move |_| { run_ctl::show_step(ctl, k); run_ctl::open_nested(doc, ctl, alerts, &node2); }>
+                        <button class="small nested" on:click=move |_| { run_ctl::show_step(ctl, k); run_ctl::open_nested(app, &node2); }>
                             <span aria-hidden="true">"▸ "</span>
                             <span class="visually-hidden">"Open the steps of subgraph "</span>
                             {format!("{node}: {}", words::count(count as u64, "step"))}
@@ -288,8 +287,8 @@ fn when(at_ms: f64) -> String {
 /// Earlier runs of this graph.
 #[component]
 fn RunHistory() -> impl IntoView {
+    let app = use_app();
     let doc = use_doc();
-    let alerts = use_alerts();
     let platform = use_platform();
     let ctl = use_run();
     let shown_id = move || ctl.view.with(|v| v.as_ref().map(|v| v.record.run_id.clone()));
@@ -316,10 +315,10 @@ fn RunHistory() -> impl IntoView {
                         );
                         view! {
                             <li class:current=move || shown_id().as_deref() == Some(id3.as_str()) data-run-id=id4>
-                                <button class="history-open" on:click=move |_| run_ctl::open_saved(doc, ctl, alerts, platform, &id)>{label}</button>
+                                <button class="history-open" on:click=move |_| run_ctl::open_saved(app, &id)>{label}</button>
                                 <button class="icon" aria-label="Delete this run" on:click=move |_| {
                                     platform.get().delete_run(&doc.current.get_untracked(), &id2);
-                                    run_ctl::load_history(doc, ctl, platform);
+                                    run_ctl::load_history(app);
                                 }>"✕"</button>
                             </li>
                         }

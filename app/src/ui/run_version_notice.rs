@@ -8,14 +8,11 @@ use leptos::prelude::*;
 
 use crate::actions::run as run_ctl;
 use crate::model::run_version::{EARLIER_HEADING, RunVersion, fork_hint};
-use crate::platform::use_platform;
-use crate::state::{use_alerts, use_doc, use_run};
+use crate::state::{use_app, use_run};
 
 #[component]
 pub fn RunVersionNotice() -> impl IntoView {
-    let doc = use_doc();
-    let alerts = use_alerts();
-    let platform = use_platform();
+    let app = use_app();
     let ctl = use_run();
     // The step a fork starts from: the outermost run's, when a subgraph's run is shown.
     let step = move || {
@@ -37,7 +34,7 @@ pub fn RunVersionNotice() -> impl IntoView {
             None => view! {
                 <p class="hint">{move || fork_hint(step())}</p>
                 <button type="button" class="primary small"
-                    on:click=move |_| run_ctl::fork_anyway(doc, ctl, alerts, platform)>"Fork anyway"</button>
+                    on:click=move |_| run_ctl::fork_anyway(app)>"Fork anyway"</button>
             }
             .into_any(),
         };

@@ -9,12 +9,12 @@ use leptos::prelude::*;
 use crate::actions::settings;
 use crate::model::keys::Provider;
 use crate::platform::use_platform;
-use crate::state::{use_alerts, use_ui};
+use crate::state::{use_app, use_ui};
 
 #[component]
 pub fn SettingsDialog() -> impl IntoView {
+    let app = use_app();
     let ui = use_ui();
-    let alerts = use_alerts();
     let platform = use_platform();
     let wording = platform.get().wording();
     let key = RwSignal::new(String::new());
@@ -35,9 +35,7 @@ pub fn SettingsDialog() -> impl IntoView {
     load();
     let save = move |_| {
         settings::save_model_settings(
-            ui,
-            alerts,
-            platform,
+            app,
             &base.get_untracked(),
             &origin.get_untracked(),
             provider.get_untracked(),
@@ -45,9 +43,7 @@ pub fn SettingsDialog() -> impl IntoView {
         )
     };
     let remove = move |o: String, p: Provider| {
-        settings::remove_key(alerts, platform, o.clone(), p, move || {
-            origins.update(|l| l.retain(|x| !(x.0 == o && x.1 == p)))
-        })
+        settings::remove_key(app, o.clone(), p, move || origins.update(|l| l.retain(|x| !(x.0 == o && x.1 == p))))
     };
     view! {
         <div class="dialog" role="dialog" aria-modal="true" aria-label="Settings">

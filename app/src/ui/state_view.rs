@@ -12,14 +12,12 @@ use crate::model::playback::Playback;
 use crate::model::state_fields::messages_fields;
 use crate::model::transcript::transcript;
 use crate::model::usage::Usage;
-use crate::platform::use_platform;
-use crate::state::{use_alerts, use_doc, use_run};
+use crate::state::{use_app, use_doc, use_run};
 
 #[component]
 pub fn StateView() -> impl IntoView {
+    let app = use_app();
     let doc = use_doc();
-    let alerts = use_alerts();
-    let platform = use_platform();
     let ctl = use_run();
     let state = Memo::new(move |_| ctl.view.with(|v| v.as_ref().map(|v| v.state())));
     let changed = Memo::new(move |_| ctl.view.with(|v| v.as_ref().map(Playback::changed_keys).unwrap_or_default()));
@@ -51,13 +49,13 @@ pub fn StateView() -> impl IntoView {
         let before = state.get_untracked().unwrap_or_default();
         let changes: Map<String, Value> = edited.into_iter().filter(|(k, v)| before.get(k) != Some(v)).collect();
         editing.set(None);
-        run_ctl::fork(doc, ctl, alerts, platform, changes);
+        run_ctl::fork(app, changes);
     };
     let retry = move |_| {
         // The failed step has no checkpoint: run on from the one before it.
         let k = shown();
         run_ctl::show_step(ctl, k.saturating_sub(1));
-        run_ctl::fork(doc, ctl, alerts, platform, Map::new());
+        run_ctl::fork(app, Map::new());
     };
 
     view! {
@@ -227,8 +225,8 @@ fn step_usage(s: &engine::record::StepDoc) -> Option<impl IntoView + use<>> {
 /// sent out (rendered prompt, request, nested run).
 #[component]
 fn NodeRunDetails() -> impl IntoView {
+    let app = use_app();
     let doc = use_doc();
-    let alerts = use_alerts();
     let ctl = use_run();
     let node = Memo::new(move |_| {
         doc.editor.with(|e| if e.selection.nodes.len() == 1 { e.selection.nodes.first().cloned() } else { None })
@@ -279,7 +277,7 @@ fn NodeRunDetails() -> impl IntoView {
                         }
                     })}
                     {is_subgraph.then(|| view! {
-                        <button on:click=move |_| run_ctl::open_nested(doc, ctl, alerts, &id2)>"Show the subgraph's run"</button>
+                        <button on:click=move |_| run_ctl::open_nested(app, &id2)>"Show the subgraph's run"</button>
                     })}
                 </div>
             })

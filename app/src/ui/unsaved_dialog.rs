@@ -5,13 +5,12 @@ use leptos::prelude::*;
 
 use crate::actions::leave;
 use crate::platform::use_platform;
-use crate::state::{use_alerts, use_doc, use_view};
+use crate::state::{use_app, use_doc};
 
 #[component]
 pub fn UnsavedDialog() -> impl IntoView {
+    let app = use_app();
     let doc = use_doc();
-    let view = use_view();
-    let alerts = use_alerts();
     let platform = use_platform();
     let keep_label = if leave::saves_as(platform) { "Save As…" } else { "Export" };
     move || {
@@ -26,8 +25,8 @@ pub fn UnsavedDialog() -> impl IntoView {
                         )}</p>
                         <div class="dialog-actions">
                             <button on:click=move |_| leave::stay(doc)>"Cancel"</button>
-                            <button on:click=move |_| leave::discard_and_go(doc, view, alerts, platform)>"Discard"</button>
-                            <button class="primary" on:click=move |_| leave::keep_copy_and_go(doc, view, alerts, platform)>{keep_label}</button>
+                            <button on:click=move |_| leave::discard_and_go(app)>"Discard"</button>
+                            <button class="primary" on:click=move |_| leave::keep_copy_and_go(app)>{keep_label}</button>
                         </div>
                     </div>
                 </div>

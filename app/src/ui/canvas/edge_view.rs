@@ -11,6 +11,7 @@ use web_sys::PointerEvent;
 
 use super::{CanvasCtx, class_list};
 use crate::model::geometry::{Point, Rect};
+use crate::model::gesture::Target;
 use crate::model::layout::{Direction, LabelSpot, Route, label_size, label_text, place_labels, route, wire_route};
 use crate::state::{DocState, use_doc, use_run, use_view};
 
@@ -135,13 +136,13 @@ pub fn EdgeView(
             return;
         }
         ev.stop_propagation();
-        doc.edit(|e| e.selection.click_edge(index, ev.shift_key()));
+        ctx.press(Target::Edge(index), &ev);
     };
     let wire_from = from.clone();
     let on_end = move |ev: PointerEvent| {
         ev.stop_propagation();
         ev.prevent_default();
-        ctx.start_wire(view, &wire_from, Some(index), ev.client_x() as f64, ev.client_y() as f64);
+        ctx.press(Target::EdgeEnd { edge: index, from: wire_from.clone() }, &ev);
     };
     let d = move || path.with(|p| p.as_ref().map(Route::svg).unwrap_or_default());
     // The label's box: its spot along the path (worked out with every other label's), or the

@@ -7,8 +7,7 @@ use web_sys::MouseEvent;
 
 use crate::actions::panels;
 use crate::model::geometry::{Point, Rect, bounds};
-use crate::platform::use_platform;
-use crate::state::{use_doc, use_ui, use_view};
+use crate::state::{use_app, use_doc, use_ui, use_view};
 
 const W: f64 = 160.0;
 const H: f64 = 100.0;
@@ -27,10 +26,10 @@ pub fn covered(w: f64, h: f64) -> Rect {
 
 #[component]
 pub fn Minimap() -> impl IntoView {
+    let app = use_app();
     let doc = use_doc();
     let view = use_view();
     let ui = use_ui();
-    let platform = use_platform();
     // Fit view keeps the map's corner free while it shows.
     Effect::new(move |_| {
         let room = if ui.minimap.get() {
@@ -104,7 +103,7 @@ pub fn Minimap() -> impl IntoView {
                 </div>
             </Show>
             <button class="minimap-toggle" aria-label="Show minimap" aria-pressed=move || ui.minimap.get().to_string()
-                title="Show or hide the minimap" on:click=move |_| panels::toggle_minimap(ui, platform)>
+                title="Show or hide the minimap" on:click=move |_| panels::toggle_minimap(app)>
                 {move || if ui.minimap.get() { "Map ▾" } else { "Map ▸" }}
             </button>
         </div>

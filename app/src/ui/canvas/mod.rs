@@ -1,6 +1,8 @@
 //! The canvas: nodes and edges drawn in one transformed layer, and the gestures on it (pan
 //! by dragging the background, marquee with shift, zoom with the wheel around the pointer,
-//! moving nodes, drawing and reconnecting edges, dropping palette items and files).
+//! moving nodes, drawing and reconnecting edges, dropping palette items and files). The
+//! pointer gestures are worked out by the model ([`Gestures`]); the canvas forwards its
+//! pointer events there and applies what comes back.
 
 use leptos::ev;
 use leptos::html::Div;
@@ -20,22 +22,10 @@ use node_view::NodeView;
 use subgraph_path::SubgraphPath;
 
 use crate::actions::exchange;
-use crate::model::geometry::{Point, Rect, View};
-use crate::platform::use_platform;
-use crate::state::{DocState, ViewState, Wire, use_alerts, use_doc, use_run, use_view};
+use crate::model::geometry::Point;
+use crate::model::gesture::{Gestures, Outcome, Show, Target};
+use crate::state::{App, DocState, use_app, use_doc, use_run, use_view};
 use crate::ui::palette_bar::DRAG_TYPE;
-
-/// A pointer gesture in progress.
-#[derive(Debug, Clone)]
-pub enum Gesture {
-    Pan { start: Point, view: View, moved: bool },
-    Marquee { start: Point, additive: bool },
-    Move { start: Point, ids: Vec<String>, moved: bool },
-    Wire { from: String, edge: Option<usize> },
-}
-
-/// Screen distance under which a press counts as a click, not a drag.
-const CLICK_SLOP: f64 = 3.0;
 
 /// The canvas element, for turning client coordinates into canvas coordinates.
 #[derive(Clone, Copy)]
@@ -59,44 +49,70 @@ impl CanvasRef {
 #[derive(Clone, Copy)]
 pub struct CanvasCtx {
     pub canvas: CanvasRef,
-    pub gesture: StoredValue<Option<Gesture>>,
+    /// The pointer gesture going on (see [`Gestures`]).
+    pub gestures: StoredValue<Gestures>,
+    pub app: App,
 }
 
 impl CanvasCtx {
-    pub fn canvas_point(&self, view: ViewState, client_x: f64, client_y: f64) -> Point {
-        view.view.get_untracked().to_canvas(self.canvas.screen_point(client_x, client_y))
-    }
-
-    /// Starts drawing an edge from `from` (or moving the `edge`'s target end).
-    pub fn start_wire(&self, view: ViewState, from: &str, edge: Option<usize>, client_x: f64, client_y: f64) {
-        let p = self.canvas_point(view, client_x, client_y);
-        view.wire.set(Some(Wire { from: from.to_string(), edge, to_point: p }));
-        self.gesture.set_value(Some(Gesture::Wire { from: from.to_string(), edge }));
-    }
-
-    /// Starts moving the selection (selecting `id` first if it was not selected).
-    pub fn start_move(&self, doc: DocState, view: ViewState, id: &str, additive: bool, client_x: f64, client_y: f64) {
-        doc.edit(|e| {
-            if additive || !e.selection.nodes.contains(id) {
-                e.selection.click_node(id, additive);
-            }
+    /// A press with the main button on `target`: starts its gesture (a drag, a wire), or
+    /// selects what was clicked.
+    pub fn press(&self, target: Target, ev: &PointerEvent) {
+        let screen = self.canvas.screen_point(ev.client_x() as f64, ev.client_y() as f64);
+        let view = self.app.view.view.get_untracked();
+        let outcome = self.app.doc.selection.with_untracked(|selection| {
+            let mut gestures = self.gestures.get_value();
+            let outcome = gestures.down(target, screen, ev.shift_key(), view, selection);
+            self.gestures.set_value(gestures);
+            outcome
         });
-        let ids: Vec<String> = doc.editor.with_untracked(|e| e.selection.nodes.iter().cloned().collect());
-        let start = self.canvas_point(view, client_x, client_y);
-        self.gesture.set_value(Some(Gesture::Move { start, ids, moved: false }));
+        self.apply(outcome);
+    }
+
+    /// Shows what the gesture shows now, then carries out its commands (a command that cannot
+    /// be carried out says why).
+    fn apply(&self, outcome: Outcome) {
+        let App { doc, view, alerts, .. } = self.app;
+        for show in outcome.show {
+            match show {
+                Show::View(v) => view.view.set(v),
+                Show::Marquee(area) => view.marquee.set(area),
+                Show::Drag { ids, offset } => {
+                    // The dragged nodes are set once per drag; the offset at every move.
+                    if view.drag_ids.with_untracked(|d| d.is_empty()) {
+                        view.drag_ids.set(std::sync::Arc::new(ids.into_iter().collect()));
+                    }
+                    view.drag_offset.set(offset);
+                }
+                Show::DragEnded => {
+                    view.drag_ids.set(std::sync::Arc::new(Default::default()));
+                    view.drag_offset.set((0.0, 0.0));
+                }
+                Show::Wire(wire) => view.wire.set(wire),
+                Show::WireTo(p) => view.wire.update(|w| {
+                    if let Some(w) = w {
+                        w.to_point = p;
+                    }
+                }),
+            }
+        }
+        for command in outcome.commands {
+            if let Err(why) = doc.edit(|e| command.apply(e)) {
+                alerts.error(why);
+            }
+        }
     }
 }
 
 #[component]
 pub fn Canvas() -> impl IntoView {
+    let app = use_app();
     let doc = use_doc();
     let view = use_view();
-    let alerts = use_alerts();
-    let platform = use_platform();
     let canvas = NodeRef::<Div>::new();
     let canvas_ref = CanvasRef(canvas);
-    let gesture = StoredValue::new(None::<Gesture>);
-    provide_context(CanvasCtx { canvas: canvas_ref, gesture });
+    let gestures = StoredValue::new(Gestures::default());
+    provide_context(CanvasCtx { canvas: canvas_ref, gestures, app });
 
     // Keep the canvas size known (fit view, centring, minimap).
     let measure = move || {
@@ -118,84 +134,27 @@ pub fn Canvas() -> impl IntoView {
     });
     let _ = window_event_listener(ev::resize, move |_| measure());
 
+    let ctx = CanvasCtx { canvas: canvas_ref, gestures, app };
     let on_move = move |ev: PointerEvent| {
-        let Some(g) = gesture.get_value() else { return };
+        if !gestures.with_value(Gestures::active) {
+            return;
+        }
         let screen = canvas_ref.screen_point(ev.client_x() as f64, ev.client_y() as f64);
         let shown = view.view.get_untracked();
-        let p = shown.to_canvas(screen);
-        match g {
-            Gesture::Pan { start, view: v0, moved } => {
-                let moved = moved || (screen.x - start.x).abs() + (screen.y - start.y).abs() > CLICK_SLOP;
-                view.view.set(View { x: v0.x + screen.x - start.x, y: v0.y + screen.y - start.y, zoom: v0.zoom });
-                gesture.set_value(Some(Gesture::Pan { start, view: v0, moved }));
-            }
-            Gesture::Marquee { start, .. } => view.marquee.set(Some(Rect::from_corners(start, p))),
-            Gesture::Move { start, ids, moved } => {
-                let (dx, dy) = (p.x - start.x, p.y - start.y);
-                let moved = moved || (dx.abs() + dy.abs()) * shown.zoom > CLICK_SLOP;
-                if moved {
-                    if view.drag_ids.with_untracked(|d| d.is_empty()) {
-                        view.drag_ids.set(std::sync::Arc::new(ids.iter().cloned().collect()));
-                    }
-                    view.drag_offset.set((dx, dy));
-                }
-                gesture.set_value(Some(Gesture::Move { start, ids, moved }));
-            }
-            Gesture::Wire { .. } => view.wire.update(|w| {
-                if let Some(w) = w {
-                    w.to_point = p;
-                }
-            }),
-        }
+        let outcome = gestures.try_update_value(|g| g.moved(screen, shown)).unwrap_or_default();
+        ctx.apply(outcome);
     };
     let on_up = move |ev: PointerEvent| {
-        let Some(g) = gesture.get_value() else { return };
-        gesture.set_value(None);
-        match g {
-            Gesture::Pan { moved, .. } => {
-                if !moved {
-                    doc.edit(|e| e.selection.clear());
-                }
-            }
-            Gesture::Marquee { additive, .. } => {
-                if let Some(area) = view.marquee.get_untracked() {
-                    doc.edit(|e| {
-                        let graph = e.graph().clone();
-                        e.selection.marquee(&graph, &area, additive);
-                    });
-                }
-                view.marquee.set(None);
-            }
-            Gesture::Move { ids, moved, .. } => {
-                if moved {
-                    let (dx, dy) = view.drag_offset.get_untracked();
-                    let moves: Vec<(String, Point)> = ids
-                        .iter()
-                        .filter_map(|id| {
-                            doc.rects
-                                .with_untracked(|r| r.get(id).copied())
-                                .map(|r| (id.clone(), Point::new(r.x + dx, r.y + dy)))
-                        })
-                        .collect();
-                    doc.edit(|e| e.move_nodes(&moves));
-                }
-                view.drag_ids.set(std::sync::Arc::new(Default::default()));
-                view.drag_offset.set((0.0, 0.0));
-            }
-            Gesture::Wire { from, edge } => {
-                view.wire.set(None);
-                let target = node_at(ev.client_x() as f64, ev.client_y() as f64);
-                if let Some(to) = target {
-                    let result = match edge {
-                        Some(ix) => doc.edit(|e| e.reconnect(ix, &from, &to)),
-                        None => doc.edit(|e| e.connect(&from, &to).map(|_| ())),
-                    };
-                    if let Err(why) = result {
-                        alerts.error(format!("Cannot connect {from} → {to}: {why}"));
-                    }
-                }
-            }
+        if !gestures.with_value(Gestures::active) {
+            return;
         }
+        // Only a wire asks what is under the pointer.
+        let over = gestures
+            .with_value(Gestures::wiring)
+            .then(|| node_at(ev.client_x() as f64, ev.client_y() as f64))
+            .flatten();
+        let outcome = gestures.try_update_value(|g| g.up(over)).unwrap_or_default();
+        ctx.apply(outcome);
     };
     let _ = window_event_listener(ev::pointermove, on_move);
     let _ = window_event_listener(ev::pointerup, on_up);
@@ -204,14 +163,7 @@ pub fn Canvas() -> impl IntoView {
         if ev.button() != 0 {
             return;
         }
-        let screen = canvas_ref.screen_point(ev.client_x() as f64, ev.client_y() as f64);
-        if ev.shift_key() {
-            let start = view.view.get_untracked().to_canvas(screen);
-            view.marquee.set(Some(Rect::from_corners(start, start)));
-            gesture.set_value(Some(Gesture::Marquee { start, additive: true }));
-        } else {
-            gesture.set_value(Some(Gesture::Pan { start: screen, view: view.view.get_untracked(), moved: false }));
-        }
+        ctx.press(Target::Background, &ev);
     };
 
     let on_wheel = move |ev: WheelEvent| {
@@ -229,7 +181,7 @@ pub fn Canvas() -> impl IntoView {
         let at = view.view.get_untracked().to_canvas(screen);
         let Some(dt) = ev.data_transfer() else { return };
         if let Some(file) = dt.files().and_then(|f| f.get(0)) {
-            exchange::import_file((doc, view, use_run()), alerts, platform, file);
+            exchange::import_file(app, file);
             return;
         }
         if let Ok(kind) = dt.get_data(DRAG_TYPE)
@@ -261,7 +213,7 @@ pub fn Canvas() -> impl IntoView {
         let on_canvas = ev.target().zip(ev.current_target()).is_some_and(|(t, c)| t == c);
         if on_canvas && (crate::model::focus_nav::Arrow::from_key(&ev.key()).is_some() || ev.key() == "Enter") {
             ev.prevent_default();
-            crate::actions::navigation::enter_canvas(doc, view);
+            crate::actions::navigation::enter_canvas(app);
         }
     };
 

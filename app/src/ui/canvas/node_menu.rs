@@ -8,15 +8,13 @@ use wasm_bindgen::JsCast;
 
 use crate::actions::breakpoints;
 use crate::model::breakpoints::side_name;
-use crate::platform::use_platform;
-use crate::state::{use_doc, use_run};
+use crate::state::{use_app, use_run};
 
 /// The menu of node `id`, shown while `open`; the first item takes the focus.
 #[component]
 pub fn NodeMenu(id: String, open: RwSignal<bool>) -> impl IntoView {
-    let doc = use_doc();
+    let app = use_app();
     let ctl = use_run();
-    let platform = use_platform();
     let menu = NodeRef::<leptos::html::Div>::new();
     Effect::new(move |_| {
         if open.get()
@@ -35,7 +33,7 @@ pub fn NodeMenu(id: String, open: RwSignal<bool>) -> impl IntoView {
             <button type="button" role="menuitemcheckbox" class="node-menu-item"
                 aria-checked=move || if checked.get() { "true" } else { "false" }
                 on:click=move |_| {
-                    breakpoints::set(doc, ctl, platform, &id, side, !checked.get_untracked());
+                    breakpoints::set(app, &id, side, !checked.get_untracked());
                     open.set(false);
                 }>
                 <span class="check" aria-hidden="true">{move || if checked.get() { "●" } else { "" }}</span>

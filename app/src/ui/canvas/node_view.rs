@@ -9,9 +9,10 @@ use super::node_menu::NodeMenu;
 use super::{CanvasCtx, class_list, from_control};
 use crate::actions::navigation;
 use crate::model::focus_nav::Arrow;
+use crate::model::gesture::Target;
 use crate::model::outcome::fails_run;
 use crate::model::palette;
-use crate::state::{NodeProblems, use_alerts, use_doc, use_run, use_view};
+use crate::state::{NodeProblems, use_app, use_doc, use_run, use_view};
 use engine::NodeKind;
 use engine::run::Breakpoint;
 
@@ -25,10 +26,10 @@ fn side_word(side: Breakpoint) -> &'static str {
 
 #[component]
 pub fn NodeView(id: String) -> impl IntoView {
+    let app = use_app();
     let doc = use_doc();
     let view = use_view();
     let run = use_run();
-    let alerts = use_alerts();
     let ctx = expect_context::<CanvasCtx>();
     let node = {
         let id = id.clone();
@@ -85,14 +86,14 @@ pub fn NodeView(id: String) -> impl IntoView {
         if from_control(&ev) {
             return;
         }
-        ctx.start_move(doc, view, &down_id, ev.shift_key(), ev.client_x() as f64, ev.client_y() as f64);
+        ctx.press(Target::Node(down_id.clone()), &ev);
     };
     let dbl_id = id.clone();
     let on_dblclick = move |_| {
         if kind() == Some(NodeKind::Subgraph) {
-            return navigation::enter(doc, run, alerts, &dbl_id);
+            return navigation::enter(app, &dbl_id);
         }
-        navigation::edit_node(doc, &dbl_id);
+        navigation::edit_node(app, &dbl_id);
     };
 
     let body_id = id.clone();
@@ -123,12 +124,12 @@ pub fn NodeView(id: String) -> impl IntoView {
             if ev.alt_key() || ev.shift_key() {
                 navigation::nudge_selection(doc, arrow);
             } else {
-                navigation::step_focus(doc, view, &key_id, arrow);
+                navigation::step_focus(app, &key_id, arrow);
             }
         } else if key == "Enter" && plain {
             ev.prevent_default();
             ev.stop_propagation();
-            navigation::edit_node(doc, &key_id);
+            navigation::edit_node(app, &key_id);
         }
     };
     // Focus reached by the keyboard (Tab) selects the node, so the keys act on what is seen
@@ -210,10 +211,7 @@ fn NodeBody(
     problems: Memo<NodeProblems>,
     instances: Signal<usize>,
 ) -> impl IntoView {
-    let doc = use_doc();
-    let view = use_view();
-    let run = use_run();
-    let alerts = use_alerts();
+    let app = use_app();
     let ctx = expect_context::<CanvasCtx>();
     let kind = move || node.with(|n| n.as_ref().map(|n| n.kind));
     let info = move || palette::info(kind().unwrap_or(NodeKind::Set));
@@ -229,7 +227,7 @@ fn NodeBody(
         }
         ev.stop_propagation();
         ev.prevent_default();
-        ctx.start_wire(view, &out_id, None, ev.client_x() as f64, ev.client_y() as f64);
+        ctx.press(Target::OutHandle(out_id.clone()), &ev);
     };
     let open_id = id;
     view! {
@@ -271,7 +269,7 @@ fn NodeBody(
             let label = format!("Open subgraph {}", open_id);
             view! {
                 <button class="node-open" aria-label=label title="Open the embedded graph (or double-click the node)"
-                    on:click=move |_| navigation::enter(doc, run, alerts, &open_id)>"Open ⤵"</button>
+                    on:click=move |_| navigation::enter(app, &open_id)>"Open ⤵"</button>
             }
         })}
         {move || {

@@ -4,14 +4,14 @@
 use leptos::prelude::*;
 
 use crate::actions::navigation::leave_to;
-use crate::state::{use_doc, use_run, use_view};
+use crate::state::{use_app, use_doc, use_view};
 
 /// The path from the document to the subgraph on the canvas; each part goes back there.
 #[component]
 pub fn SubgraphPath() -> impl IntoView {
+    let app = use_app();
     let doc = use_doc();
     let view = use_view();
-    let run = use_run();
     let scope = doc.scope;
     let top = move || doc.editor.with(|e| e.document().display_name().to_string());
     // Whatever moved the canvas into or out of a subgraph (a click, the run panel, undo),
@@ -25,7 +25,7 @@ pub fn SubgraphPath() -> impl IntoView {
     view! {
         <Show when=move || scope.with(|s| !s.is_empty())>
             <nav class="subgraph-path" aria-label="Subgraph path" on:pointerdown=|ev| ev.stop_propagation()>
-                <button class="small" on:click=move |_| leave_to(doc, run, 0)>{top}</button>
+                <button class="small" on:click=move |_| leave_to(app, 0)>{top}</button>
                 {move || {
                     scope.track();
                     let labels = doc.editor.with_untracked(|e| e.scope_labels());
@@ -34,14 +34,14 @@ pub fn SubgraphPath() -> impl IntoView {
                         let part = if d == last {
                             view! { <span class="here" aria-current="page">{id}</span> }.into_any()
                         } else {
-                            view! { <button class="small" on:click=move |_| leave_to(doc, run, d + 1)>{id}</button> }.into_any()
+                            view! { <button class="small" on:click=move |_| leave_to(app, d + 1)>{id}</button> }.into_any()
                         };
                         view! { <span class="sep" aria-hidden="true">"›"</span>{part} }
                     }).collect_view()
                 }}
                 <button class="small" aria-label="Leave the subgraph" title="Up one level" on:click=move |_| {
                     let depth = doc.editor.with_untracked(|e| e.scope().len());
-                    leave_to(doc, run, depth.saturating_sub(1));
+                    leave_to(app, depth.saturating_sub(1));
                 }>"↑ Leave"</button>
             </nav>
         </Show>

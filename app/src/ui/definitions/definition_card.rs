@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 use crate::actions::navigation;
 use crate::model::definitions::{self, Summary};
-use crate::state::{use_alerts, use_doc, use_run};
+use crate::state::{use_alerts, use_app, use_doc};
 use crate::ui::fields::SourceInput;
 
 /// Definition `name`: its name (renaming follows into every use), how many nodes it has,
@@ -16,8 +16,8 @@ use crate::ui::fields::SourceInput;
 /// summarize`.
 #[component]
 pub fn DefinitionCard(name: String) -> impl IntoView {
+    let app = use_app();
     let doc = use_doc();
-    let run = use_run();
     let alerts = use_alerts();
     let name = StoredValue::new(name);
     let summary = Memo::new(move |_| {
@@ -41,7 +41,7 @@ pub fn DefinitionCard(name: String) -> impl IntoView {
             alerts.error(why.to_string());
         }
     };
-    let open = move |_| navigation::open_definition(doc, run, alerts, &name.get_value());
+    let open = move |_| navigation::open_definition(app, &name.get_value());
     let label = move |what: &str| format!("{what} definition {}", name.get_value());
     view! {
         <li class="definition-card">

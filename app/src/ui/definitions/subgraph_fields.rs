@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::actions::navigation;
 use crate::model::definitions;
-use crate::state::use_run;
+use crate::state::use_app;
 use crate::ui::fields::{Check, JsonField, KvField, SelectField, Validator};
 use crate::ui::node_edit::{NodeEdit, STATE_LIST};
 
@@ -26,8 +26,8 @@ const EMBEDDED: &str = "";
 /// into a new definition this node uses.
 #[component]
 pub fn SubgraphFields(ed: NodeEdit) -> impl IntoView {
+    let app = use_app();
     let doc = ed.doc;
-    let run = use_run();
     let names = Memo::new(move |_| doc.editor.with(|e| definitions::names(e.document())));
     let choices = Signal::derive(move || {
         let mut all = vec![(EMBEDDED.to_string(), "(embedded graph)".to_string())];
@@ -58,7 +58,7 @@ pub fn SubgraphFields(ed: NodeEdit) -> impl IntoView {
                 .to_string()
         }
     });
-    let open = move |_| navigation::open_definition(doc, run, ed.alerts, &using.get_untracked());
+    let open = move |_| navigation::open_definition(app, &using.get_untracked());
     view! {
         <SelectField label="Definition" options=choices value=using on_commit=choose hint=hint.get_untracked()/>
         {move || (!using.with(String::is_empty)).then(|| view! {

@@ -13,13 +13,7 @@ pub fn unique_id(prefix: &str) -> String {
     format!("{prefix}-{}", NEXT.fetch_add(1, Ordering::Relaxed))
 }
 
-/// `base`, or `base_2`, `base_3`… whichever `taken` does not hold.
-pub fn fresh_name(base: &str, taken: impl Fn(&str) -> bool) -> String {
-    if !taken(base) {
-        return base.to_string();
-    }
-    (2..).map(|k| format!("{base}_{k}")).find(|n| !taken(n)).unwrap_or_else(|| base.to_string())
-}
+pub use crate::model::names::fresh_name;
 
 /// After a row was added, focuses the input matching `selector` and selects its text.
 pub fn focus_later(selector: String) {

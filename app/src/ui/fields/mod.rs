@@ -15,8 +15,7 @@
 //! |---|---|---|
 //! | `source_input.rs` | [`SourceInput`] | text, with a draft and an optional source check |
 //! | `text_field.rs` | [`TextField`] | a line (or block) of text |
-//! | `expr_field.rs` | [`ExprField`] | a Rhai expression or script, compiled as you type |
-//! | `template_field.rs` | [`TemplateField`] | a `{{ }}` template, compiled as you type |
+//! | `code_field.rs` | [`CodeField`] | a Rhai expression, script or `{{ }}` template, compiled as you type |
 //! | `number_input.rs` | [`NumberInput`] | a number; empty means absent |
 //! | `number_field.rs` | [`NumberField`] | the same, labelled |
 //! | `checkbox_field.rs` | [`CheckboxField`] | a flag |
@@ -43,7 +42,7 @@ mod body_check;
 mod check;
 mod check_status;
 mod checkbox_field;
-mod expr_field;
+mod code_field;
 mod helpers;
 mod json_field;
 mod json_input;
@@ -56,13 +55,12 @@ mod number_input;
 mod select_field;
 mod select_input;
 mod source_input;
-mod template_field;
 mod text_field;
 
 pub use body_check::templates_in_json;
 pub use check::{Check, ScopeNames, Validator};
 pub use checkbox_field::CheckboxField;
-pub use expr_field::ExprField;
+pub use code_field::CodeField;
 pub use helpers::{focus_first, focus_later, fresh_name, unique_id};
 pub use json_field::JsonField;
 pub use json_input::JsonInput;
@@ -73,5 +71,4 @@ pub use number_input::NumberInput;
 pub use select_field::SelectField;
 pub use select_input::{SelectInput, options};
 pub use source_input::SourceInput;
-pub use template_field::TemplateField;
 pub use text_field::TextField;

@@ -3,7 +3,7 @@
 use engine::document::Outcome;
 use leptos::prelude::*;
 
-use crate::ui::fields::{SelectField, TemplateField, options};
+use crate::ui::fields::{Check, CodeField, SelectField, options};
 use crate::ui::node_edit::{NodeEdit, non_empty};
 
 /// `Outcome` (completed, the default, or failed) and, for a failing end, its `Message`.
@@ -22,7 +22,7 @@ pub fn EndFields(ed: NodeEdit) -> impl IntoView {
             hint="failed: a step routing here ends the run failed, whatever else was running."/>
         {move || if failed.get() {
             view! {
-                <TemplateField label="Message" multiline=true optional=true rows=2u32
+                <CodeField check=Check::Template label="Message" multiline=true optional=true rows=2u32
                     value=ed.get(|n| n.message.clone().unwrap_or_default())
                     on_commit=move |v: String| ed.update(|n| n.message = non_empty(v))
                     hint="The run's error message; {{ expression }} holes are filled from the state."/>

@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 use super::form_field_card::FormFieldCard;
 use crate::model::form_fields;
-use crate::ui::fields::{ListField, SelectField, TemplateField, TextField, focus_later};
+use crate::ui::fields::{Check, CodeField, ListField, SelectField, TextField, focus_later};
 use crate::ui::node_edit::{NodeEdit, STATE_LIST, non_empty, trimmed};
 
 type Strings = Vec<String>;
@@ -27,7 +27,7 @@ pub fn HumanFields(ed: NodeEdit) -> impl IntoView {
         list
     });
     view! {
-        <TemplateField label="Prompt" multiline=true optional=true value=ed.get(|n| n.prompt.clone().unwrap_or_default())
+        <CodeField check=Check::Template label="Prompt" multiline=true optional=true value=ed.get(|n| n.prompt.clone().unwrap_or_default())
             on_commit=move |v: String| ed.update(|n| n.prompt = non_empty(v))
             hint="Shown to the person; {{ expression }} holes are filled from the state."/>
         {move || if count.get() == 0 {

@@ -1,4 +1,5 @@
-//! [`TemplateField`]: a labelled `{{ }}` template, compiled as it is typed.
+//! [`CodeField`]: a labelled Rhai expression, script or `{{ }}` template, compiled in the
+//! sandbox as it is typed.
 
 use leptos::prelude::*;
 
@@ -6,15 +7,14 @@ use super::check::Check;
 use super::labelled::Labelled;
 use super::source_input::SourceInput;
 
-/// A labelled `{{ }}` template, compiled in the sandbox as it is typed.
+/// A labelled piece of source that `check` compiles as it is typed: an expression or script
+/// ([`Check::Expr`]) or a template ([`Check::Template`], [`Check::TemplateWith`]).
 #[component]
-pub fn TemplateField(
+pub fn CodeField(
     #[prop(into)] label: String,
     #[prop(into)] value: Signal<String>,
     #[prop(into)] on_commit: Callback<String>,
-    /// Names the holes may use besides `state`, `input`, `outputs`, `errors`, `step`.
-    #[prop(optional)]
-    extra: &'static [&'static str],
+    check: Check,
     /// Empty text means the value is absent: nothing to check.
     #[prop(optional)]
     optional: bool,
@@ -22,12 +22,14 @@ pub fn TemplateField(
     #[prop(optional)] rows: Option<u32>,
     #[prop(optional, into)] placeholder: Option<String>,
     #[prop(optional, into)] hint: Option<String>,
+    /// A script: Tab indents in it (elsewhere Tab moves on).
+    #[prop(optional)]
+    indents: bool,
 ) -> impl IntoView {
-    let check = if extra.is_empty() { Check::Template } else { Check::TemplateWith(extra) };
     view! {
         <Labelled label=label.clone() hint=hint>
             <SourceInput aria_label=label value=value on_commit=on_commit check=check optional=optional
-                multiline=multiline rows=rows.unwrap_or(3) placeholder=placeholder.unwrap_or_default()/>
+                multiline=multiline rows=rows.unwrap_or(3) placeholder=placeholder.unwrap_or_default() indents=indents/>
         </Labelled>
     }
 }
