@@ -7,7 +7,7 @@
 mod fake;
 
 use app::actions::{document, exchange, leave, run};
-use app::model::origins::Contact;
+use app::model::runs::origins::Contact;
 use app::state::App;
 use engine::Graph;
 use engine::run::{Breakpoint, Status};
@@ -71,7 +71,7 @@ fn import_opens_a_new_graph_and_leaving_it_keeps_it_for_the_next_load() {
     let mut end = app.doc.editor.with_untracked(|e| e.document().nodes[1].clone());
     end.label = Some("Done".into());
     app.doc.edit(|e| e.update_node("end", end)).expect("the end node takes a label");
-    document::open_graph(app, &app::model::doc_id::DocId::Library("counter".into()));
+    document::open_graph(app, &app::model::storage::doc_id::DocId::Library("counter".into()));
     assert_eq!(shown_name(app), "Counter");
     document::open_graph(app, &imported);
     assert_eq!(shown_name(app), "Imported");

@@ -5,7 +5,7 @@
 use engine::run::Breakpoint;
 use leptos::prelude::*;
 
-use crate::model::breakpoints::{BreakpointSet, preference_name};
+use crate::model::runs::breakpoints::{BreakpointSet, preference_name};
 use crate::state::App;
 
 /// Reads the open graph's breakpoints.

@@ -3,8 +3,8 @@
 
 use leptos::prelude::*;
 
-use crate::model::clipboard;
-use crate::model::import_cap::check_size;
+use crate::model::editing::clipboard;
+use crate::model::storage::import_cap::check_size;
 use crate::platform::PlatformRef;
 use crate::state::App;
 

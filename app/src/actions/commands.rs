@@ -8,7 +8,7 @@ use switchyard_ipc::commands::CommandId;
 
 use super::clipboard::{copy_selection, paste_from_clipboard};
 use super::{document, exchange, files, navigation, run, settings};
-use crate::model::editor::Editor;
+use crate::model::editing::editor::Editor;
 use crate::state::{App, Dialog};
 
 /// Does what `command` asks, now.

@@ -5,10 +5,10 @@
 use engine::Graph;
 use leptos::prelude::*;
 
-use crate::model::doc_id::DocId;
-use crate::model::editor::Editor;
-use crate::model::geometry::View;
-use crate::model::layout::Direction;
+use crate::model::editing::editor::Editor;
+use crate::model::editing::geometry::View;
+use crate::model::editing::layout::Direction;
+use crate::model::storage::doc_id::DocId;
 use crate::state::{App, Dialog, Leave};
 
 /// The graph a first visit starts with.
@@ -24,7 +24,7 @@ pub fn starter_graph() -> Graph {
 pub fn with_default_layout(mut graph: Graph) -> Graph {
     let missing = graph.nodes.iter().any(|n| graph.layout.as_ref().is_none_or(|l| !l.nodes.contains_key(&n.id)));
     if missing && !graph.nodes.is_empty() {
-        let mut ed = crate::model::editor::Editor::new(graph);
+        let mut ed = crate::model::editing::editor::Editor::new(graph);
         ed.auto_layout(Direction::LeftToRight);
         graph = ed.graph().clone();
     }
@@ -166,7 +166,7 @@ pub fn rename_graph(app: App, id: &str, name: &str) {
     let doc_id = DocId::Library(id.to_string());
     let platform = platform.get();
     if doc.current.get_untracked() == doc_id {
-        let mut meta = doc.editor.with_untracked(|e| crate::model::edit::Meta::of(e.document()));
+        let mut meta = doc.editor.with_untracked(|e| crate::model::editing::edit::Meta::of(e.document()));
         meta.name = Some(name.clone());
         doc.edit(|e| e.set_document_meta(meta));
     } else if let Ok(mut g) = platform.load_graph(&doc_id) {

@@ -9,10 +9,10 @@ use web_sys::File;
 use engine::Graph;
 
 use super::document::{load_into, may_leave, with_default_layout};
-use crate::model::export::export_text;
-use crate::model::import_cap::check_size;
-use crate::model::run_import::is_run_record;
-use crate::model::share;
+use crate::model::runs::run_import::is_run_record;
+use crate::model::storage::export::export_text;
+use crate::model::storage::import_cap::check_size;
+use crate::model::storage::share;
 use crate::state::{App, Dialog, DocState, Leave};
 
 /// Reads `text` as a graph document and opens it as a new graph in the library (after

@@ -3,7 +3,7 @@
 //! Open… and Save As… (where the platform has files).
 
 use super::document::{load_into, may_leave, with_default_layout};
-use crate::model::doc_id::DocId;
+use crate::model::storage::doc_id::DocId;
 use crate::state::{App, Dialog, Leave};
 use leptos::prelude::*;
 
@@ -13,7 +13,7 @@ pub fn install(app: App) {
     Effect::new(move |_| {
         let name = doc.editor.with(|e| e.document().display_name().to_string());
         // A save that failed later (the desktop writes in the background) leaves it unsaved too.
-        let unsaved = doc.editor.with(crate::model::editor::Editor::revision) != doc.saved_revision.get()
+        let unsaved = doc.editor.with(crate::model::editing::editor::Editor::revision) != doc.saved_revision.get()
             || doc.storage_failed.get();
         let platform = platform.get();
         let title = doc.current.with(|id| platform.title(&name, id, unsaved));
@@ -105,7 +105,7 @@ pub fn save_as_then(app: App, then: impl FnOnce() + 'static) {
         match saving.await {
             Ok(Some(id)) => {
                 doc.current.set(id.clone());
-                doc.saved_revision.set(doc.editor.with_untracked(crate::model::editor::Editor::revision));
+                doc.saved_revision.set(doc.editor.with_untracked(crate::model::editing::editor::Editor::revision));
                 doc.storage_failed.set(false);
                 alerts.info(format!("Saved as {id}"));
                 then();

@@ -5,8 +5,8 @@
 
 use leptos::prelude::*;
 
-use crate::model::geometry::Rect;
-use crate::model::playback::Playback;
+use crate::model::editing::geometry::Rect;
+use crate::model::runs::playback::Playback;
 use crate::state::{App, DocState, RunCtl};
 
 /// Starts following; called once at start-up.
@@ -44,7 +44,7 @@ fn current_nodes(ctl: RunCtl) -> Vec<String> {
     ctl.view.with(|v| {
         v.as_ref()
             .and_then(Playback::current)
-            .map(|s| s.ran.iter().map(|n| crate::model::instances::node_of(n).to_string()).collect())
+            .map(|s| s.ran.iter().map(|n| crate::model::runs::instances::node_of(n).to_string()).collect())
             .unwrap_or_default()
     })
 }

@@ -9,7 +9,7 @@ use std::rc::Rc;
 use engine::host::{Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture};
 use leptos::prelude::*;
 
-use crate::model::run_service::{Reply, Request};
+use crate::model::runs::run_service::{Reply, Request};
 use crate::runner::Stopped;
 use crate::state::{App, RunCtl};
 

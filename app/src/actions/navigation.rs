@@ -5,10 +5,10 @@
 use leptos::prelude::*;
 
 use super::run;
-use crate::model::focus_nav::{self, Arrow};
-use crate::model::geometry::{GRID, Point};
-use crate::model::placement;
-use crate::model::selection::Selection;
+use crate::model::editing::focus_nav::{self, Arrow};
+use crate::model::editing::geometry::{GRID, Point};
+use crate::model::editing::placement;
+use crate::model::editing::selection::Selection;
 use crate::platform::PlatformRef;
 use crate::state::{App, DocState};
 

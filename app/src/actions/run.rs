@@ -11,15 +11,15 @@ use serde_json::{Map, Value};
 
 use super::live_host::call;
 use super::settings::{approve_origins, approved_origins};
-use crate::model::instances::node_of;
-use crate::model::origins;
-use crate::model::outcome::error_shown;
-use crate::model::playback::Playback;
-use crate::model::run_input;
-use crate::model::run_service::{ForkAt, Refusal, Reply, Request, Update as RunUpdate};
-use crate::model::run_version::{RunVersion, run_version};
-use crate::model::run_view::nested_run;
-use crate::model::saved_run::SavedRun;
+use crate::model::runs::instances::node_of;
+use crate::model::runs::origins;
+use crate::model::runs::outcome::error_shown;
+use crate::model::runs::playback::Playback;
+use crate::model::runs::run_input;
+use crate::model::runs::run_service::{ForkAt, Refusal, Reply, Request, Update as RunUpdate};
+use crate::model::runs::run_version::{RunVersion, run_version};
+use crate::model::runs::run_view::nested_run;
+use crate::model::storage::saved_run::SavedRun;
 use crate::runner::Stopped;
 use crate::state::{Alerts, App, DocState, Live, RunCtl};
 

@@ -8,8 +8,8 @@ use engine::{OfflineHost, Run, compile};
 use leptos::prelude::*;
 
 use super::run::open_saved;
-use crate::model::run_import::belongs;
-use crate::model::saved_run::SavedRun;
+use crate::model::runs::run_import::belongs;
+use crate::model::storage::saved_run::SavedRun;
 use crate::state::{App, DocState};
 
 /// Imports the run record in `text` (read from `origin`) into the open graph's history and

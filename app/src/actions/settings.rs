@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::model::keys::{OriginKey, Provider, parse_origin};
+use crate::model::storage::keys::{OriginKey, Provider, parse_origin};
 use crate::platform::PlatformRef;
 use crate::state::{App, Theme};
 

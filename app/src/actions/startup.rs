@@ -7,10 +7,10 @@ use engine::Graph;
 use leptos::prelude::*;
 
 use super::document;
-use crate::model::doc_id::DocId;
-use crate::model::editor::Editor;
-use crate::model::geometry::View;
-use crate::model::library::Library;
+use crate::model::editing::editor::Editor;
+use crate::model::editing::geometry::View;
+use crate::model::storage::doc_id::DocId;
+use crate::model::storage::library::Library;
 use crate::platform::{Platform, PlatformRef};
 use crate::state::{App, provide_all};
 

@@ -25,10 +25,10 @@ use engine::Graph;
 use engine::host::{Host, LocalBoxFuture};
 use leptos::prelude::*;
 
-use crate::model::doc_id::DocId;
-use crate::model::keys::{OriginKey, Provider};
-use crate::model::library::Library;
-use crate::model::saved_run::{RunSummary, SavedRun};
+use crate::model::storage::doc_id::DocId;
+use crate::model::storage::keys::{OriginKey, Provider};
+use crate::model::storage::library::Library;
+use crate::model::storage::saved_run::{RunSummary, SavedRun};
 
 /// Why storage failed, in words a user can act on (its `Display`).
 #[derive(Debug, Clone, PartialEq)]
@@ -279,7 +279,7 @@ pub trait Platform {
     fn host(&self) -> Box<dyn Host>;
     /// Which origins have keys for which provider, and the Base URL, never the keys: for the
     /// run worker to decide which requests may carry one (the host adds it when it sends).
-    fn key_origins(&self) -> crate::model::keys::KeyTable;
+    fn key_origins(&self) -> crate::model::storage::keys::KeyTable;
 }
 
 /// Decides where the editor runs and reads what it needs first (nothing in the browser, whose

@@ -18,9 +18,9 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{MessageEvent, Worker};
 
-use crate::model::keys::KeyTable;
-use crate::model::run_service::{Reply, Request, RunService};
-use crate::model::worker_messages::{FromWorker, ToWorker};
+use crate::model::runs::run_service::{Reply, Request, RunService};
+use crate::model::runs::worker_messages::{FromWorker, ToWorker};
+use crate::model::storage::keys::KeyTable;
 
 /// The script that loads the worker's wasm module (made by the build next to the editor's).
 const WORKER_SCRIPT: &str = "./worker_loader.js";

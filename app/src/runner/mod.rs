@@ -11,7 +11,7 @@
 //! | `worker_host` | the host the worker's engine steps with: every effect sent back to the page |
 //!
 //! The requests, replies and messages themselves are plain data, in
-//! [`crate::model::run_service`] and [`crate::model::worker_messages`].
+//! [`crate::model::runs::run_service`] and [`crate::model::runs::worker_messages`].
 
 mod link;
 mod port;

@@ -9,7 +9,7 @@ use futures::channel::mpsc;
 use wasm_bindgen::JsValue;
 use web_sys::DedicatedWorkerGlobalScope;
 
-use crate::model::worker_messages::FromWorker;
+use crate::model::runs::worker_messages::FromWorker;
 
 /// What a waiting HTTP request hears from the page.
 pub(super) enum HttpEvent {

@@ -12,9 +12,9 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use super::port::{HttpEvent, Port};
 use super::worker_host::WorkerHost;
-use crate::model::keys::KeyTable;
-use crate::model::run_service::{Request, RunService};
-use crate::model::worker_messages::{FromWorker, ToWorker};
+use crate::model::runs::run_service::{Request, RunService};
+use crate::model::runs::worker_messages::{FromWorker, ToWorker};
+use crate::model::storage::keys::KeyTable;
 
 /// Starts listening; called once, by the worker's `main`.
 pub fn start() {

@@ -11,8 +11,8 @@ use engine::host::{Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, Lo
 use futures::StreamExt;
 
 use super::port::{HttpEvent, Port};
-use crate::model::keys::KeyTable;
-use crate::model::worker_messages::FromWorker;
+use crate::model::runs::worker_messages::FromWorker;
+use crate::model::storage::keys::KeyTable;
 use crate::platform::clock;
 
 pub(super) struct WorkerHost {

@@ -7,12 +7,12 @@ use std::sync::Arc;
 use engine::{Diagnostic, Graph, GraphHash};
 use leptos::prelude::*;
 
-use crate::model::doc_id::DocId;
-use crate::model::editor::{Editor, ScopeStep};
-use crate::model::geometry::{Rect, node_rect};
-use crate::model::layout::Direction;
-use crate::model::library::Library;
-use crate::model::selection::Selection;
+use crate::model::editing::editor::{Editor, ScopeStep};
+use crate::model::editing::geometry::{Rect, node_rect};
+use crate::model::editing::layout::Direction;
+use crate::model::editing::selection::Selection;
+use crate::model::storage::doc_id::DocId;
+use crate::model::storage::library::Library;
 
 /// What the person was about to do when the open graph could not be saved: it waits for
 /// them to export it (or save it elsewhere), discard it, or cancel.
@@ -101,7 +101,7 @@ impl DocState {
                 Arc::new(m)
             })
         });
-        let flow = Memo::new(move |_| editor.with(|e| crate::model::layout::flow_direction(e.graph())));
+        let flow = Memo::new(move |_| editor.with(|e| crate::model::editing::layout::flow_direction(e.graph())));
         // Nodes and edges read these rather than the editor itself, so an edit reruns only
         // the ones whose selection or problems changed.
         let selection = Memo::new(move |_| editor.with(|e| Arc::new(e.selection.clone())));

@@ -31,9 +31,9 @@ pub use view::{FAR_NODES, FAR_ZOOM, ViewState, Wire, use_view};
 
 use leptos::prelude::*;
 
-use crate::model::doc_id::DocId;
-use crate::model::editor::Editor;
-use crate::model::library::Library;
+use crate::model::editing::editor::Editor;
+use crate::model::storage::doc_id::DocId;
+use crate::model::storage::library::Library;
 use crate::platform::PlatformRef;
 
 /// Builds the state for `editor` (document `current` of `library`) on `platform`, provides

@@ -11,13 +11,13 @@ use engine::run::Status;
 use leptos::prelude::*;
 
 use super::marks::{Marks, NodeMark};
-use crate::model::breakpoints::{BreakpointSet, at_breakpoint};
-use crate::model::editor::ScopeStep;
-use crate::model::origins::Contact;
-use crate::model::playback::{NodeStatus, Playback};
-use crate::model::run_service::LiveHead;
-use crate::model::run_version::{RunVersion, run_version};
-use crate::model::saved_run::RunSummary;
+use crate::model::editing::editor::ScopeStep;
+use crate::model::runs::breakpoints::{BreakpointSet, at_breakpoint};
+use crate::model::runs::origins::Contact;
+use crate::model::runs::playback::{NodeStatus, Playback};
+use crate::model::runs::run_service::LiveHead;
+use crate::model::runs::run_version::{RunVersion, run_version};
+use crate::model::storage::saved_run::RunSummary;
 use crate::runner::RunEngine;
 
 /// Speeds offered for live playback: pause between steps, in milliseconds.
@@ -88,7 +88,7 @@ impl RunCtl {
         let instances =
             Memo::new(move |_| Arc::new(view.with(|v| v.as_ref().map(Playback::instance_counts).unwrap_or_default())));
         let parents: RwSignal<Vec<(String, Playback)>> = RwSignal::new(Vec::new());
-        let in_step = Memo::new(move |_| scope.with(|s| parents.with(|p| crate::model::run_view::in_step(p, s))));
+        let in_step = Memo::new(move |_| scope.with(|s| parents.with(|p| crate::model::runs::run_view::in_step(p, s))));
         let version = version_memo(view, parents, document_hash);
         let busy = RwSignal::new(false);
         let running = Memo::new(move |_| {
@@ -197,7 +197,7 @@ impl RunCtl {
 
 /// The nodes the step after the last one of `v` runs (each map instance as its node).
 fn running_nodes(v: &Playback) -> BTreeSet<String> {
-    v.record.next.iter().map(|n| crate::model::instances::node_of(n).to_string()).collect()
+    v.record.next.iter().map(|n| crate::model::runs::instances::node_of(n).to_string()).collect()
 }
 
 /// The outermost run on display, as which version of the document it belongs to. The record

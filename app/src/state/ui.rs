@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::model::layout::Direction;
+use crate::model::editing::layout::Direction;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Theme {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use super::doc::DocState;
-use crate::model::geometry::{Point, Rect, View, bounds, start_rect};
+use crate::model::editing::geometry::{Point, Rect, View, bounds, start_rect};
 
 /// Graphs with more nodes than this are drawn in less detail below [`FAR_ZOOM`].
 pub const FAR_NODES: usize = 300;
@@ -15,7 +15,7 @@ pub const FAR_NODES: usize = 300;
 pub const FAR_ZOOM: f64 = 0.35;
 
 /// An edge being drawn (the canvas's gestures are the model's).
-pub use crate::model::gesture::Wire;
+pub use crate::model::editing::gesture::Wire;
 
 #[derive(Clone, Copy)]
 pub struct ViewState {

@@ -8,11 +8,11 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use any_spawner::{CustomExecutor, Executor, PinnedFuture, PinnedLocalFuture};
-use app::model::doc_id::DocId;
-use app::model::editor::Editor;
-use app::model::keys::{KeyTable, OriginKey, Provider};
-use app::model::library::Library;
-use app::model::saved_run::{RunSummary, SavedRun};
+use app::model::editing::editor::Editor;
+use app::model::storage::doc_id::DocId;
+use app::model::storage::keys::{KeyTable, OriginKey, Provider};
+use app::model::storage::library::Library;
+use app::model::storage::saved_run::{RunSummary, SavedRun};
 use app::platform::{ModelSettings, Platform, PlatformRef, StorageError, Wording};
 use app::state::{App, provide_all};
 use engine::Graph;

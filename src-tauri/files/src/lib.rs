@@ -551,7 +551,7 @@ mod tests {
         assert_eq!(file_name_for("My Approval Flow!"), "my-approval-flow.json");
         assert_eq!(file_name_for("???"), "graph.json");
         assert!(check_name(&file_name_for("Ünïcode name")).is_ok());
-        // The same name the editor suggests (app/src/model/library.rs).
+        // The same name the editor suggests (app/src/model/storage/library.rs).
         assert_eq!(file_name_for("Ünï Côde"), "ünï-côde.json");
     }
 }

@@ -9,10 +9,8 @@
 //!   their top.
 //!
 //! Each rule has a [`Mode`]: `Enforce` fails the check, `Warn` prints what it finds without
-//! failing, `Off` only counts it on the closing lines. The editor's folder rules are `Off`
-//! until its files are moved into the folders named here; to switch them on, set their
-//! `mode` to `Mode::Enforce` (and adjust the folder names and their order to the layout
-//! chosen).
+//! failing, `Off` only counts it on the closing lines. Every rule here is enforced; `Warn`
+//! and `Off` are for bringing in a new rule while the tree is moved to it.
 
 /// What a rule does with what it finds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,17 +67,18 @@ pub const ENGINE_LAYERS: &[&[&str]] = &[
     &["schema"],
 ];
 
-/// The editor's model, by job (see [`FOLDERS`] for when this is switched on).
-pub const APP_MODEL_LAYERS: &[&[&str]] = &[&["editing"], &["runs"], &["storage"]];
+/// The editor's model, by job, bottom to top: what is stored and exchanged; the open graph
+/// as it is edited; runs as they are watched.
+pub const APP_MODEL_LAYERS: &[&[&str]] = &[&["storage"], &["editing"], &["runs"]];
 
 pub const LAYERS: &[Layers] = &[
     Layers { dir: "engine/src", layers: ENGINE_LAYERS, mode: Mode::Enforce },
-    Layers { dir: "app/src/model", layers: APP_MODEL_LAYERS, mode: Mode::Off },
+    Layers { dir: "app/src/model", layers: APP_MODEL_LAYERS, mode: Mode::Enforce },
 ];
 
-/// The editor's components go in folders by screen region and its model in folders by job
-/// (issue 30): `Off` until the files are moved.
+/// The editor's components go in folders by screen region (shell, library, canvas,
+/// inspector, run panel, dialogs, fields) and its model in folders by job.
 pub const FOLDERS: &[Folders] = &[
-    Folders { dir: "app/src/ui", allowed: &["mod.rs"], mode: Mode::Off },
-    Folders { dir: "app/src/model", allowed: &["mod.rs"], mode: Mode::Off },
+    Folders { dir: "app/src/ui", allowed: &["mod.rs"], mode: Mode::Enforce },
+    Folders { dir: "app/src/model", allowed: &["mod.rs"], mode: Mode::Enforce },
 ];

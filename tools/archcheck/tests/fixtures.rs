@@ -276,7 +276,7 @@ fn an_engine_module_in_no_layer_fails() {
 }
 
 #[test]
-fn the_editor_folder_rules_are_off_and_counted() {
+fn a_loose_file_at_the_top_of_the_editors_components_fails() {
     let dir = workspace(&[(
         "app",
         &[
@@ -287,6 +287,6 @@ fn the_editor_folder_rules_are_off_and_counted() {
         ],
     )]);
     let (status, out) = archcheck(dir.path());
-    assert_eq!(status, 0, "{out}");
-    assert!(out.contains("archcheck: app/src/ui: 1 folders, 1 loose files (rule off: set its mode in"), "{out}");
+    assert_eq!(status, 1, "{out}");
+    assert!(out.contains("archcheck: app/src/ui/toolbar.rs: a loose file (move it into a folder)"), "{out}");
 }

@@ -18,7 +18,7 @@ use super::fetch_error::{describe, failure};
 use super::{keys, stream};
 use engine::host::redact;
 
-use crate::model::keys::{KeyTable, effective_url};
+use crate::model::storage::keys::{KeyTable, effective_url};
 use crate::platform::clock;
 
 pub struct BrowserHost {

@@ -5,7 +5,7 @@
 use engine::Graph;
 
 use super::local;
-use crate::model::library::{Entry, INDEX_KEY, Library, PREFIX, graph_key};
+use crate::model::storage::library::{Entry, INDEX_KEY, Library, PREFIX, graph_key};
 use crate::platform::{Place, StorageError};
 
 /// Reads the library index. A missing or unreadable index is rebuilt from the graph keys

@@ -3,7 +3,7 @@
 //! origin of its Base URL the first time they are read.
 
 use super::local;
-use crate::model::keys::{self, KeyTable, OriginKey, Provider};
+use crate::model::storage::keys::{self, KeyTable, OriginKey, Provider};
 use crate::platform::StorageError;
 
 /// The old single key and base URL settings.
@@ -13,7 +13,7 @@ pub const BASE_URL_SETTING: &str = "openai_base_url";
 const KEYS_SETTING: &str = "model_keys";
 
 fn keys_name() -> String {
-    format!("{}setting.{KEYS_SETTING}", crate::model::library::PREFIX)
+    format!("{}setting.{KEYS_SETTING}", crate::model::storage::library::PREFIX)
 }
 
 /// The keys kept, the old single key moved in first.
@@ -25,7 +25,7 @@ pub fn load() -> Vec<OriginKey> {
             list = keys::with_key(list, entry);
         }
         if store(&list).is_ok() {
-            local::remove(&format!("{}setting.{OLD_KEY_SETTING}", crate::model::library::PREFIX));
+            local::remove(&format!("{}setting.{OLD_KEY_SETTING}", crate::model::storage::library::PREFIX));
         }
     }
     list

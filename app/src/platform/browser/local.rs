@@ -2,7 +2,7 @@
 
 use gloo_storage::{LocalStorage, Storage};
 
-use crate::model::library::PREFIX;
+use crate::model::storage::library::PREFIX;
 use crate::platform::StorageError;
 
 /// Why a write failed, in words a user can act on.

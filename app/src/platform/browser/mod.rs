@@ -25,10 +25,10 @@ use engine::host::{Host, LocalBoxFuture};
 use keys::BASE_URL_SETTING;
 
 use super::{ModelSettings, Platform, StorageError, Wording};
-use crate::model::doc_id::DocId;
-use crate::model::keys::{OriginKey, Provider};
-use crate::model::library::Library;
-use crate::model::saved_run::{RunSummary, SavedRun};
+use crate::model::storage::doc_id::DocId;
+use crate::model::storage::keys::{OriginKey, Provider};
+use crate::model::storage::library::Library;
+use crate::model::storage::saved_run::{RunSummary, SavedRun};
 
 pub struct Browser;
 
@@ -153,7 +153,7 @@ impl Platform for Browser {
         Box::new(fetch_host::BrowserHost::from_settings())
     }
 
-    fn key_origins(&self) -> crate::model::keys::KeyTable {
+    fn key_origins(&self) -> crate::model::storage::keys::KeyTable {
         keys::table().without_keys()
     }
 }

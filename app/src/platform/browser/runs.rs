@@ -2,9 +2,9 @@
 //! runs, newest first, bounded (`switchyard.run.<graph>.<run>`, `switchyard.runs.<graph>`).
 
 use super::local;
-use crate::model::library::PREFIX;
-use crate::model::saved_run::{MAX_RUNS_PER_GRAPH, RunSummary, SavedRun, evicted_notice};
-use crate::model::share;
+use crate::model::storage::library::PREFIX;
+use crate::model::storage::saved_run::{MAX_RUNS_PER_GRAPH, RunSummary, SavedRun, evicted_notice};
+use crate::model::storage::share;
 use crate::platform::{Place, StorageError};
 
 fn index_key(graph: &str) -> String {

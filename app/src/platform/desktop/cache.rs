@@ -10,8 +10,8 @@ use switchyard_ipc as cmd;
 use switchyard_ipc::FileEntry;
 
 use super::ipc::call;
-use crate::model::doc_id::DocId;
-use crate::model::saved_run::{MAX_RUNS_PER_GRAPH, evicted_on_load_notice, kept_and_evicted};
+use crate::model::storage::doc_id::DocId;
+use crate::model::storage::saved_run::{MAX_RUNS_PER_GRAPH, evicted_on_load_notice, kept_and_evicted};
 
 #[derive(Default)]
 struct Cache {

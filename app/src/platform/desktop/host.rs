@@ -13,7 +13,7 @@ use switchyard_ipc as cmd;
 use super::ipc::call;
 use super::reply::reply_of;
 use super::stream;
-use crate::model::keys::{HELD_ELSEWHERE, KeyTable, OriginKey, Provider};
+use crate::model::storage::keys::{HELD_ELSEWHERE, KeyTable, OriginKey, Provider};
 use crate::platform::clock;
 
 thread_local! {

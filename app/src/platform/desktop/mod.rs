@@ -21,10 +21,10 @@ use engine::host::{Host, LocalBoxFuture};
 use switchyard_ipc as cmd;
 
 use super::{ModelSettings, Place, Platform, StorageError, Wording};
-use crate::model::doc_id::DocId;
-use crate::model::keys::{OriginKey, Provider};
-use crate::model::library::{Entry, Library};
-use crate::model::saved_run::{MAX_RUNS_PER_GRAPH, RunSummary, SavedRun, evicted_notice, newest_first};
+use crate::model::storage::doc_id::DocId;
+use crate::model::storage::keys::{OriginKey, Provider};
+use crate::model::storage::library::{Entry, Library};
+use crate::model::storage::saved_run::{MAX_RUNS_PER_GRAPH, RunSummary, SavedRun, evicted_notice, newest_first};
 
 /// Whether the editor runs inside the desktop app.
 pub fn detected() -> bool {
@@ -310,7 +310,7 @@ impl Platform for Desktop {
         Box::new(host::DesktopHost)
     }
 
-    fn key_origins(&self) -> crate::model::keys::KeyTable {
+    fn key_origins(&self) -> crate::model::storage::keys::KeyTable {
         host::key_origins()
     }
 }

@@ -9,11 +9,13 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use web_sys::PointerEvent;
 
-use super::{CanvasCtx, class_list};
-use crate::model::geometry::{Point, Rect};
-use crate::model::gesture::Target;
-use crate::model::layout::{Direction, LabelSpot, Route, label_size, label_text, place_labels, route, wire_route};
+use crate::model::editing::geometry::{Point, Rect};
+use crate::model::editing::gesture::Target;
+use crate::model::editing::layout::{
+    Direction, LabelSpot, Route, label_size, label_text, place_labels, route, wire_route,
+};
 use crate::state::{DocState, use_doc, use_run, use_view};
+use crate::ui::canvas::{CanvasCtx, class_list};
 
 /// Every label's spot, worked out for all labels together so that they keep clear of each
 /// other as well as of the nodes. Recomputed when a node is dropped or an edge changes, not

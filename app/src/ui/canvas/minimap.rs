@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use web_sys::MouseEvent;
 
 use crate::actions::panels;
-use crate::model::geometry::{Point, Rect, bounds};
+use crate::model::editing::geometry::{Point, Rect, bounds};
 use crate::state::{use_app, use_doc, use_ui, use_view};
 
 const W: f64 = 160.0;
@@ -56,8 +56,8 @@ pub fn Minimap() -> impl IntoView {
     // redraws only the frame, not the boxes.
     let area = Memo::new(move |_| {
         let b = doc.editor.with(|e| bounds(e.graph()));
-        let r = b.map_or(crate::model::geometry::Rect { x: 0.0, y: 0.0, w: 800.0, h: 500.0 }, |b| {
-            crate::model::geometry::Rect { x: b.x - 200.0, y: b.y - 200.0, w: b.w + 400.0, h: b.h + 400.0 }
+        let r = b.map_or(crate::model::editing::geometry::Rect { x: 0.0, y: 0.0, w: 800.0, h: 500.0 }, |b| {
+            crate::model::editing::geometry::Rect { x: b.x - 200.0, y: b.y - 200.0, w: b.w + 400.0, h: b.h + 400.0 }
         });
         let scale = (W / r.w.max(1.0)).min(H / r.h.max(1.0));
         (r, scale)

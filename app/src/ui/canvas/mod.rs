@@ -22,10 +22,10 @@ use node_view::NodeView;
 use subgraph_path::SubgraphPath;
 
 use crate::actions::exchange;
-use crate::model::geometry::Point;
-use crate::model::gesture::{Gestures, Outcome, Show, Target};
+use crate::model::editing::geometry::Point;
+use crate::model::editing::gesture::{Gestures, Outcome, Show, Target};
 use crate::state::{App, DocState, use_app, use_doc, use_run, use_view};
-use crate::ui::palette_bar::DRAG_TYPE;
+use crate::ui::library::palette_bar::DRAG_TYPE;
 
 /// The canvas element, for turning client coordinates into canvas coordinates.
 #[derive(Clone, Copy)]
@@ -187,8 +187,10 @@ pub fn Canvas() -> impl IntoView {
         if let Ok(kind) = dt.get_data(DRAG_TYPE)
             && let Some(kind) = engine::NodeKind::ALL.iter().find(|k| k.name() == kind)
         {
-            let centered =
-                Point::new(at.x - crate::model::geometry::NODE_W / 2.0, at.y - crate::model::geometry::NODE_H / 2.0);
+            let centered = Point::new(
+                at.x - crate::model::editing::geometry::NODE_W / 2.0,
+                at.y - crate::model::editing::geometry::NODE_H / 2.0,
+            );
             doc.edit(|e| e.add_node(*kind, centered));
         }
     };
@@ -200,18 +202,19 @@ pub fn Canvas() -> impl IntoView {
     // The dot grid is its own layer, moved by a transform (less than one grid step) while
     // panning, so the browser does not repaint it on every frame.
     let grid_size = move || {
-        let step = crate::model::geometry::GRID * view.view.with(|v| v.zoom);
+        let step = crate::model::editing::geometry::GRID * view.view.with(|v| v.zoom);
         format!("{step}px {step}px")
     };
     let grid_shift = move || {
         let v = view.view.get();
-        let step = crate::model::geometry::GRID * v.zoom;
+        let step = crate::model::editing::geometry::GRID * v.zoom;
         format!("translate({}px, {}px)", v.x.rem_euclid(step), v.y.rem_euclid(step))
     };
     let large = move || doc.node_ids.with(Vec::len) > 300;
     let on_canvas_key = move |ev: web_sys::KeyboardEvent| {
         let on_canvas = ev.target().zip(ev.current_target()).is_some_and(|(t, c)| t == c);
-        if on_canvas && (crate::model::focus_nav::Arrow::from_key(&ev.key()).is_some() || ev.key() == "Enter") {
+        if on_canvas && (crate::model::editing::focus_nav::Arrow::from_key(&ev.key()).is_some() || ev.key() == "Enter")
+        {
             ev.prevent_default();
             crate::actions::navigation::enter_canvas(app);
         }

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::actions::breakpoints;
-use crate::model::breakpoints::side_name;
+use crate::model::runs::breakpoints::side_name;
 use crate::state::{use_app, use_run};
 
 /// The menu of node `id`, shown while `open`; the first item takes the focus.

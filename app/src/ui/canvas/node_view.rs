@@ -5,14 +5,14 @@
 use leptos::prelude::*;
 use web_sys::PointerEvent;
 
-use super::node_menu::NodeMenu;
-use super::{CanvasCtx, class_list, from_control};
 use crate::actions::navigation;
-use crate::model::focus_nav::Arrow;
-use crate::model::gesture::Target;
-use crate::model::outcome::fails_run;
-use crate::model::palette;
+use crate::model::editing::focus_nav::Arrow;
+use crate::model::editing::gesture::Target;
+use crate::model::editing::palette;
+use crate::model::runs::outcome::fails_run;
 use crate::state::{NodeProblems, use_app, use_doc, use_run, use_view};
+use crate::ui::canvas::node_menu::NodeMenu;
+use crate::ui::canvas::{CanvasCtx, class_list, from_control};
 use engine::NodeKind;
 use engine::run::Breakpoint;
 
@@ -141,7 +141,7 @@ pub fn NodeView(id: String) -> impl IntoView {
             .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
             .is_some_and(|el| el.matches(":focus-visible").unwrap_or(false));
         if by_keyboard && !selected.get_untracked() {
-            doc.edit(|e| e.selection = crate::model::selection::Selection::only_node(&focus_id));
+            doc.edit(|e| e.selection = crate::model::editing::selection::Selection::only_node(&focus_id));
         }
     };
     // One class list and one style for the whole box: a thousand nodes each with a dozen
@@ -154,7 +154,7 @@ pub fn NodeView(id: String) -> impl IntoView {
             (disabled(), "disabled"),
             (problems.with(|p| p.0 > 0), "has-errors"),
             (kind() == Some(NodeKind::Note), "note"),
-            (doc.flow.get() == crate::model::layout::Direction::TopDown, "flow-down"),
+            (doc.flow.get() == crate::model::editing::layout::Direction::TopDown, "flow-down"),
             (!detailed.get(), "plain"),
         ];
         class_list("node", &flags)

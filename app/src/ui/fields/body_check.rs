@@ -7,8 +7,8 @@ use engine::document::EffectiveLimits;
 use leptos::prelude::*;
 use serde_json::Value;
 
-use super::check::{Check, ScopeNames, Validator, Verdict, check_source};
 use crate::state::DocState;
+use crate::ui::fields::check::{Check, ScopeNames, Validator, Verdict, check_source};
 
 /// Checks every string holding `{{` in the value as a template (`check` says which names
 /// the holes may use); an error says where in the JSON it is.

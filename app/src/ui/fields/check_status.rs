@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use super::check::Verdict;
+use crate::ui::fields::check::Verdict;
 
 /// The status line under a checked field (`role="status"`, so it is announced): green when
 /// the check passed, red with the error when not, hidden when there is nothing to say. Its

@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 /// A labelled checkbox, committed at once. The box comes before its text, so this frame is
-/// its own (`field checkbox`), not [`Labelled`](super::labelled::Labelled).
+/// its own (`field checkbox`), not [`Labelled`](crate::ui::fields::labelled::Labelled).
 #[component]
 pub fn CheckboxField(
     #[prop(into)] label: String,

@@ -3,9 +3,9 @@
 
 use leptos::prelude::*;
 
-use super::check::Check;
-use super::labelled::Labelled;
-use super::source_input::SourceInput;
+use crate::ui::fields::check::Check;
+use crate::ui::fields::labelled::Labelled;
+use crate::ui::fields::source_input::SourceInput;
 
 /// A labelled piece of source that `check` compiles as it is typed: an expression or script
 /// ([`Check::Expr`]) or a template ([`Check::Template`], [`Check::TemplateWith`]).

@@ -1,4 +1,4 @@
-//! Small helpers for adding a row, shared by [`ListEditor`](super::list_editor::ListEditor) and the
+//! Small helpers for adding a row, shared by [`ListEditor`](crate::ui::fields::list_editor::ListEditor) and the
 //! forms' own lists (the graph's state fields): a unique element id, a name not yet taken,
 //! and focusing the new row.
 
@@ -13,7 +13,7 @@ pub fn unique_id(prefix: &str) -> String {
     format!("{prefix}-{}", NEXT.fetch_add(1, Ordering::Relaxed))
 }
 
-pub use crate::model::names::fresh_name;
+pub use crate::model::editing::names::fresh_name;
 
 /// After a row was added, focuses the input matching `selector` and selects its text.
 pub fn focus_later(selector: String) {

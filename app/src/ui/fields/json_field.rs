@@ -3,9 +3,9 @@
 use leptos::prelude::*;
 use serde_json::Value;
 
-use super::check::Validator;
-use super::json_input::JsonInput;
-use super::labelled::Labelled;
+use crate::ui::fields::check::Validator;
+use crate::ui::fields::json_input::JsonInput;
+use crate::ui::fields::labelled::Labelled;
 
 /// A labelled [`JsonInput`], several lines of pretty JSON.
 #[component]

@@ -3,9 +3,9 @@
 use leptos::prelude::*;
 use serde_json::Value;
 
-use super::check::Validator;
-use super::check_status::CheckStatus;
-use super::helpers::unique_id;
+use crate::ui::fields::check::Validator;
+use crate::ui::fields::check_status::CheckStatus;
+use crate::ui::fields::helpers::unique_id;
 
 /// A JSON text box, checked as it is typed and committed on change when it is valid (an
 /// invalid draft stays, with its error, until it is fixed: the document keeps its last valid

@@ -3,10 +3,10 @@
 use indexmap::IndexMap;
 use leptos::prelude::*;
 
-use super::check::Check;
-use super::list_editor::{ListEditor, Row};
-use super::source_input::SourceInput;
 use crate::state::use_alerts;
+use crate::ui::fields::check::Check;
+use crate::ui::fields::list_editor::{ListEditor, Row};
+use crate::ui::fields::source_input::SourceInput;
 
 /// A key and its value, as the rows of a [`ListEditor`] hold them.
 type Entry = (String, String);

@@ -1,6 +1,6 @@
 //! [`ListEditor`]: a list of named rows, each edited in place, with a remove button per row
-//! and an add button under them. [`KvField`](super::KvField) (a map) and
-//! [`ListField`](super::ListField) (a list of strings) are this editor with their own rows.
+//! and an add button under them. [`KvField`](crate::ui::fields::KvField) (a map) and
+//! [`ListField`](crate::ui::fields::ListField) (a list of strings) are this editor with their own rows.
 //!
 //! The editor owns the frame and the list: the `<fieldset>` with its legend and hint, one
 //! `<div class="<kind>-row">` per item (keyed by position), the item's `Remove <name>`
@@ -10,7 +10,7 @@
 
 use leptos::prelude::*;
 
-use super::helpers::{focus_later, fresh_name, unique_id};
+use crate::ui::fields::helpers::{focus_later, fresh_name, unique_id};
 
 /// What a [`ListEditor`] lists: items with a name, unique within the list.
 pub trait ListItem: Clone + Default + PartialEq + Send + Sync + 'static {

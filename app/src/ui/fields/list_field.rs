@@ -2,9 +2,9 @@
 
 use leptos::prelude::*;
 
-use super::list_editor::{ListEditor, Row};
-use super::source_input::SourceInput;
 use crate::state::use_alerts;
+use crate::ui::fields::list_editor::{ListEditor, Row};
+use crate::ui::fields::source_input::SourceInput;
 
 /// A list of strings, one row each: edit (empty text removes the item), remove, add.
 ///

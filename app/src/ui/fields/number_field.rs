@@ -2,8 +2,8 @@
 
 use leptos::prelude::*;
 
-use super::labelled::Labelled;
-use super::number_input::NumberInput;
+use crate::ui::fields::labelled::Labelled;
+use crate::ui::fields::number_input::NumberInput;
 
 /// A labelled [`NumberInput`]: empty means absent, wrong input is reported and not kept.
 #[component]

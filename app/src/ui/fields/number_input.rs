@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use super::check_status::CheckStatus;
+use crate::ui::fields::check_status::CheckStatus;
 
 /// A number as a person writes it: `120`, not `120.0`.
 pub fn fmt_number(v: f64) -> String {

@@ -2,14 +2,14 @@
 
 use leptos::prelude::*;
 
-use super::labelled::Labelled;
-use super::select_input::SelectInput;
+use crate::ui::fields::labelled::Labelled;
+use crate::ui::fields::select_input::SelectInput;
 
 /// A labelled [`SelectInput`].
 #[component]
 pub fn SelectField(
     #[prop(into)] label: String,
-    /// `(value, text)` pairs; [`options`](super::options) makes them from string slices.
+    /// `(value, text)` pairs; [`options`](crate::ui::fields::options) makes them from string slices.
     #[prop(into)]
     options: Signal<Vec<(String, String)>>,
     #[prop(into)] value: Signal<String>,

@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 /// `[("a", "A")]` as owned option pairs for [`SelectInput`] and
-/// [`SelectField`](super::SelectField).
+/// [`SelectField`](crate::ui::fields::SelectField).
 pub fn options(list: &[(&str, &str)]) -> Vec<(String, String)> {
     list.iter().map(|(v, t)| (v.to_string(), t.to_string())).collect()
 }

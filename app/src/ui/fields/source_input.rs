@@ -2,16 +2,16 @@
 
 use leptos::prelude::*;
 
-use super::check::{Check, ScopeNames, check_source};
-use super::check_status::CheckStatus;
-use super::helpers::unique_id;
-use crate::model::indent::indent;
+use crate::model::editing::indent::indent;
 use crate::state::use_doc;
+use crate::ui::fields::check::{Check, ScopeNames, check_source};
+use crate::ui::fields::check_status::CheckStatus;
+use crate::ui::fields::helpers::unique_id;
 
 /// A text input (or textarea) with a draft, an optional source check, and commit on change.
-/// This is the control inside [`TextField`](super::TextField), [`ExprField`](super::ExprField)
-/// and [`TemplateField`](super::TemplateField), and in each row of [`KvField`](super::KvField)
-/// and [`ListField`](super::ListField).
+/// This is the control inside [`TextField`](crate::ui::fields::TextField), [`ExprField`](crate::ui::fields::ExprField)
+/// and [`TemplateField`](crate::ui::fields::TemplateField), and in each row of [`KvField`](crate::ui::fields::KvField)
+/// and [`ListField`](crate::ui::fields::ListField).
 #[component]
 pub fn SourceInput(
     /// The accessible name.

@@ -2,8 +2,8 @@
 
 use leptos::prelude::*;
 
-use super::labelled::Labelled;
-use super::source_input::SourceInput;
+use crate::ui::fields::labelled::Labelled;
+use crate::ui::fields::source_input::SourceInput;
 
 /// A labelled text field.
 #[component]
