@@ -1,4 +1,4 @@
-//! Exit codes (spec 5) and what a command hands back to `main` to print.
+//! Exit codes (cli.md) and what a command hands back to `main` to print.
 
 use engine::Status;
 

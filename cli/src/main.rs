@@ -1,4 +1,4 @@
-//! `switchyard`: run, resume, validate and draw switchyard/graph@1 documents (spec section 5).
+//! `switchyard`: run, resume, validate and draw switchyard/graph@1 documents (cli.md).
 //!
 //! Exit codes: 0 completed (or valid), 1 failed, 2 bad input, 3 interrupted, 4 limit reached.
 //! Bad input always gets one line on stderr saying where, never a panic. Output that cannot

@@ -1,4 +1,4 @@
-//! Agent workflows through the real `switchyard` binary (spec 2.6): a model that calls tools
+//! Agent workflows through the real `switchyard` binary (format.md §4 (llm, tools) and §8): a model that calls tools
 //! and a tools node that runs them, structured output, token usage, retries after a 429 with
 //! `Retry-After`, and keys bound to origins, against local fake servers speaking the
 //! OpenAI-compatible chat-completions API and Anthropic's Messages API (`support/mod.rs`).

@@ -1,4 +1,4 @@
-//! Integration tests for the `switchyard` command line (SPEC section 5), run against the real
+//! Integration tests for the `switchyard` command line (cli.md), run against the real
 //! binary. They check what a user sees: the exit code, the record printed on stdout (parsed as
 //! JSON), and the one line on stderr that says what is wrong and where.
 //!
@@ -898,7 +898,7 @@ fn minimal_start_to_end_graph_completes_with_no_steps() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Untrusted documents and records (spec 8)
+// Untrusted documents and records (README, Untrusted graphs in the editor)
 // ---------------------------------------------------------------------------------------------
 
 #[test]

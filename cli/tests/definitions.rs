@@ -1,4 +1,4 @@
-//! Definitions (spec 2.10) through the real `switchyard` binary: a graph that runs one
+//! Definitions (format.md §9) through the real `switchyard` binary: a graph that runs one
 //! definition from two nodes, `validate` on a cycle of uses, and `mermaid` naming what a node
 //! uses.
 

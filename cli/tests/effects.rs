@@ -506,7 +506,7 @@ fn openai_sends_system_and_user_messages_with_the_key_from_the_environment() {
     let dir = tmp();
     let path = write(dir.path(), "graph.json", &graph_text);
     let input = json!({ "text": "cheese", "who": "Ada" }).to_string();
-    // The test server is trusted with the key explicitly (spec 8).
+    // The test server is trusted with the key explicitly (README, Untrusted graphs in the editor).
     let trusted = server.url();
     let out = sy(
         &["run", &path, "--input", &input],
@@ -851,7 +851,7 @@ fn http_retry_after_a_timeout_then_succeeds() {
     assert!(out.elapsed < Duration::from_millis(3000), "{}", out.describe());
 }
 
-/// SPEC 3.4: the run stops, failed, when the run timeout passes. A request still in flight
+/// format.md §10: the run stops, failed, when the run timeout passes. A request still in flight
 /// must not hold the run past `run_timeout_ms` (here 500 ms against a 4 s reply, with the
 /// node's own timeout left at its 180 s default).
 #[test]
@@ -867,7 +867,7 @@ fn run_timeout_ms_bounds_a_slow_request() {
     assert!(out.elapsed < Duration::from_millis(2500), "the run should stop near 500 ms\n{}", out.describe());
 }
 
-/// SPEC 2.2: `timeout_ms` is a common field for effectful nodes, and a subgraph is one (the
+/// format.md §4: `timeout_ms` is a common field for effectful nodes, and a subgraph is one (the
 /// validator accepts it there without a warning). It should bound the embedded run.
 #[test]
 fn subgraph_timeout_ms_bounds_the_embedded_run() {
@@ -895,7 +895,7 @@ fn subgraph_timeout_ms_bounds_the_embedded_run() {
     assert!(out.elapsed < Duration::from_millis(2500), "{}", out.describe());
 }
 
-/// SPEC 2.2/3.5: `retry` re-runs an effectful node, and the validator names subgraph among the
+/// format.md §4; format.md §10: `retry` re-runs an effectful node, and the validator names subgraph among the
 /// kinds that retry. A subgraph whose child fails should be run again, `attempts` times in all.
 #[test]
 fn subgraph_retry_reruns_the_embedded_graph() {

@@ -1,4 +1,4 @@
-//! How much of the machine a wide step takes (spec 8): the requests of a fan-out share a
+//! How much of the machine a wide step takes (README, Untrusted graphs in the editor): the requests of a fan-out share a
 //! bounded set of threads, and a model's tool calls count against `max_fanout` as a map edge's
 //! instances do.
 

@@ -1,4 +1,4 @@
-//! A record is untrusted input (spec 8): `resume` of a record whose patches would blow the
+//! A record is untrusted input (README, Untrusted graphs in the editor): `resume` of a record whose patches would blow the
 //! state up ends with an error naming the step and the operation, within a small memory
 //! budget, instead of exhausting the machine.
 

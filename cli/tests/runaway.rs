@@ -1,4 +1,4 @@
-//! Graphs written to outrun their limits (spec 8): a script value nested thousands of levels
+//! Graphs written to outrun their limits (README, Untrusted graphs in the editor): a script value nested thousands of levels
 //! deep, a JSON Schema that takes exponential time, quadratic reducers. Each must end its run
 //! with a named error (or complete) within the run's time limit, with a record, and never take
 //! the process down. Each test runs the real binary.

@@ -1,4 +1,4 @@
-//! Records in linear size (spec 4): every step carries its patch, and its full state only on
+//! Records in linear size (format.md §11): every step carries its patch, and its full state only on
 //! the first step, the last, and where the patches since the previous snapshot add up to the
 //! state's size; `--full-states` writes every step's state; records of either form resume.
 

@@ -1,4 +1,4 @@
-//! How a run stops and goes on from the command line (spec 2.8, 2.9 and 5): a human form
+//! How a run stops and goes on from the command line (format.md §4, human; format.md §4, end; cli.md): a human form
 //! answered with `--answer '{"node": {...}}'`, a bad form answer refused with exit 2 naming
 //! node and field, an end with `outcome: failed` exiting 1, and `--break-before` /
 //! `--break-after` stopping the run (exit 3) until `resume` goes on.

@@ -1,7 +1,7 @@
 //! The 005 tool-calling agent template, run through the real `switchyard` binary with the inputs a person would
 //! try: each test names the rule it protects.
 //!
-//! The rules (spec 2.6 and 9): the agent ⇄ tools loop runs the tool calls the model asks for
+//! The rules (format.md §4 (llm, tools) and §8; docs/templates): the agent ⇄ tools loop runs the tool calls the model asks for
 //! and feeds their results back; the mock model follows the transcript. Cities are found as
 //! whole words in any case; every known city named is answered (one weather call and one
 //! packing list call each); places without a forecast are told plainly; the agent never asks

@@ -1,7 +1,7 @@
 //! The 006 map-reduce template, run through the real `switchyard` binary with the inputs a person would
 //! try: each test names the rule it protects.
 //!
-//! The rules (spec 2.7 and 9): the document is split at its `## ` headings, and only there; no
+//! The rules (format.md §5, map edges; docs/templates): the document is split at its `## ` headings, and only there; no
 //! text is lost (a `##` inside a line, `###` sub-headings, code blocks and the text before the
 //! first heading all stay); the map edge runs the summarizer once per section, all in one
 //! step; `combine` (`join: all`) waits for every instance and reports in section order; empty

@@ -1,4 +1,4 @@
-//! The seed templates in `templates/` (SPEC section 9): what every one of them must be. Each
+//! The seed templates in `templates/` (docs/templates): what every one of them must be. Each
 //! template's behaviour, input by input, is tested in its own `template_NNN_*.rs` file.
 
 mod binary;
@@ -74,7 +74,7 @@ fn every_template_is_ready_for_the_gallery() {
 fn the_same_input_gives_the_same_record_twice() {
     let input =
         json!({"request": "Organize all my machine learning notes and create a comprehensive index"}).to_string();
-    // Durations are the one part of a record that may differ (spec 4): the steps' and the
+    // Durations are the one part of a record that may differ (format.md §11): the steps' and the
     // effect calls' in their details.
     fn strip(v: &mut Value) {
         match v {

@@ -1,4 +1,4 @@
-//! A shared graph must be safe to run (spec 8): keys go only to trusted origins and never
+//! A shared graph must be safe to run (README, Untrusted graphs in the editor): keys go only to trusted origins and never
 //! come back in a record, replies are bounded after decompression, and a retry's back-off
 //! never outlives the run. Each test runs the real binary against a probe server on
 //! 127.0.0.1.

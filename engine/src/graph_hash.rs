@@ -1,4 +1,4 @@
-//! A graph's fingerprint (spec 4, `graph_hash`): which version of a graph a run belongs to.
+//! A graph's fingerprint (format.md §11, `graph_hash`): which version of a graph a run belongs to.
 //!
 //! The hash covers the document's meaning, not where its nodes sit: it is the SHA-256 of the
 //! document as canonical JSON (keys sorted, no whitespace) with `layout` and `$schema` left

@@ -14,7 +14,7 @@
 //! | [`plan`] | validation (every problem, with its path) and compilation into a [`Plan`]: `plan/{types, compile, check, graph, node, kinds, human, end, effectful, llm, tools, map, definitions, input_keys, reads}` |
 //! | [`script`] | the Rhai sandbox: expressions, scripts, `{{ }}` templates; values to and from JSON (a number JSON cannot hold is an error, text of lists and maps is JSON), and the state fields an expression reads: `script/{builtins, clock, json, reads}` |
 //! | [`state`] | state fields, reducers, type checks, JSON patches: `state/{add, check, list, messages}` |
-//! | [`messages`] | chat messages (spec 2.6): their shape, updates to a `messages` field, ids, `has_tool_calls` |
+//! | [`messages`] | chat messages (format.md §4 (llm, tools) and §8): their shape, updates to a `messages` field, ids, `has_tool_calls` |
 //! | [`run`] | the executor: `run/{types, start, step, exec, subgraph, definition, route, interrupt, form, breakpoint, ended, fork, record, snapshots, scope, outcome, nodeset, task, map, step_json}` |
 //! | `effects` | `llm`, `http` and `tools` nodes: requests rendered, sent through the [`Host`] (streamed when it watches), timed out and retried; model providers (mock, OpenAI-compatible, Anthropic); the executor calls in with what they need, not the whole run: `effects/{send, http, llm, chat, mock, openai, anthropic, sse, tools}` |
 //! | [`record`] | the run record, `switchyard/run@1`, and what reads it: status, errors, map instances, snapshots (which steps carry their full state, any step's state rebuilt), a record checked against its graph: `record/{status, errors, instance, snapshots, verify}` |

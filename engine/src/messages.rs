@@ -1,4 +1,4 @@
-//! Chat messages (spec 2.6): the shape of a message kept in a `messages` field, how an update
+//! Chat messages (format.md §4 (llm, tools) and §8): the shape of a message kept in a `messages` field, how an update
 //! to such a field is read and checked, and the ids given to messages written without one.
 //!
 //! A message is `{id, role, content, name?, tool_calls?, tool_call_id?}` with `role` one of

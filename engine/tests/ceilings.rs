@@ -1,4 +1,4 @@
-//! The host's ceilings (spec 8): limits in a document are clamped with a warning, time limits
+//! The host's ceilings (README, Untrusted graphs in the editor): limits in a document are clamped with a warning, time limits
 //! stop a running script, built-ins refuse before they allocate, and the record is bounded.
 
 use std::rc::Rc;

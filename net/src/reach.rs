@@ -1,4 +1,4 @@
-//! Which addresses a request may connect to ([`Reach`]). A served graph is untrusted (spec 8)
+//! Which addresses a request may connect to ([`Reach`]). A served graph is untrusted (README, Untrusted graphs in the editor)
 //! and runs next to things it must not touch: the Restate server's admin API and ingress (which
 //! read every run's record), a cloud's metadata service, the operator's private network. So on
 //! `switchyard serve` loopback, private and link-local addresses are denied unless the operator

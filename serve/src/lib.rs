@@ -1,7 +1,7 @@
 //! # switchyard-serve
 //!
-//! Runs `switchyard/graph@1` documents as durable workflows on a Restate server (spec
-//! section 5, `switchyard serve`). A run is a workflow keyed by its run id; every effect
+//! Runs `switchyard/graph@1` documents as durable workflows on a Restate server
+//! (cli.md, `switchyard serve`). A run is a workflow keyed by its run id; every effect
 //! (a model, HTTP or tool call, a retry's back-off) is a journaled step, so a worker killed
 //! mid-run replays from the journal and never repeats a finished call; a human node waits on
 //! a durable promise; the record is kept in the workflow's state after every step.

@@ -1,4 +1,4 @@
-//! What a served graph's requests may reach (spec 8: a graph is untrusted input): public
+//! What a served graph's requests may reach (README, Untrusted graphs: a graph is untrusted input): public
 //! addresses, the internal ones the operator allows (`--allow`, `SWITCHYARD_ALLOWED_ADDRESSES`),
 //! never the ones the operator denies (`--deny`, `SWITCHYARD_DENIED_ADDRESSES`) nor the Restate
 //! ingress the clients use (`SWITCHYARD_SERVER`). The rule itself is [`net::reach::Reach`].

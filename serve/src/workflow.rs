@@ -1,4 +1,4 @@
-//! `GraphRun`, the workflow of one run, keyed by run id (spec section 5).
+//! `GraphRun`, the workflow of one run, keyed by run id (cli.md).
 //!
 //! | handler | kind | what it does |
 //! |---|---|---|

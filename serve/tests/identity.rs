@@ -1,4 +1,4 @@
-//! Who may call the deployment (spec 8): with `SWITCHYARD_IDENTITY_KEYS` naming the Restate
+//! Who may call the deployment (README, Untrusted graphs in the editor): with `SWITCHYARD_IDENTITY_KEYS` naming the Restate
 //! server's public key, the service takes only requests that server signed; a caller that can
 //! merely reach the port (another process, a graph elsewhere) is refused. On a real Restate
 //! server configured with the matching private key.

@@ -1,4 +1,4 @@
-//! What a served graph may reach (spec 8), on a real Restate server: never the server's own
+//! What a served graph may reach (README, Untrusted graphs in the editor), on a real Restate server: never the server's own
 //! admin API or ingress, which read every run's record; no loopback or private address unless
 //! the operator allows it; and what the operator allows, it reaches.
 

@@ -1,4 +1,4 @@
-//! Requests and graphs from untrusted hands on a real Restate server (spec 8): a run request
+//! Requests and graphs from untrusted hands on a real Restate server (README, Untrusted graphs in the editor): a run request
 //! cannot bring a record of its own, of two answers to one wait exactly one is taken, a fork is
 //! reported only when it exists, retries are bounded, and no state or input is too large for
 //! the run to end and its record to read back.

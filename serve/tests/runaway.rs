@@ -1,4 +1,4 @@
-//! Served graphs written to outrun their limits (spec 8), on a real Restate server: each such
+//! Served graphs written to outrun their limits (README, Untrusted graphs in the editor), on a real Restate server: each such
 //! run must end with its own named error while the service goes on running other runs.
 
 mod support;

@@ -1,4 +1,4 @@
-// The editor's forms for agent graphs (SPEC.md 2.6, 2.7, 6): the graph's tools edited in the
+// The editor's forms for agent graphs (format.md §4 (llm, tools) and §8; format.md §5, map edges; README, The editor): the graph's tools edited in the
 // Inspector when nothing is selected (parameters as checked JSON: a wrong draft shows its
 // error as the box's description and never reaches the document), an LLM node offering a
 // tool and answering by a rule, undo and redo across all of it, an edge's map and `as` from

@@ -1,4 +1,4 @@
-// Definitions (SPEC.md 2.10 and 6): a graph named once in the document and run by several
+// Definitions (format.md §9; README, The editor): a graph named once in the document and run by several
 // subgraph nodes. The graph in graphs/definitions.json defines `greet` and uses it twice with
 // different inputs. The test runs it, opens a use's nested run, opens the definition from the
 // Inspector's list (nothing selected), edits it, goes back by the path bar and runs again

@@ -3,7 +3,7 @@
 // imports, HTML in labels, share links, and the smaller conveniences (clipboard across tabs,
 // duplicate, search, zoom, marquee, help, theme, templates).
 //
-// Everything is found as SPEC.md section 6 describes it: roles and accessible names (the
+// Everything is found as README, The editor describes it: roles and accessible names (the
 // inspector's fields are named by their labels), data-node-id, data-handle, data-edge-from/to
 // and role=alert. A node's position is read from where it is drawn on screen.
 import { readFileSync } from 'node:fs';

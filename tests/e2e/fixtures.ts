@@ -1,7 +1,7 @@
 // The editor's test harness: a `test` whose `editor` fixture opens the app in a fresh browser
 // context (so localStorage starts empty for every test) and waits until it is ready, plus
 // helpers that build graphs by mouse as a person would. Find things by role and accessible
-// name, or by the data-* attributes in SPEC.md section 6.
+// name, or by the data-* attributes in README, The editor.
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 
 export { expect };

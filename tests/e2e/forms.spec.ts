@@ -1,4 +1,4 @@
-// Human forms, ends that fail the run, and breakpoints in the editor (spec 2.8, 2.9, the
+// Human forms, ends that fail the run, and breakpoints in the editor (format.md §4, human; format.md §4, end, the
 // breakpoints of section 5, and section 6): a waiting form answered field by field in
 // `Input required` (prefilled defaults, a wrong value refused next to its field, routing by
 // `route_by`, the run kept across a reload), a failing end drawn as such and named with its

@@ -1,4 +1,4 @@
-// The run panel and the State region as a person finds them (SPEC.md section 6 and the run
+// The run panel and the State region as a person finds them (README, The editor and the run
 // panel's accessible names), and the Import dialog: shared by the run specs.
 import type { Page } from '@playwright/test';
 import { expect, node } from './fixtures';

@@ -1,4 +1,4 @@
-//! Every field a node can carry, declared once (spec 2.2): its JSON name, what it holds, and
+//! Every field a node can carry, declared once (format.md §4): its JSON name, what it holds, and
 //! which kinds it applies to.
 //!
 //! The parser suggests names from this table, the validator reports fields that do not

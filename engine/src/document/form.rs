@@ -1,10 +1,10 @@
-//! A human node's form (spec 2.8) and an end node's outcome (spec 2.9).
+//! A human node's form (format.md §4, human) and an end node's outcome (format.md §4, end).
 
 use serde::{Deserialize, Serialize};
 
 use super::FieldType;
 
-/// One field of a human node's form (spec 2.8).
+/// One field of a human node's form (format.md §4, human).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]

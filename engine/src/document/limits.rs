@@ -1,4 +1,4 @@
-//! `limits`: the bounds a document sets on its runs (spec 2.4), and the values in force once
+//! `limits`: the bounds a document sets on its runs (format.md §6), and the values in force once
 //! defaults and the host's ceilings apply.
 
 use serde::{Deserialize, Serialize};
@@ -51,7 +51,7 @@ impl Limits {
     }
 }
 
-/// The most attempts a node's `retry` may ask for, the first included (spec 8): with a short
+/// The most attempts a node's `retry` may ask for, the first included (README, Untrusted graphs in the editor): with a short
 /// back-off, a graph could otherwise turn one node into a stream of requests, each of them
 /// journaled on `serve`. More is clamped, with a warning.
 pub const MAX_RETRY_ATTEMPTS: u32 = 10;
@@ -60,8 +60,8 @@ pub const MAX_RETRY_ATTEMPTS: u32 = 10;
 /// raised to it, with a warning.
 pub const MIN_RETRY_BACKOFF_MS: u64 = 10;
 
-/// The limits with the spec's defaults applied (spec 2.4), held to the host's ceilings
-/// (spec 8).
+/// The limits with the spec's defaults applied (format.md §6), held to the host's ceilings
+/// (README, Untrusted graphs in the editor).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EffectiveLimits {
     pub max_steps: u64,
@@ -76,7 +76,7 @@ pub struct EffectiveLimits {
 }
 
 impl EffectiveLimits {
-    /// The values used when a document gives none (spec 2.4).
+    /// The values used when a document gives none (format.md §6).
     pub const DEFAULTS: EffectiveLimits = EffectiveLimits {
         max_steps: 24,
         run_timeout_ms: 900_000,
@@ -87,7 +87,7 @@ impl EffectiveLimits {
         max_record_bytes: 268_435_456,
     };
 
-    /// The most a document may ask for (spec 8): a shared graph must not be able to run
+    /// The most a document may ask for (README, Untrusted graphs in the editor): a shared graph must not be able to run
     /// forever or exhaust the machine. A larger value is clamped, with a warning.
     pub const CEILINGS: EffectiveLimits = EffectiveLimits {
         max_steps: 1_000_000,

@@ -1,4 +1,4 @@
-//! The graph document, `switchyard/graph@1` (spec section 2).
+//! The graph document, `switchyard/graph@1` (format.md §2).
 //!
 //! These types mirror the JSON one to one: every field is optional where the spec makes it
 //! optional, so that a document read and written again is byte-for-byte the same. Meaning
@@ -50,10 +50,10 @@ pub struct Graph {
     /// nodes' updates merge into it. Keys nobody declared are still allowed (replaced).
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt_map")]
     pub state: Option<IndexMap<String, StateField>>,
-    /// Tools an `llm` node may offer its model, by name (spec 2.6).
+    /// Tools an `llm` node may offer its model, by name (format.md §4 (llm, tools) and §8).
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt_map")]
     pub tools: Option<IndexMap<String, ToolDef>>,
-    /// Graphs that `subgraph` nodes and tools `use` by name (spec 2.10); a definition may
+    /// Graphs that `subgraph` nodes and tools `use` by name (format.md §9); a definition may
     /// use the ones before it.
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt_map")]
     pub definitions: Option<IndexMap<String, Graph>>,
@@ -143,7 +143,7 @@ impl Graph {
     }
 }
 
-/// One declared state field (spec 2.1).
+/// One declared state field (format.md §3).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
@@ -195,7 +195,7 @@ pub enum FieldType {
     Object,
     /// Any JSON value, `null` included.
     Any,
-    /// A chat transcript, merged by the `messages` reducer (spec 2.6).
+    /// A chat transcript, merged by the `messages` reducer (format.md §4 (llm, tools) and §8).
     Messages,
 }
 
@@ -280,7 +280,7 @@ impl Reducer {
     }
 }
 
-/// Every node kind of spec 2.2.
+/// Every node kind of format.md §4.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(description = "What the node does."))]
@@ -402,7 +402,7 @@ pub enum Provider {
     Mock,
     /// The OpenAI-compatible chat completions API (OpenAI, Ollama, llama.cpp, vLLM…).
     Openai,
-    /// Anthropic's Messages API (spec 2.6).
+    /// Anthropic's Messages API (format.md §4 (llm, tools) and §8).
     Anthropic,
 }
 
@@ -437,7 +437,7 @@ pub struct ModelConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_tokens: Option<u64>,
     /// A mock model's replies: strings, `{content, tool_calls}` objects, or rules
-    /// `{when, reply}` (spec 2.6).
+    /// `{when, reply}` (format.md §4 (llm, tools) and §8).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub responses: Option<Vec<Value>>,
 }
@@ -491,7 +491,7 @@ pub struct Node {
     pub writes: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<Vec<String>>,
-    /// `human`: a form, `{name: field}`, answered with one object (spec 2.8).
+    /// `human`: a form, `{name: field}`, answered with one object (format.md §4, human).
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt_map")]
     pub fields: Option<IndexMap<String, FormField>>,
     /// `human`: the form field (one with `options`) whose answer selects the labelled out-edge.
@@ -527,7 +527,7 @@ pub struct Node {
     pub inputs: Option<IndexMap<String, String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outputs: Option<IndexMap<String, String>>,
-    /// `end`: how a run that reaches this end finishes (spec 2.9).
+    /// `end`: how a run that reaches this end finishes (format.md §4, end).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
     /// `end` with `outcome: failed`: a template, the run's error message.
@@ -590,7 +590,7 @@ impl Node {
     }
 }
 
-/// An edge (spec 2.3).
+/// An edge (format.md §5).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(
@@ -614,7 +614,7 @@ pub struct Edge {
     /// An expression over the state after the step: the edge is followed only when it is true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<String>,
-    /// An expression giving a list: the target runs once per item (spec 2.7).
+    /// An expression giving a list: the target runs once per item (format.md §5, map edges).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub map: Option<String>,
     /// The name each item has in the target's scope (`item` when absent).

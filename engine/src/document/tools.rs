@@ -1,4 +1,4 @@
-//! Graph-level tools (spec 2.6): what the model is told about each, and how a call runs.
+//! Graph-level tools (format.md §4 (llm, tools) and §8): what the model is told about each, and how a call runs.
 
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::{objects, present};
 
-/// A graph-level tool (spec 2.6): what the model is told, and how a call runs.
+/// A graph-level tool (format.md §4 (llm, tools) and §8): what the model is told, and how a call runs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]

@@ -165,7 +165,7 @@ pub(super) struct Ask {
 
 /// Sends `ask` and reads the reply; what was sent and how it went goes into `detail`.
 pub(super) async fn ask_server(call: &EffectCall<'_>, ask: Ask, detail: &mut Value) -> Result<ChatReply, NodeError> {
-    // The key goes only to an origin the host trusts with it (spec 8).
+    // The key goes only to an origin the host trusts with it (README, Untrusted graphs in the editor).
     let auth = match call.host.key_allowed(ask.auth, &ask.url) {
         Ok(()) => Some(ask.auth),
         Err(why) => {

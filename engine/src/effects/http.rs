@@ -1,4 +1,4 @@
-//! The `http` node (spec 2.2), and rendering a request's templates, which `http` tools share.
+//! The `http` node (format.md §4), and rendering a request's templates, which `http` tools share.
 
 use serde_json::{Map, Value, json};
 

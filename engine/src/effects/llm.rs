@@ -1,4 +1,4 @@
-//! The `llm` node (spec 2.2, 2.6): the conversation it sends (system text, earlier
+//! The `llm` node (format.md §4; format.md §4 (llm, tools) and §8): the conversation it sends (system text, earlier
 //! messages, then the prompt), the provider it asks, and what it writes: the assistant
 //! message to a `messages` field, else the text or, with `parse: json` or an
 //! `output_schema`, the parsed (and checked) value.

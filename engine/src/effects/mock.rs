@@ -1,4 +1,4 @@
-//! The `mock` provider (spec 2.6): deterministic, offline replies from the node's
+//! The `mock` provider (format.md §4 (llm, tools) and §8): deterministic, offline replies from the node's
 //! `responses`.
 //!
 //! Rules (`{when, reply}`) are tried first, in the order listed, and the first whose `when`

@@ -1,4 +1,4 @@
-//! The `tools` node (spec 2.6): every tool call of the last assistant message of its
+//! The `tools` node (format.md §4 (llm, tools) and §8): every tool call of the last assistant message of its
 //! `messages` field runs at the same time; one `tool` message per call comes back, in call
 //! order, with the result as JSON text. A call to an unknown tool, with arguments that do not
 //! match the tool's `parameters`, or whose tool fails, is answered `error: <reason>` so that

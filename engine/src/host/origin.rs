@@ -1,4 +1,4 @@
-//! Keys bound to origins (spec 8): a provider key goes only to the origins its owner chose,
+//! Keys bound to origins (README, Untrusted graphs in the editor): a provider key goes only to the origins its owner chose,
 //! never to whatever `base_url` a shared graph names.
 //!
 //! [`Origin`] is a URL's `scheme://host[:port]`, normalised (lowercase, default ports

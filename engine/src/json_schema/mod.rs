@@ -1,4 +1,4 @@
-//! JSON Schema (spec 2.6): a tool's `parameters` and an `llm` node's `output_schema`, checked
+//! JSON Schema (format.md §4 (llm, tools) and §8): a tool's `parameters` and an `llm` node's `output_schema`, checked
 //! when the graph is compiled, and values checked against them at run time.
 //!
 //! The keywords of draft 2020-12 that describe values are implemented here, with draft-07's

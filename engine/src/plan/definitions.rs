@@ -1,4 +1,4 @@
-//! Definitions (spec 2.10): graphs named at the top of the document, which `subgraph` nodes
+//! Definitions (format.md §9): graphs named at the top of the document, which `subgraph` nodes
 //! and tools run by name with `use`.
 //!
 //! Each definition is compiled once, into one [`Plan`] every user shares. A definition may use

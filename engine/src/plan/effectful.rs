@@ -1,4 +1,4 @@
-//! Kinds that reach outside the engine (spec 2.2): `http` and `subgraph`, each checked and
+//! Kinds that reach outside the engine (format.md §4): `http` and `subgraph`, each checked and
 //! compiled into its [`Op`], and the request fields `http` nodes and `http` tools share.
 
 use std::rc::Rc;

@@ -1,4 +1,4 @@
-//! `end` nodes (spec 2.9): reaching one ends a branch; one with `outcome: failed` ends the
+//! `end` nodes (format.md §4, end): reaching one ends a branch; one with `outcome: failed` ends the
 //! whole run failed, with its `message` rendered as the run's error.
 
 use crate::document::{NodeField, Outcome};

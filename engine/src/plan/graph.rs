@@ -1,4 +1,4 @@
-//! Checks of the graph as a whole (spec 2): limits, state fields, node ids, the start node,
+//! Checks of the graph as a whole (format.md §2): limits, state fields, node ids, the start node,
 //! edge endpoints, edge labels and reachability.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};

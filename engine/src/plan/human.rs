@@ -1,4 +1,4 @@
-//! `human` nodes (spec 2.2 and 2.8): a prompt, and either one answer (`writes`, with
+//! `human` nodes (format.md §4; format.md §4, human): a prompt, and either one answer (`writes`, with
 //! `options` it may take) or a form (`fields`, with `route_by` naming the field whose answer
 //! routes). Each form field is written to the state field of its name, so its type must fit
 //! that field's; an answer with options is a string, so its `writes` field must take one. An

@@ -1,4 +1,4 @@
-//! Input keys the graph does not declare (spec 2.1 lets them through as free-form `replace`
+//! Input keys the graph does not declare (format.md §3 lets them through as free-form `replace`
 //! fields, but a typo in an input key would silently become new state): the CLI warns about
 //! each, with the declared field it was probably meant to be, and refuses them with `--strict`.
 

@@ -1,4 +1,4 @@
-//! The kinds computed inside the engine (spec 2.2): `start`, `set`, `script` and `router`,
+//! The kinds computed inside the engine (format.md §4): `start`, `set`, `script` and `router`,
 //! each checked and compiled into its [`Op`]. (`human` nodes have their own module.)
 
 use crate::document::NodeField;

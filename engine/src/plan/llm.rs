@@ -1,4 +1,4 @@
-//! `llm` nodes (spec 2.2, 2.6): the model, the prompts or earlier `messages`, the tools the
+//! `llm` nodes (format.md §4; format.md §4 (llm, tools) and §8): the model, the prompts or earlier `messages`, the tools the
 //! model may call, `output_schema`, where the reply goes, and a mock model's replies and
 //! rules, each checked and compiled into an [`LlmOp`].
 

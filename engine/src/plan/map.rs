@@ -1,4 +1,4 @@
-//! Map edges (spec 2.7): an edge whose `map` gives a list runs its target once per item.
+//! Map edges (format.md §5, map edges): an edge whose `map` gives a list runs its target once per item.
 //! Checked here: the list expression compiles, the item's name (`as`) is a name a script can
 //! use and hides none of the scope's own, and the target is a node that can run as several
 //! instances. Also worked out here: which names each target's expressions see.

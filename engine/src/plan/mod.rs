@@ -1,6 +1,6 @@
 //! A graph compiled for execution, and the validation that comes with compiling it.
 //!
-//! [`compile`] walks the document once, reporting every problem it finds (spec 2 and the
+//! [`compile`] walks the document once, reporting every problem it finds (format.md §2 and the
 //! validator's list), and, when there is no error, produces a [`Plan`]: nodes in id order
 //! (which is the order updates are applied in), compiled expressions, and edge tables.
 //!

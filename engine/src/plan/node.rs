@@ -1,4 +1,4 @@
-//! Checks of one node (spec 2.2): the rules every kind shares, then its kind's own, which
+//! Checks of one node (format.md §4): the rules every kind shares, then its kind's own, which
 //! also compile its operation.
 
 use crate::document::{MAX_RETRY_ATTEMPTS, MIN_RETRY_BACKOFF_MS, NodeField, NodeKind, OnError, Retry};

@@ -1,5 +1,5 @@
 //! Reads of state fields a graph does not declare. Reading a field that is not there gives
-//! `()` without an error (spec 2.5), so a misspelled `state.decison` would quietly read as
+//! `()` without an error (format.md §7), so a misspelled `state.decison` would quietly read as
 //! nothing. When the graph declares its state, each field an expression or template reads by
 //! name (found in its compiled code, `script::reads`) that the graph does not know gets a
 //! warning, with the name it was probably meant to be. A graph without `state` is free-form:

@@ -1,4 +1,4 @@
-//! Tools (spec 2.6): the graph's `tools` (a name, a description, a JSON Schema for the
+//! Tools (format.md §4 (llm, tools) and §8): the graph's `tools` (a name, a description, a JSON Schema for the
 //! arguments, and a `script`, `http` or `use` run) and the `tools` node, which runs the tool calls of
 //! a `messages` field's last assistant message.
 

@@ -43,7 +43,7 @@ impl Plan {
         &self.nodes[index]
     }
 
-    /// The graph's fingerprint (spec 4), computed once.
+    /// The graph's fingerprint (format.md §11), computed once.
     pub fn graph_hash(&self) -> &GraphHash {
         self.hash.get_or_init(|| GraphHash::of(&self.graph))
     }
@@ -112,7 +112,7 @@ pub enum Op {
     Start {
         required: Vec<String>,
     },
-    /// An `end` node; `failed` when reaching it ends the run failed (spec 2.9).
+    /// An `end` node; `failed` when reaching it ends the run failed (format.md §4, end).
     End {
         failed: Option<FailedEnd>,
     },
@@ -156,7 +156,7 @@ impl HumanOp {
 pub enum HumanAnswer {
     /// One value, written to `writes`; with `options` it must be one of them.
     Value { writes: String, options: Option<Vec<String>> },
-    /// A form (spec 2.8): an object of its fields, each written to the state field of its name.
+    /// A form (format.md §4, human): an object of its fields, each written to the state field of its name.
     Form(FormOp),
 }
 

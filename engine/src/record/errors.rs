@@ -1,5 +1,5 @@
 //! What goes wrong in a run: a node's error, the error that stops a run, and input or
-//! answers that cannot be used. The first two are written to the run record (spec 4).
+//! answers that cannot be used. The first two are written to the run record (format.md §11).
 
 use std::fmt;
 
@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::script::{EvalCause, EvalError};
 
-/// The `kind` of a node or run error (spec 4).
+/// The `kind` of a node or run error (format.md §11).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
@@ -30,7 +30,7 @@ pub enum ErrorKind {
     Join,
     /// The run reached a limit such as `max_steps`.
     Limit,
-    /// A step routed into an `end` node with `outcome: failed` (spec 2.9).
+    /// A step routed into an `end` node with `outcome: failed` (format.md §4, end).
     Ended,
 }
 

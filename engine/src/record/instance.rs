@@ -1,4 +1,4 @@
-//! A map instance as the record names it, `<node>[<index>]`, and the item it got (spec 2.7).
+//! A map instance as the record names it, `<node>[<index>]`, and the item it got (format.md §5, map edges).
 
 use std::sync::Arc;
 

@@ -1,4 +1,4 @@
-//! The run record, `switchyard/run@1` (spec section 4): what a run did, step by step, in a
+//! The run record, `switchyard/run@1` (format.md §11): what a run did, step by step, in a
 //! form that can be saved, shown, and resumed or forked later. [`crate::Run::record`] writes
 //! one and [`crate::Run::from_record`] reads one back; [`snapshots`] says which steps
 //! carry their full state and rebuilds the others'.
@@ -97,7 +97,7 @@ pub struct RunRecord {
     pub steps: Option<Vec<StepDoc>>,
 }
 
-/// Tokens model providers said a run's calls took (spec 4): each `llm` step's
+/// Tokens model providers said a run's calls took (format.md §11): each `llm` step's
 /// `details.usage`, summed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

@@ -1,5 +1,5 @@
 //! Which steps of a run record carry their full state, and every other step's state rebuilt
-//! (spec 4).
+//! (format.md §11).
 //!
 //! Every step of a record carries its patch; the full state after a step (a snapshot) is
 //! written only on the first step, on the last step, and on a step where the patches since

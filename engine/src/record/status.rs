@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::document::FieldType;
 
-/// Where a run stands (spec 3.4).
+/// Where a run stands (format.md §10).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
@@ -50,7 +50,7 @@ pub struct Waiting {
     /// The answers allowed, when the node has `options`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<Vec<String>>,
-    /// A form's fields, with their defaults evaluated when the node started waiting (spec 2.8).
+    /// A form's fields, with their defaults evaluated when the node started waiting (format.md §4, human).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<IndexMap<String, WaitingField>>,
     /// Set when the run stopped at a breakpoint rather than for an answer.

@@ -1,4 +1,4 @@
-//! Breakpoints (spec 5; LangGraph's `interrupt_before` / `interrupt_after`): the run stops
+//! Breakpoints (cli.md; LangGraph's `interrupt_before` / `interrupt_after`): the run stops
 //! `interrupted` before a step that would run a node of [`Breakpoints::before`], or after a
 //! step that ran one of [`Breakpoints::after`], with one `waiting` entry per node hit.
 //!

@@ -1,4 +1,4 @@
-//! A tool that `use`s a definition (spec 2.10): each call runs the definition to its end, with
+//! A tool that `use`s a definition (format.md §9): each call runs the definition to its end, with
 //! the call's arguments as its input (its start's `required` checked), within the node's time
 //! budget. Its final state is the call's result. A definition that fails, reaches a limit or
 //! stops for a human does not complete: the call fails (a tool cannot wait for an answer).

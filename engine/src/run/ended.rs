@@ -1,4 +1,4 @@
-//! Ending with an outcome (spec 2.9): a step that routes into an `end` node with
+//! Ending with an outcome (format.md §4, end): a step that routes into an `end` node with
 //! `outcome: failed` ends the run `failed` after that step, whatever else was active, with
 //! error kind `ended` and the end's `message` rendered against the state after the step.
 //!

@@ -1,5 +1,5 @@
-//! Running one task (a node, or one map instance of it) against the step's snapshot (spec
-//! 2.2): the kinds computed inside the engine, pinned and disabled nodes; `llm`, `http` and
+//! Running one task (a node, or one map instance of it) against the step's snapshot
+//! (format.md §4): the kinds computed inside the engine, pinned and disabled nodes; `llm`, `http` and
 //! `tools` go to [`crate::effects`], `subgraph` to the `subgraph` module.
 
 use serde_json::Value;

@@ -1,4 +1,4 @@
-//! Checkpoints and time travel (spec 3.6): every step's record is a checkpoint; a run can
+//! Checkpoints and time travel (format.md §10): every step's record is a checkpoint; a run can
 //! be resumed from its last one, or forked from any earlier one, optionally with the state
 //! edited there first. Forking never changes the original run.
 

@@ -1,4 +1,4 @@
-//! Human forms at run time (spec 2.8): the form a waiting node shows, its defaults evaluated
+//! Human forms at run time (format.md §4, human): the form a waiting node shows, its defaults evaluated
 //! against the state it waits in, and an answer checked field by field against that form.
 //!
 //! The answer is checked against the waiting entry (not the node) so that a run rebuilt from

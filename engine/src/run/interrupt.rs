@@ -1,4 +1,4 @@
-//! Interrupts (spec 3.4): human nodes, and subgraphs whose embedded run waits for one, stop
+//! Interrupts (format.md §10): human nodes, and subgraphs whose embedded run waits for one, stop
 //! the run until an answer arrives through [`Run::answer`].
 
 use serde_json::Value;

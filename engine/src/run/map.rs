@@ -1,4 +1,4 @@
-//! Map edges at run time (spec 2.7): the list a followed map edge gives becomes one instance
+//! Map edges at run time (format.md §5, map edges): the list a followed map edge gives becomes one instance
 //! of its target per item, up to `max_fanout` per node and step; each instance sees its item
 //! and `index` in its own scope, and takes its own mock turn.
 

@@ -1,5 +1,5 @@
 //! The executor: supersteps, routing, joins, interrupts, breakpoints, checkpoints, resume and
-//! fork (spec section 3).
+//! fork (format.md §10).
 //!
 //! A [`Run`] advances one superstep per call to [`Run::step`]; [`Run::run`] steps until the
 //! run stops. Every step is kept as a [`StepRecord`] holding the state after it (a cheap,
@@ -18,9 +18,9 @@
 //! | `route` | edges followed after a step (once per node, after all its instances), joins, the next active set |
 //! | `map` | map edges at run time: the items their lists give, `max_fanout`, the scope each instance sees, its mock turn |
 //! | `breakpoint` | stops before or after chosen nodes ([`Run::set_breakpoints`]), and passing them |
-//! | `ended` | an `end` node with `outcome: failed` ending the run (spec 2.9) |
+//! | `ended` | an `end` node with `outcome: failed` ending the run (format.md §4, end) |
 //! | `interrupt` | human nodes: what waits, rendered prompts, [`Run::answer`] |
-//! | `form` | human forms (spec 2.8): the form a node waits with, defaults evaluated; an answer checked field by field |
+//! | `form` | human forms (format.md §4, human): the form a node waits with, defaults evaluated; an answer checked field by field |
 //! | `fork` | checkpoints: [`Run::fork`], [`Run::resume`], rewinding and replaying steps |
 //! | `record` | a run as a [`RunRecord`], and a run rebuilt from one |
 //! | `snapshots` | which steps' states the record writes (the rule kept step by step) |

@@ -1,4 +1,4 @@
-//! A run as its [`RunRecord`] (spec 4), and a run rebuilt from one to resume or fork it.
+//! A run as its [`RunRecord`] (format.md §11), and a run rebuilt from one to resume or fork it.
 //! Steps carry their state where [`crate::record::snapshots`] puts it, or on every step when asked
 //! ([`StepStates::Every`]).
 

@@ -1,4 +1,4 @@
-//! Routing (spec 2.3 and 3.3): which edges a node's result follows, and how the routed
+//! Routing (format.md §5; format.md §10): which edges a node's result follows, and how the routed
 //! targets become the next active set, `join: all` nodes held back until every
 //! predecessor has run. A node that ran as several map instances is routed once, after all
 //! of them.

@@ -1,4 +1,4 @@
-//! What expressions see during a run (spec 2.5): `state`, `input`, `outputs` (each node's
+//! What expressions see during a run (format.md §7): `state`, `input`, `outputs` (each node's
 //! last updates), `errors` (each node's last error message) and `step`.
 //!
 //! The views read the run's data through one shared [`Live`], so the Rhai scope is built

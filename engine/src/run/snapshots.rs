@@ -1,4 +1,4 @@
-//! The snapshot rule kept as a run files its steps (spec 4; the rule itself, and every step's
+//! The snapshot rule kept as a run files its steps (format.md §11; the rule itself, and every step's
 //! state rebuilt from a record's patches, are [`crate::record::snapshots`]).
 
 use super::Run;

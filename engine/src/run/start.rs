@@ -1,4 +1,4 @@
-//! Starting a run (spec 3.1): every field's default, then the input applied through the
+//! Starting a run (format.md §10): every field's default, then the input applied through the
 //! reducers, then the first active set from the start node's out-edges.
 
 use std::rc::Rc;

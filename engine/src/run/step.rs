@@ -1,4 +1,4 @@
-//! One superstep (spec 3.2–3.4): the active nodes and map instances run against the same
+//! One superstep (format.md §10–3.4): the active nodes and map instances run against the same
 //! snapshot of the state; their updates are type-checked, checked for conflicts, applied in
 //! node id (then instance) order and routed; then the step is committed as a checkpoint, or,
 //! when anything fails, kept as a failed step that changed nothing.

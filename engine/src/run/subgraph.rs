@@ -1,4 +1,4 @@
-//! A `subgraph` node (spec 2.2): the embedded graph runs to completion as one node.
+//! A `subgraph` node (format.md §4): the embedded graph runs to completion as one node.
 //!
 //! If it stops for a human, the parent waits too; the child's record is kept so the answer
 //! resumes it where it stopped. A map instance cannot wait (answers go to nodes, not to

@@ -1,4 +1,4 @@
-//! What runs in a step: a node as itself, or one instance of a map over it (spec 2.7).
+//! What runs in a step: a node as itself, or one instance of a map over it (format.md §5, map edges).
 //!
 //! A map edge runs its target once per item of a list, all in the next step. Each instance
 //! is a [`Task`] named `<node>[<index>]` in the record, and sees its [`MapItem`] (under the

@@ -15,7 +15,7 @@ use crate::run::task::{Fanout, Task};
 use crate::state::State;
 use crate::update::Update;
 
-/// Nodes to stop at (spec 5, `--break-before` / `--break-after`): a setting of the run, kept
+/// Nodes to stop at (cli.md, `--break-before` / `--break-after`): a setting of the run, kept
 /// by the editor per graph and given by the CLI per command, never part of the document.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Breakpoints {

@@ -72,7 +72,7 @@ fn for_people(value: &mut Value) {
     }
 }
 
-/// One paragraph per blank line, no `(spec 2.6)`, `` [`Item`] `` as `` `Item` ``.
+/// One paragraph per blank line, no `(format.md §4 (llm, tools) and §8)`, `` [`Item`] `` as `` `Item` ``.
 fn readable(text: &str) -> String {
     let paragraphs: Vec<String> =
         text.split("\n\n").map(|p| p.split('\n').map(str::trim).collect::<Vec<_>>().join(" ")).collect();

@@ -1,4 +1,4 @@
-//! Built-in functions: `has_tool_calls` for agent loops (spec 2.6), and functions that build
+//! Built-in functions: `has_tool_calls` for agent loops (format.md §4 (llm, tools) and §8), and functions that build
 //! strings or lists, replaced by versions that check the sandbox's size limits *before*
 //! allocating. Rhai checks sizes after a function returns,
 //! which is too late when one call can ask for gigabytes (`s.replace("x", big)` on a long

@@ -1,4 +1,4 @@
-//! Expressions, scripts and `{{ }}` templates, in sandboxed Rhai (spec 2.5).
+//! Expressions, scripts and `{{ }}` templates, in sandboxed Rhai (format.md §7).
 //!
 //! The sandbox: no I/O (`print`/`debug` go nowhere, no modules, no `eval`), a budget of
 //! `max_ops` operations per evaluation, a deadline on the host's clock (`clock`), and bounded

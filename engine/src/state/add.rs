@@ -1,4 +1,4 @@
-//! The `add` reducer's sum (spec 2.1). JSON numbers are what the state holds, so a sum must
+//! The `add` reducer's sum (format.md §3). JSON numbers are what the state holds, so a sum must
 //! be one: an `integer` field's sum must stay within a 64-bit integer (it never turns into a
 //! float), and a `number` field's must stay finite (JSON has no infinity). A sum that does not
 //! is refused, for the caller to fail the node that wrote it.

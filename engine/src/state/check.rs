@@ -1,4 +1,4 @@
-//! Type checks of what is written to the state (spec 2.1): a value against its field's type,
+//! Type checks of what is written to the state (format.md §3): a value against its field's type,
 //! and an update against its field's reducer, normalised in place (`2.0` becomes `2` for an
 //! integer field, a message update becomes a list of canonical messages with ids).
 

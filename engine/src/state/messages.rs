@@ -1,4 +1,4 @@
-//! The `messages` reducer (spec 2.6, LangGraph's `add_messages`): a message whose id is in
+//! The `messages` reducer (format.md §4 (llm, tools) and §8, LangGraph's `add_messages`): a message whose id is in
 //! the list replaces that message in place, any other is appended; `{"remove": id}` removes
 //! one message (an id not in the list removes nothing), `{"remove": "all"}` empties the list;
 //! then `max_items` keeps the newest messages plus a leading `system` message, which is

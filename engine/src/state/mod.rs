@@ -1,5 +1,5 @@
 //! The shared state: declared fields, reducers, type checks, and per-step patches
-//! (spec 2.1, 2.6 and 3).
+//! (format.md §3; format.md §4 (llm, tools) and §8; format.md §10).
 //!
 //! A [`State`] is cheap to clone: values sit behind reference counts and `append` and
 //! `messages` lists are windows onto shared append-only logs, so taking a checkpoint after

@@ -1,4 +1,4 @@
-//! How far one recorded patch may take the state while a record is read back (spec 8: a
+//! How far one recorded patch may take the state while a record is read back (README, Untrusted graphs: a
 //! record is untrusted input, like a graph).
 //!
 //! A patch the engine wrote grows the state by at most its own size: each `add` or `replace`

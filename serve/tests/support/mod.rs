@@ -45,7 +45,7 @@ pub fn approval_graph(base_url: &str) -> Value {
 }
 
 /// A record with what may differ between two runs of the same graph, input and replies
-/// taken out (spec 3.7): the run id and the steps' durations.
+/// taken out (format.md §10): the run id and the steps' durations.
 pub fn comparable(record: &Value) -> Value {
     let mut r = record.clone();
     if let Some(o) = r.as_object_mut() {

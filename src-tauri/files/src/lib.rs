@@ -1,4 +1,4 @@
-//! The desktop app's storage (spec section 7): every graph is a `*.json` file (the exported
+//! The desktop app's storage (README, The editor): every graph is a `*.json` file (the exported
 //! document) in one workflows folder, its saved runs in `runs/<graph>/`. Names coming from the
 //! UI are checked so they can never leave the folder, and every write goes to a temporary file
 //! in the same folder first and is then renamed over the old one, so a crash mid-save leaves

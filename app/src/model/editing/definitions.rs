@@ -1,4 +1,4 @@
-//! The document's definitions (spec 2.10) as the inspector edits them: listing them with who
+//! The document's definitions (format.md §9) as the inspector edits them: listing them with who
 //! uses them, adding one, renaming one together with every `use` of it, removing one nobody
 //! uses, pointing a subgraph node at one, and turning a node's embedded graph into one.
 //! Every operation gives an [`Edit`] on the document, so one gesture is one step of undo.

@@ -60,7 +60,7 @@ pub enum Edit {
         edge: Edge,
     },
     SetMeta(Meta),
-    /// Replaces the graph's `definitions` (spec 2.10) as a whole: adding, renaming and
+    /// Replaces the graph's `definitions` (format.md §9) as a whole: adding, renaming and
     /// removing one. Edits inside a definition are node and edge edits in its scope.
     SetDefinitions(Option<IndexMap<String, Graph>>),
     /// Several edits as one step of undo.

@@ -1,8 +1,8 @@
 //! The editing state of one open graph: the document, the selection, and the undo log.
 //! Every change goes through [`Editor::apply`], so everything a user does can be undone.
 //!
-//! The editor can *enter* a subgraph node, or open one of the document's definitions (spec
-//! 2.10): from then on [`Editor::graph`] is that graph and edits apply there, while
+//! The editor can *enter* a subgraph node, or open one of the document's definitions
+//! (format.md §9): from then on [`Editor::graph`] is that graph and edits apply there, while
 //! [`Editor::document`] is still the whole document (what is saved, exported and run). A
 //! subgraph node that `use`s a definition is entered into the definition itself, so an edit
 //! made there changes every use. Each undo entry remembers the scope it was made in, so undo

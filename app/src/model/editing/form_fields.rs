@@ -1,4 +1,4 @@
-//! A human node's form (spec 2.8) as the inspector edits it: adding, renaming, retyping and
+//! A human node's form (format.md §4, human) as the inspector edits it: adding, renaming, retyping and
 //! removing fields, their options, and `route_by` kept naming a field with options. Each
 //! operation changes a copy of the node, which the inspector hands to
 //! `Editor::update_node`, so one gesture is one step of undo.

@@ -1,4 +1,4 @@
-//! Map edges (spec 2.7): the name an item takes in the target's scope (`as`), checked before
+//! Map edges (format.md §5, map edges): the name an item takes in the target's scope (`as`), checked before
 //! it is written, and the names a mapped node's expressions may use.
 
 use engine::Graph;

@@ -1,4 +1,4 @@
-//! A mock model's `responses` (spec 2.6) as the inspector shows them: each item is plain
+//! A mock model's `responses` (format.md §4 (llm, tools) and §8) as the inspector shows them: each item is plain
 //! text, a reply object with tool calls, or a rule `{when, reply}`; anything else is kept as
 //! it was written. Reading an item and writing it back gives the same JSON, so opening a
 //! graph in the inspector never changes it.

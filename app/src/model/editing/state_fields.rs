@@ -1,4 +1,4 @@
-//! Choosing a state field's type and reducer (spec 2.1, 2.6) so that the two fit: a
+//! Choosing a state field's type and reducer (format.md §3; format.md §4 (llm, tools) and §8) so that the two fit: a
 //! `messages` field has the `messages` reducer and no other, and the other types never keep
 //! it. Also which fields hold a chat transcript, for the `tools` node's choice.
 

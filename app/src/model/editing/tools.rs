@@ -1,4 +1,4 @@
-//! The graph's tools (spec 2.6) as the inspector edits them: adding one, renaming or removing
+//! The graph's tools (format.md §4 (llm, tools) and §8) as the inspector edits them: adding one, renaming or removing
 //! it together with the `llm` nodes that offer it, switching how it runs, and ticking it in
 //! a node's `tools`. Every operation gives an [`Edit`], so one gesture is one step of undo.
 

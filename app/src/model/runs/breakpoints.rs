@@ -1,4 +1,4 @@
-//! Breakpoints (spec 5, LangGraph's `interrupt_before` / `interrupt_after`) as the editor
+//! Breakpoints (cli.md, LangGraph's `interrupt_before` / `interrupt_after`) as the editor
 //! keeps them: a setting of the person's for one graph, stored with the editor's per-graph
 //! preferences rather than in the document, and handed to each run it starts.
 

@@ -1,4 +1,4 @@
-//! A waiting human form (spec 2.8) as the `Input required` region fills it in: one control
+//! A waiting human form (format.md §4, human) as the `Input required` region fills it in: one control
 //! per field, prefilled with the default the engine evaluated, the text typed into each, the
 //! answer object built from them with each field checked as the engine will check it, and
 //! the engine's own refusal (an [`InputError`] whose path names the field) put back next to

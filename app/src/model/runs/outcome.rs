@@ -1,4 +1,4 @@
-//! How a run ends (spec 2.9): an `end` node that fails the run, what the canvas says about
+//! How a run ends (format.md §4, end): an `end` node that fails the run, what the canvas says about
 //! it, and the run's error as the run panel shows it (for an end with outcome failed: which
 //! end, and its rendered message).
 

@@ -1,4 +1,4 @@
-//! The list of saved graphs and how they are keyed in storage (spec section 7). The browser
+//! The list of saved graphs and how they are keyed in storage (README, The editor). The browser
 //! keeps each graph under its own `switchyard.graph.<id>` key and this index under
 //! `switchyard.index`; reading and writing them is the UI's job, deciding what to write is
 //! this module's.

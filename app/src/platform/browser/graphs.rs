@@ -1,4 +1,4 @@
-//! Saved graphs in local storage (spec section 7): the library index under
+//! Saved graphs in local storage (README, The editor): the library index under
 //! `switchyard.index`, each graph under `switchyard.graph.<id>`. Nothing here ever deletes a
 //! graph it cannot read.
 

@@ -1,5 +1,5 @@
 //! The editor in a browser tab: graphs, runs and settings in the browser's local storage
-//! (spec section 7), model calls with `fetch`.
+//! (README, The editor), model calls with `fetch`.
 //!
 //! | module | what it holds |
 //! |---|---|

@@ -1,5 +1,5 @@
 //! One edge: its path from the source's output handle to the target's input handle (see
-//! [`route`]), its label, condition and map (spec 2.7) on a background where no node covers
+//! [`route`]), its label, condition and map (format.md §5, map edges) on a background where no node covers
 //! it, a wide invisible stroke to click it by, and (when selected) a handle to drag its end to
 //! another node.
 

@@ -30,7 +30,7 @@ pub enum Check {
 }
 
 /// Names a form adds to the scope of every expression and template checked in it: the item
-/// and `index` of a node run by map edges (spec 2.7). Provided as a context by the form.
+/// and `index` of a node run by map edges (format.md §5, map edges). Provided as a context by the form.
 #[derive(Clone, Copy)]
 pub struct ScopeNames(pub leptos::prelude::Signal<Vec<String>>);
 

@@ -1,4 +1,4 @@
-//! The form for one edge (spec 2.3, 2.7): its ends, label, condition, map and item name, id,
+//! The form for one edge (format.md §5, map edges too): its ends, label, condition, map and item name, id,
 //! and Delete.
 
 use engine::Edge;

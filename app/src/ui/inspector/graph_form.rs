@@ -1,6 +1,6 @@
-//! The graph's own settings: name, description, limits (spec 2.4), state fields (spec 2.1)
-//! and tools (spec 2.6, in `tools::ToolsSection`); at the top, the document's definitions (spec
-//! 2.10, in `definitions::DefinitionsSection`). Every change is one edit.
+//! The graph's own settings: name, description, limits (format.md §6), state fields (format.md §3)
+//! and tools (format.md §4 (llm, tools) and §8, in `tools::ToolsSection`); at the top, the document's definitions
+//! (format.md §9, in `definitions::DefinitionsSection`). Every change is one edit.
 
 use std::sync::Arc;
 

@@ -1,4 +1,4 @@
-//! The fields of an `llm` node (spec 2.2, 2.6): prompt and system, earlier messages, where
+//! The fields of an `llm` node (format.md §4; format.md §4 (llm, tools) and §8): prompt and system, earlier messages, where
 //! the reply goes and how it is read, the graph's tools it may call, an output schema, and
 //! the model (provider, name, URL, temperature, max tokens, a mock's responses).
 

@@ -1,4 +1,4 @@
-//! The form for one node (spec 2.2): id, label and description, the fields of its kind,
+//! The form for one node (format.md §4): id, label and description, the fields of its kind,
 //! then the common fields under "Advanced", and Duplicate / Delete. Only the fields that
 //! apply to the node's kind are shown; fields it carries that do not apply are listed with a
 //! button to remove them.

@@ -1,4 +1,4 @@
-//! [`FormAnswer`]: a waiting human form (spec 2.8) inside `Input required`: one control per
+//! [`FormAnswer`]: a waiting human form (format.md §4, human) inside `Input required`: one control per
 //! field named by its label, prefilled with its default, each field's error next to it (and
 //! announced), and one `Submit`.
 

@@ -1,4 +1,4 @@
-//! What the run waits for (spec 6): a region `Input required` per human node with its
+//! What the run waits for (README, The editor): a region `Input required` per human node with its
 //! rendered prompt and one button per option, a text field and `Submit`, or a form of
 //! fields; and, for a run stopped at a breakpoint, which node and which side (the run
 //! controls' `Continue` goes on).

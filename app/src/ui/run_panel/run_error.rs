@@ -1,7 +1,7 @@
 //! [`RunErrorView`]: why the shown run failed, kept in the run panel as a region (the alert
 //! that announced it can be dismissed; this stays with the run, and with a saved run opened
-//! later): for a run ended by an end with outcome failed, which end and its message (spec
-//! 2.9).
+//! later): for a run ended by an end with outcome failed, which end and its message
+//! (format.md §4, end).
 
 use leptos::prelude::*;
 

@@ -1,4 +1,4 @@
-//! [`DefinitionsSection`]: the document's definitions (spec 2.10), in the graph's own form.
+//! [`DefinitionsSection`]: the document's definitions (format.md §9), in the graph's own form.
 
 use leptos::prelude::*;
 

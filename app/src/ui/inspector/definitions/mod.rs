@@ -1,4 +1,4 @@
-//! The inspector's parts for definitions (spec 2.10): the document's definitions in the
+//! The inspector's parts for definitions (format.md §9): the document's definitions in the
 //! graph's form, and the choice a `subgraph` node makes between an embedded graph and one of
 //! them. Each file is one component; they edit through the document state and the model's
 //! `definitions`.

@@ -1,5 +1,5 @@
 //! [`SubgraphFields`]: what a `subgraph` node runs (an embedded graph, or one of the
-//! document's definitions, spec 2.10), and its inputs and outputs.
+//! document's definitions, format.md §9), and its inputs and outputs.
 
 use std::sync::Arc;
 

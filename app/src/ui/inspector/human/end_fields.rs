@@ -1,4 +1,4 @@
-//! [`EndFields`]: how a run reaching an end node finishes (spec 2.9).
+//! [`EndFields`]: how a run reaching an end node finishes (format.md §4, end).
 
 use engine::document::Outcome;
 use leptos::prelude::*;

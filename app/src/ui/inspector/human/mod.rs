@@ -1,4 +1,4 @@
-//! The inspector's parts for human forms and ends (spec 2.8, 2.9): a human node's prompt and
+//! The inspector's parts for human forms and ends (format.md §4, human; format.md §4, end): a human node's prompt and
 //! its answer (one value, or a form of fields with `route_by`), and an end node's outcome.
 //! Each file is one component; they edit the node through [`NodeEdit`](crate::ui::inspector::node_edit::NodeEdit)
 //! and the model's `form_fields`.

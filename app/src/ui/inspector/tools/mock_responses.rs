@@ -1,4 +1,4 @@
-//! [`MockResponses`]: a mock model's `responses` (spec 2.6), one row each.
+//! [`MockResponses`]: a mock model's `responses` (format.md §4 (llm, tools) and §8), one row each.
 
 use leptos::prelude::*;
 use serde_json::Value;

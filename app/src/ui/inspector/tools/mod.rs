@@ -1,4 +1,4 @@
-//! The inspector's parts for agents (spec 2.6): the graph's tools, and the pieces of an
+//! The inspector's parts for agents (format.md §4 (llm, tools) and §8): the graph's tools, and the pieces of an
 //! `llm` or `tools` node's form that deal with tools, transcripts and mock replies. Each file
 //! is one component; they edit through the document state and the model's `tools` and
 //! `mock_replies`, and use the controls of `ui/fields`.

@@ -1,5 +1,5 @@
-//! `ToolRunField`: how a tool call runs (spec 2.6): a Rhai script, an HTTP request whose
-//! templates see the call's `args`, or one of the document's definitions (spec 2.10).
+//! `ToolRunField`: how a tool call runs (format.md §4 (llm, tools) and §8): a Rhai script, an HTTP request whose
+//! templates see the call's `args`, or one of the document's definitions (format.md §9).
 
 use engine::document::{ToolHttp, ToolRun};
 use indexmap::IndexMap;

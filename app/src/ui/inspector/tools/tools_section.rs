@@ -1,4 +1,4 @@
-//! [`ToolsSection`]: the graph's tools (spec 2.6), in the graph's own form.
+//! [`ToolsSection`]: the graph's tools (format.md §4 (llm, tools) and §8), in the graph's own form.
 
 use leptos::prelude::*;
 
