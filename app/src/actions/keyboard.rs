@@ -18,6 +18,7 @@ pub const GESTURES: &[(&str, &str)] = &[
     ("Tab, then arrows", "Move between nodes on the canvas (connected nodes first)"),
     ("Alt+arrows", "Move the selected nodes"),
     ("Enter", "Edit the node in focus"),
+    ("Shift+F10 / Menu key", "Open the menu of the node in focus (breakpoints, delete…)"),
     ("Escape", "Close the dialog, or clear the selection"),
     ("Shift+drag", "Select with a marquee"),
     ("Drag the background", "Pan"),
