@@ -1,4 +1,4 @@
-// Agent runs in the run panel (format.md §4 (llm, tools) and §8; format.md §5, map edges and section 6): a `messages` field shown as a
+// Agent runs in the run panel (format.md §4 (llm, tools) and §8; format.md §5, map edges; README, The editor): a `messages` field shown as a
 // transcript in the State region with the messages each step added or replaced marked
 // data-changed, a map step's instances listed under their node with the canvas counting them,
 // token usage, and a model's reply streaming into the run panel while its step runs.

@@ -72,16 +72,31 @@ fn for_people(value: &mut Value) {
     }
 }
 
-/// One paragraph per blank line, no `(format.md §4 (llm, tools) and §8)`, `` [`Item`] `` as `` `Item` ``.
+/// One paragraph per blank line, no pointer into the repository's docs (`(format.md §5, map
+/// edges)`: an editor showing the schema has no such file), `` [`Item`] `` as `` `Item` ``.
 fn readable(text: &str) -> String {
     let paragraphs: Vec<String> =
         text.split("\n\n").map(|p| p.split('\n').map(str::trim).collect::<Vec<_>>().join(" ")).collect();
     let mut out = paragraphs.join("\n\n");
-    while let Some(start) = out.find(" (spec ") {
-        let Some(len) = out[start..].find(')') else { break };
-        out.replace_range(start..=start + len, "");
+    while let Some(start) = out.find(" (format.md ") {
+        let Some(end) = closing_paren(&out[start + 1..]) else { break };
+        out.replace_range(start..=start + 1 + end, "");
     }
     out.replace("[`", "`").replace("`]", "`")
+}
+
+/// Where the parenthesis that opens `text` closes, counting the ones nested in it.
+fn closing_paren(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 1 => return Some(i),
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// `format` is one fixed string.
