@@ -8,13 +8,13 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     // As typed or pasted into the address bar.
-    if let Some(Ok(document)) = app::model::share::decode(&text) {
+    if let Some(Ok(document)) = app::model::storage::share::decode(&text) {
         assert!(document.len() <= 16 << 20, "inflated past the limit: {} bytes", document.len());
         let _ = engine::parse_graph(&document);
     }
     // As carried after the key: arbitrary base64url-looking data.
-    let _ = app::model::share::decode(&format!("#graph={text}"));
+    let _ = app::model::storage::share::decode(&format!("#graph={text}"));
     // Round trip of whatever text this side would share.
-    let link = app::model::share::encode(&text);
-    assert_eq!(app::model::share::decode(&link), Some(Ok(text.into_owned())));
+    let link = app::model::storage::share::encode(&text);
+    assert_eq!(app::model::storage::share::decode(&link), Some(Ok(text.into_owned())));
 });
