@@ -16,13 +16,15 @@
 //! | [`state`] | state fields, reducers, type checks, JSON patches: `state/{add, check, list, messages}` |
 //! | [`messages`] | chat messages (format.md §4 (llm, tools) and §8): their shape, updates to a `messages` field, ids, `has_tool_calls` |
 //! | [`run`] | the executor: `run/{types, start, step, exec, subgraph, definition, route, interrupt, form, breakpoint, ended, fork, record, snapshots, scope, outcome, nodeset, task, map, step_json}` |
-//! | `effects` | `llm`, `http` and `tools` nodes: requests rendered, sent through the [`Host`] (streamed when it watches), timed out and retried; model providers (mock, OpenAI-compatible, Anthropic); the executor calls in with what they need, not the whole run: `effects/{send, http, llm, chat, mock, openai, anthropic, sse, tools}` |
+//! | `effects` | `llm`, `http` and `tools` nodes: requests rendered, sent through the [`Host`] (streamed when it watches), timed out and retried; model providers (mock, OpenAI-compatible, Anthropic); the executor calls in with what they need, not the whole run: `effects/{send, http, llm, chat, mock, openai, anthropic, tools}` |
+//! | [`sse`] | server-sent events read incrementally (streamed model replies, MCP's Streamable HTTP) |
+//! | [`mcp`] | the Model Context Protocol's messages (format.md §2.11), pure: what a client sends and how a message the server sent is told apart; hosts move the bytes |
 //! | [`record`] | the run record, `switchyard/run@1`, and what reads it: status, errors, map instances, snapshots (which steps carry their full state, any step's state rebuilt), a record checked against its graph: `record/{status, errors, instance, snapshots, verify}` |
 //! | `schema` | (feature `schema`) the JSON Schemas of both documents, derived from these types: `schema/{graph, run}` |
 //! | [`stack`] | the stack a thread running graph work is given, for the deepest value a script can build |
 //! | [`update`] | what a node writes in a step |
 //! | [`json_schema`] | JSON Schema for tool `parameters` and `output_schema`: compiled once, values checked with the path of a mismatch |
-//! | [`host`] | the [`Host`] trait through which every effect goes |
+//! | [`host`] | the [`Host`] trait through which every effect goes; `host/mcp`: an exchange with an MCP server |
 //! | `json_size` | a value's length as compact JSON, counted without building the text |
 //! | `describe` | a JSON value's type name and an excerpt, for error messages |
 //! | [`diagnostic`] | a validation problem: severity, path, message |
@@ -32,9 +34,9 @@
 //! (`tools/archcheck` fails on an upward import; the table is in its `rules.rs`). Bottom to
 //! top:
 //!
-//! 1. `describe`, `diagnostic`, `json_size`, `stack`: values and findings that know no graph
+//! 1. `describe`, `diagnostic`, `json_size`, `sse`, `stack`: values and findings that know no graph
 //! 2. `document`: the graph format
-//! 3. `parse`, `graph_hash`, `messages`, `json_schema`, `host`
+//! 3. `parse`, `graph_hash`, `messages`, `json_schema`, `host`, `mcp`
 //! 4. `script`
 //! 5. `state`, `update`
 //! 6. `plan`
@@ -77,6 +79,7 @@ pub mod graph_hash;
 pub mod host;
 pub mod json_schema;
 mod json_size;
+pub mod mcp;
 pub mod mermaid;
 pub mod messages;
 pub mod parse;
@@ -86,6 +89,7 @@ pub mod run;
 #[cfg(feature = "schema")]
 pub mod schema;
 pub mod script;
+pub mod sse;
 pub mod stack;
 pub mod state;
 pub mod update;

@@ -12,9 +12,9 @@ use super::chat::{
     arguments_from_text,
 };
 use super::cut;
-use super::sse::SseEvent;
 use crate::host::Auth;
 use crate::plan::LlmOp;
+use crate::sse::SseEvent;
 
 /// The model used when a node names none.
 pub(super) const DEFAULT_MODEL: &str = "claude-sonnet-4-5";
@@ -284,7 +284,7 @@ impl Fold {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::effects::sse::SseParser;
+    use crate::sse::SseParser;
 
     #[test]
     fn messages_become_alternating_turns_of_blocks() {

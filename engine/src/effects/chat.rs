@@ -8,9 +8,9 @@ use serde_json::{Map, Value, json};
 
 use super::EffectCall;
 use super::send::{Transport, send};
-use super::sse::{SseEvent, SseParser};
 use crate::host::{Auth, HttpRequest, StreamRedactor};
 use crate::record::{ErrorKind, NodeError};
+use crate::sse::{SseEvent, SseParser};
 
 /// What is sent to the model: its system text, and the conversation (earlier messages, then
 /// the prompt as a user message), as canonical messages.

@@ -31,7 +31,6 @@ mod llm;
 mod mock;
 mod openai;
 mod send;
-mod sse;
 mod tools;
 
 use serde_json::Value;

@@ -7,9 +7,9 @@ use serde_json::{Value, json};
 
 use super::chat::{Ask, ChatReply, Conversation, StreamFold, ToolCall, Usage, arguments_from_text, call_slot};
 use super::cut;
-use super::sse::SseEvent;
 use crate::host::Auth;
 use crate::plan::LlmOp;
+use crate::sse::SseEvent;
 
 /// The model used when a node names none.
 pub(super) const DEFAULT_MODEL: &str = "gpt-4o-mini";
@@ -228,7 +228,7 @@ impl StreamFold for Fold {
 mod tests {
     use super::*;
     use crate::effects::chat::MAX_STREAMED_CALLS;
-    use crate::effects::sse::SseParser;
+    use crate::sse::SseParser;
 
     #[test]
     fn a_whole_reply_gives_text_tool_calls_and_usage() {
@@ -276,7 +276,7 @@ mod tests {
         let data = json!({"choices": [{"delta": {"tool_calls": [
             {"index": index, "id": format!("call_{index}"), "function": {"name": "add", "arguments": "{}"}}
         ]}}]});
-        SseEvent { event: None, data: data.to_string() }
+        SseEvent { event: None, data: data.to_string(), id: None }
     }
 
     #[test]

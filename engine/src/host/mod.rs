@@ -7,6 +7,7 @@
 //! named by [`HttpRequest::auth`], so an API key never passes through a document or a run
 //! record.
 
+mod mcp;
 mod origin;
 mod redact;
 
@@ -22,6 +23,7 @@ use serde::{Deserialize, Serialize};
 /// one that overruns its time limit.
 pub type Clock = Rc<dyn Fn() -> f64>;
 
+pub use self::mcp::{McpEnd, McpEndpoint, McpExchange, McpReply};
 pub use self::origin::{KeyRing, Origin, check_origin};
 pub use self::redact::{REMOVED, StreamRedactor, is_credential_header, redact, redact_headers};
 
@@ -140,6 +142,22 @@ pub trait Host {
     /// Text a streaming model added to its reply, for node `node` (an instance of a mapped
     /// node is named `node[i]`).
     fn llm_delta(&self, _node: &str, _text: &str) {}
+    /// One exchange with an MCP server (format.md §2.11; the contract is in [`McpExchange`]'s
+    /// module). `seen` is told of each message as it arrives. The default reaches no server.
+    fn mcp<'a>(&'a self, exchange: McpExchange, _seen: &'a dyn Fn(&str)) -> LocalBoxFuture<'a, McpReply> {
+        let why = format!("this host cannot reach MCP servers (server `{}`)", exchange.server);
+        Box::pin(async move { McpReply::ended(McpEnd::Refused(why)) })
+    }
+    /// Ends a session when its run stops: a stdio child gets its stdin closed and is ended
+    /// if it does not exit; an HTTP session is deleted. The default has nothing to close.
+    fn mcp_close<'a>(
+        &'a self,
+        _endpoint: &'a McpEndpoint,
+        _connection: Option<&'a str>,
+        _session_id: Option<&'a str>,
+    ) -> LocalBoxFuture<'a, ()> {
+        Box::pin(async {})
+    }
 }
 
 /// A host with a fake clock and no network: deterministic, for tests and pure graphs. Every

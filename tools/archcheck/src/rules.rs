@@ -45,12 +45,12 @@ pub struct Folders {
 /// declares and re-exports every module.
 pub const ENGINE_LAYERS: &[&[&str]] = &[
     // Values and findings that know nothing of graphs.
-    &["describe", "diagnostic", "json_size", "stack"],
+    &["describe", "diagnostic", "json_size", "sse", "stack"],
     // The graph format.
     &["document"],
     // Reading a document, its fingerprint, chat messages, JSON Schema, and the host trait
     // through which every effect goes.
-    &["parse", "graph_hash", "messages", "json_schema", "host"],
+    &["parse", "graph_hash", "messages", "json_schema", "host", "mcp"],
     // The Rhai sandbox.
     &["script"],
     // State fields, reducers, patches, and what a node writes.

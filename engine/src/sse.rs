@@ -1,17 +1,21 @@
 //! Server-sent events, read incrementally: a streamed model reply arrives in pieces that
 //! may split a line (or a `\r\n`) anywhere, and each complete event is handed on as soon as
 //! its closing blank line arrives. Pure, so both providers' formats are tested natively.
+//! Model replies read it in the engine; MCP's Streamable HTTP (format.md §2.11) reads it in
+//! the hosts, which keep each event's `id` to resume a broken stream.
 
 /// One event: its `event:` name, if any, and its `data:` lines joined by `\n`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct SseEvent {
+pub struct SseEvent {
     pub event: Option<String>,
     pub data: String,
+    /// The event's `id:`, when it has one.
+    pub id: Option<String>,
 }
 
 /// Reads events from pieces of a stream.
 #[derive(Debug, Default)]
-pub(super) struct SseParser {
+pub struct SseParser {
     /// The line read so far.
     line: String,
     /// The last piece ended with `\r`: a `\n` starting the next one belongs to it.
@@ -19,15 +23,16 @@ pub(super) struct SseParser {
     event: Option<String>,
     data: String,
     has_data: bool,
+    id: Option<String>,
 }
 
 impl SseParser {
-    pub(super) fn new() -> SseParser {
+    pub fn new() -> SseParser {
         SseParser::default()
     }
 
     /// The events completed by `chunk`.
-    pub(super) fn push(&mut self, chunk: &str) -> Vec<SseEvent> {
+    pub fn push(&mut self, chunk: &str) -> Vec<SseEvent> {
         let mut out = Vec::new();
         for c in chunk.chars() {
             match c {
@@ -47,7 +52,7 @@ impl SseParser {
     }
 
     /// The events left when the stream ends (a last event without its blank line).
-    pub(super) fn finish(&mut self) -> Vec<SseEvent> {
+    pub fn finish(&mut self) -> Vec<SseEvent> {
         let mut out = Vec::new();
         if !self.line.is_empty() {
             let line = std::mem::take(&mut self.line);
@@ -61,9 +66,10 @@ impl SseParser {
         if line.is_empty() {
             if self.has_data {
                 let data = std::mem::take(&mut self.data);
-                out.push(SseEvent { event: self.event.take(), data });
+                out.push(SseEvent { event: self.event.take(), data, id: self.id.take() });
             }
             self.event = None;
+            self.id = None;
             self.has_data = false;
             return;
         }
@@ -83,6 +89,7 @@ impl SseParser {
                 self.has_data = true;
             }
             "event" => self.event = Some(value.to_string()),
+            "id" => self.id = Some(value.to_string()),
             _ => {}
         }
     }
@@ -100,7 +107,7 @@ mod tests {
     }
 
     fn ev(event: Option<&str>, data: &str) -> SseEvent {
-        SseEvent { event: event.map(str::to_string), data: data.to_string() }
+        SseEvent { event: event.map(str::to_string), data: data.to_string(), id: None }
     }
 
     #[test]
@@ -114,6 +121,13 @@ mod tests {
         let bytes: Vec<String> = text.chars().map(String::from).collect();
         let pieces: Vec<&str> = bytes.iter().map(String::as_str).collect();
         assert_eq!(all(&pieces), want);
+    }
+
+    #[test]
+    fn an_event_keeps_its_id() {
+        let got = all(&["id: 7\ndata: {}\n\ndata: x\n\n"]);
+        assert_eq!(got[0].id.as_deref(), Some("7"));
+        assert_eq!(got[1].id, None);
     }
 
     #[test]

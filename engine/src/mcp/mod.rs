@@ -1,0 +1,15 @@
+//! The Model Context Protocol's messages (format.md §2.11), pure: shared by the engine's
+//! client sessions, the hosts that carry them and `switchyard mcp`.
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | `wire` | a message told apart ([`classify`]), and the answer to a request a server makes of the client ([`answer_server_request`]) |
+
+mod wire;
+
+pub use wire::{Incoming, answer_server_request, classify};
+
+/// The protocol version Switchyard offers in `initialize`.
+pub const OFFERED_VERSION: &str = "2025-11-25";
+/// The versions it accepts from a server, newest first.
+pub const ACCEPTED_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18"];
