@@ -9,6 +9,7 @@ mod fields;
 mod form;
 mod layout;
 mod limits;
+mod mcp;
 pub(crate) mod objects;
 mod tools;
 
@@ -28,6 +29,7 @@ pub use self::form::{FormField, Outcome};
 use self::layout::opt_number;
 pub use self::layout::{Layout, Position, VIEWPORT_KEY, Viewport};
 pub use self::limits::{EffectiveLimits, Limits, MAX_RETRY_ATTEMPTS, MIN_RETRY_BACKOFF_MS};
+pub use self::mcp::{McpServer, ToolMcp};
 pub use self::tools::{ToolDef, ToolHttp, ToolRun};
 
 /// A whole graph document.
@@ -53,6 +55,9 @@ pub struct Graph {
     /// Tools an `llm` node may offer its model, by name (format.md §4 (llm, tools) and §8).
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt_map")]
     pub tools: Option<IndexMap<String, ToolDef>>,
+    /// MCP servers whose tools the graph's `tools` run (format.md §2.11), by name.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt_map")]
+    pub mcp_servers: Option<IndexMap<String, McpServer>>,
     /// Graphs that `subgraph` nodes and tools `use` by name (format.md §9); a definition may
     /// use the ones before it.
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt_map")]
@@ -81,6 +86,7 @@ impl Graph {
             description: None,
             state: None,
             tools: None,
+            mcp_servers: None,
             definitions: None,
             nodes: vec![Node::new("start", NodeKind::Start), Node::new("end", NodeKind::End)],
             edges: vec![Edge::new("start", "end")],

@@ -4,7 +4,7 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{objects, present};
+use super::{ToolMcp, objects, present};
 
 /// A graph-level tool (format.md §4 (llm, tools) and §8): what the model is told, and how a call runs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -17,7 +17,7 @@ pub struct ToolDef {
     /// A JSON Schema for the call's arguments.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parameters: Option<Value>,
-    /// How a call runs: one of `script`, `http` or `use`.
+    /// How a call runs: one of `script`, `http`, `use` or `mcp`.
     #[serde(deserialize_with = "objects::one")]
     pub run: ToolRun,
 }
@@ -27,7 +27,7 @@ pub struct ToolDef {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(
     feature = "schema",
-    schemars(description = "How a tool call runs: exactly one of `script`, `http` and `use`.")
+    schemars(description = "How a tool call runs: exactly one of `script`, `http`, `use` and `mcp`.")
 )]
 #[serde(deny_unknown_fields)]
 pub struct ToolRun {
@@ -49,6 +49,9 @@ pub struct ToolRun {
     /// final state when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outputs: Option<IndexMap<String, String>>,
+    /// A tool of one of the graph's `mcp_servers` (format.md §2.11).
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "objects::opt")]
+    pub mcp: Option<ToolMcp>,
 }
 
 /// An `http` tool's request: the fields of an `http` node, templates with `args` in scope.
