@@ -12,22 +12,29 @@ import sys
 
 from mcp import types
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.shared.message import ServerMessageMetadata
 
 server = MCPServer(name="asker", version="1.0.0")
 
 
 async def _ask(what: str, ctx: Context):
+    # Sent as part of the call (its stream, over HTTP), as a server that wants the answer
+    # before it replies does.
     session = ctx.request_context.session
+    related = ServerMessageMetadata(related_request_id=ctx.request_context.request_id)
     if what == "roots":
-        return await session.list_roots()
+        return await session.send_request(types.ListRootsRequest(), types.ListRootsResult, metadata=related)
     if what == "sampling":
         message = types.SamplingMessage(role="user", content=types.TextContent(type="text", text="hi"))
-        return await session.create_message([message], max_tokens=10)
+        params = types.CreateMessageRequestParams(messages=[message], max_tokens=10)
+        return await session.send_request(
+            types.CreateMessageRequest(params=params), types.CreateMessageResult, metadata=related
+        )
     if what == "elicitation":
         schema = {"type": "object", "properties": {"name": {"type": "string"}}}
-        return await session.elicit_form("Your name?", schema)
+        return await session.elicit_form("Your name?", schema, related_request_id=ctx.request_context.request_id)
     if what == "ping":
-        return await session.send_ping()
+        return await session.send_request(types.PingRequest(), types.EmptyResult, metadata=related)
     raise ValueError(f"unknown request {what}")
 
 

@@ -115,3 +115,17 @@ pub fn processes_with(key: &str, value: &str) -> Vec<u32> {
 pub fn asker_py() -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/mcp/asker.py").to_string_lossy().into_owned()
 }
+
+/// tests/mcp/asker.py over Streamable HTTP on a free port.
+pub fn asker_http() -> mcp_support::Server {
+    let port = mcp_support::free_port();
+    let mut child = std::process::Command::new(mcp_support::python())
+        .args([asker_py(), "http".into(), port.to_string()])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("python starts");
+    mcp_support::wait_for_port(port, &mut child);
+    mcp_support::Server { child, port }
+}
