@@ -107,6 +107,17 @@ fn a_call_past_its_timeout_times_out_and_the_session_goes_on() {
 }
 
 #[test]
+fn a_message_over_the_bound_is_too_large() {
+    let server = Server::everything_http();
+    let ev = at(server.url());
+    let policy = policy();
+    let init = ready(&ev, &policy);
+    let mut big = then(&ev, &init, vec![call(2, "echo", json!({"message": "x".repeat(5000)}))], Some(2));
+    big.max_bytes = 4000;
+    assert_eq!(net::mcp::exchange(&big, &policy, &|_| {}).end, McpEnd::TooLarge);
+}
+
+#[test]
 fn an_unknown_session_is_lost() {
     let server = asker_http();
     let ep = at(server.url());

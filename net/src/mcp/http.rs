@@ -334,3 +334,30 @@ pub(super) fn delete_session(endpoint: &McpEndpoint, session_id: &str, policy: &
         let _ = resp.body_mut().with_config().limit(64 * 1024).reader().read_to_end(&mut Vec::new());
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_document_cannot_set_the_transports_headers_nor_credentials() {
+        let doc = [
+            ("X-Trace", "t"),
+            ("Authorization", "Bearer from-the-document"),
+            ("x-api-key", "k"),
+            ("Mcp-Session-Id", "forged"),
+            ("Accept", "text/html"),
+            ("Host", "evil.example"),
+        ]
+        .map(|(k, v)| (k.to_string(), v.to_string()));
+        let got = request_headers(&doc, Some("s1"), Some("2025-11-25"));
+        let want = [
+            ("accept", "application/json, text/event-stream"),
+            ("mcp-session-id", "s1"),
+            ("mcp-protocol-version", "2025-11-25"),
+            ("X-Trace", "t"),
+        ]
+        .map(|(k, v)| (k.to_string(), v.to_string()));
+        assert_eq!(got, want);
+    }
+}
