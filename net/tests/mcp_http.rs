@@ -163,6 +163,20 @@ fn requests_from_the_server_are_answered_within_the_call() {
     }
 }
 
+#[test]
+fn a_stream_closed_before_the_response_is_resumed() {
+    let server = asker_http();
+    let ep = at(server.url());
+    let policy = policy();
+    let init = ready(&ep, &policy);
+    let mut x = then(&ep, &init, vec![call(2, "polled", json!({}))], Some(2));
+    x.timeout_ms = 20_000;
+    let reply = net::mcp::exchange(&x, &policy, &|_| {});
+    assert_eq!(text(&result(&reply)), "answered after the stream was resumed");
+    let all = messages(&reply);
+    assert_eq!(notifications(&all, "notifications/progress").len(), 2, "one before, one after: {all:?}");
+}
+
 /// What `whoami` at `url` saw as `Authorization`, with `policy`'s tokens.
 fn whoami(url: String, policy: &McpPolicy) -> String {
     let ep = at(url);
