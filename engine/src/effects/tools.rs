@@ -246,6 +246,9 @@ async fn script_or_http(call: &EffectCall<'_>, tool: &PlanTool, arguments: &Valu
             let resp = sent.result.map_err(|(kind, reason)| Failure { kind, reason })?;
             Ok(serde_json::from_str(&resp.body).unwrap_or(Value::String(resp.body)))
         }
+        ToolRunOp::Mcp(op) => {
+            Err(Failure { kind: ErrorKind::Type, reason: format!("`{}` runs on an MCP server", op.tool) })
+        }
         // Run by `run_tool`, which owns the definitions' runs.
         ToolRunOp::Use(op) => {
             Err(Failure { kind: ErrorKind::Type, reason: format!("`{}` runs a definition", op.name) })
