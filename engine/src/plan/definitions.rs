@@ -19,8 +19,7 @@ use crate::document::{GRAPH_FORMAT, Graph, NodeKind};
 use crate::plan::check::Checker;
 use crate::plan::compile::compile_at;
 use crate::plan::graph::valid_id;
-use crate::plan::mcp::McpServers;
-use crate::plan::types::{Definitions, Found, Plan};
+use crate::plan::types::{Definitions, Found, McpServers, Plan};
 
 /// How far the depth-first walk over the uses has got with a definition.
 #[derive(Clone, Copy, PartialEq)]

@@ -8,28 +8,19 @@
 //! URL's origin), nor the names the transport itself sets. `args` and `env` are literal:
 //! consent to start a program is given for an exact command line.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use crate::document::{Graph, McpServer, NodeKind, ToolDef};
 use crate::host::{McpEndpoint, Origin, is_credential_header};
 use crate::plan::check::Checker;
 use crate::plan::input_keys::nearest;
-use crate::plan::types::{McpServerOp, McpToolOp, McpTransport, Plan};
+use crate::plan::types::{McpServerOp, McpServers, McpToolOp, McpTransport, Plan};
 use crate::script::Scripting;
 
 /// Header names the MCP transport sets itself: a document may not set them.
 const TRANSPORT_HEADERS: [&str; 7] =
     ["accept", "content-type", "mcp-session-id", "mcp-protocol-version", "last-event-id", "host", "origin"];
-
-/// The top-level document's servers, as tools find them by name.
-#[derive(Debug, Default)]
-pub(super) struct McpServers {
-    /// Every declared name, in document order.
-    names: Vec<String>,
-    /// The servers compiled without error.
-    ok: HashMap<String, Rc<McpServerOp>>,
-}
 
 /// What a tool's `server` finds.
 pub(super) enum FoundServer {

@@ -11,7 +11,6 @@ use crate::diagnostic::Diagnostic;
 use crate::document::{EffectiveLimits, FieldType, Graph, ModelConfig, NodeKind, OnError, Parse, Retry};
 use crate::graph_hash::GraphHash;
 use crate::json_schema::JsonSchema;
-use crate::plan::mcp::McpServers;
 use crate::script::{Expr, Scripting, Template};
 use crate::state::Schema;
 
@@ -395,6 +394,15 @@ impl Definitions {
         let names: Vec<String> = self.names.iter().map(|n| format!("`{n}`")).collect();
         format!("the definitions are {}", names.join(", "))
     }
+}
+
+/// The top-level document's servers, as tools find them by name (the `mcp` module reads them).
+#[derive(Debug, Default)]
+pub(super) struct McpServers {
+    /// Every declared name, in document order.
+    pub(super) names: Vec<String>,
+    /// The servers compiled without error.
+    pub(super) ok: HashMap<String, Rc<McpServerOp>>,
 }
 
 /// The outcome of compiling: every diagnostic, and a plan when none is an error.
