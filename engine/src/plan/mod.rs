@@ -42,6 +42,7 @@ mod types;
 
 pub use self::graph::valid_id;
 pub use self::input_keys::UndeclaredKey;
+pub(crate) use self::input_keys::nearest;
 pub use self::mcp::{endpoint_as_written, mcp_endpoints};
 pub use self::reads::{KnownKeys, UndeclaredRead};
 pub use self::types::{
