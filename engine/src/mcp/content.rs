@@ -45,7 +45,7 @@ fn placeholder(kind: &str, mime: Option<&str>, bytes: usize) -> String {
 fn decoded_len(data: &str) -> usize {
     let chars = data.bytes().filter(|b| !b.is_ascii_whitespace()).count();
     let padding = data.trim_end().bytes().rev().take_while(|&b| b == b'=').count().min(2);
-    (chars / 4 * 3 + (chars % 4).saturating_sub(1)).saturating_sub(if chars % 4 == 0 { padding } else { 0 })
+    (chars * 3 / 4).saturating_sub(padding)
 }
 
 /// `1234` as `1,234`.
@@ -53,7 +53,7 @@ fn group(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
