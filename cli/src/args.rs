@@ -188,6 +188,11 @@ pub struct Driving {
     /// runs) instead of warning about each on stderr.
     #[arg(long)]
     pub strict: bool,
+    /// Let the graph start PROGRAM as an MCP server (stdio), exactly as the document writes
+    /// it; repeatable; also $SWITCHYARD_ALLOWED_COMMANDS (comma-separated). A graph naming a
+    /// program not allowed is refused before the run (exit 2), and nothing starts.
+    #[arg(long, value_name = "PROGRAM")]
+    pub allow_command: Vec<String>,
 }
 
 impl Driving {

@@ -7,25 +7,47 @@
 //! Each request runs on a request thread with a blocking client ([`crate::request_pool`], at
 //! most 32 at once), and the engine awaits it through a channel, so the requests of one step
 //! (a fan-out) run at the same time. Sleeps (timeouts, back-offs) share one timer thread.
+//!
+//! Exchanges with MCP servers run the same way ([`net::mcp::exchange`]): a stdio server starts
+//! only when its program is among the allowed commands the host holds (checked before the run
+//! by [`crate::consent`], and again here), and an HTTP server gets a bearer token only from
+//! `SWITCHYARD_MCP_TOKENS` / `SWITCHYARD_MCP_TOKENS_FILE` for its exact origin.
 
 use std::cell::Cell;
+use std::sync::Arc;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use engine::host::{Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, KeyRing, LocalBoxFuture};
+use engine::host::{
+    Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, KeyRing, LocalBoxFuture, McpEnd, McpEndpoint,
+    McpExchange, McpReply,
+};
 use futures_channel::oneshot;
+use net::mcp::{AllowedCommands, McpPolicy, McpTokens};
 
 pub struct NativeHost {
     origin: Instant,
     counter: Cell<u32>,
     keys: KeyRing,
+    mcp: Arc<McpPolicy>,
 }
 
 impl NativeHost {
-    /// A host with the environment's keys; entries of `SWITCHYARD_TRUSTED_ORIGINS` that are
-    /// not origins are returned, for a warning.
-    pub fn new() -> (NativeHost, Vec<String>) {
+    /// A host with the environment's keys and MCP tokens, starting only the `allowed`
+    /// programs; with the warnings to print (entries of `SWITCHYARD_TRUSTED_ORIGINS` that are
+    /// not origins, a tokens file others may read…).
+    pub fn new(allowed: AllowedCommands) -> (NativeHost, Vec<String>) {
         let (keys, bad) = net::keys_from_env();
-        (NativeHost { origin: Instant::now(), counter: Cell::new(0), keys }, bad)
+        let mut warnings: Vec<String> = bad
+            .into_iter()
+            .map(|item| {
+                format!("{}: `{item}` is not an origin (scheme://host[:port]); ignored", net::TRUSTED_ORIGINS_VAR)
+            })
+            .collect();
+        let (tokens, token_warnings) = McpTokens::from_env();
+        warnings.extend(token_warnings);
+        let mut mcp = McpPolicy::open(allowed, tokens);
+        mcp.secrets = keys.keys().map(str::to_string).collect();
+        (NativeHost { origin: Instant::now(), counter: Cell::new(0), keys, mcp: Arc::new(mcp) }, warnings)
     }
 }
 
@@ -76,16 +98,49 @@ impl Host for NativeHost {
             let _ = rx.await;
         })
     }
+
+    fn mcp<'a>(&'a self, exchange: McpExchange, seen: &'a dyn Fn(&str)) -> LocalBoxFuture<'a, McpReply> {
+        let policy = self.mcp.clone();
+        let (tx, rx) = oneshot::channel();
+        crate::request_pool::submit(move || {
+            let _ = tx.send(net::mcp::exchange(&exchange, &policy, &|_| {}));
+        });
+        Box::pin(async move {
+            let reply = rx.await.unwrap_or_else(|_| McpReply::ended(McpEnd::Failed("the exchange was dropped".into())));
+            // Nobody watches a CLI run live: the messages are told as the exchange ends.
+            for message in &reply.received {
+                seen(message);
+            }
+            reply
+        })
+    }
+
+    fn mcp_close<'a>(
+        &'a self,
+        endpoint: &'a McpEndpoint,
+        connection: Option<&'a str>,
+        session_id: Option<&'a str>,
+    ) -> LocalBoxFuture<'a, ()> {
+        let policy = self.mcp.clone();
+        let (endpoint, connection, session_id) =
+            (endpoint.clone(), connection.map(str::to_string), session_id.map(str::to_string));
+        let (tx, rx) = oneshot::channel();
+        crate::request_pool::submit(move || {
+            net::mcp::close(&endpoint, connection.as_deref(), session_id.as_deref(), &policy);
+            let _ = tx.send(());
+        });
+        Box::pin(async move {
+            let _ = rx.await;
+        })
+    }
 }
 
-/// The host, warning once about entries of `SWITCHYARD_TRUSTED_ORIGINS` that are not origins.
-pub fn native_host() -> NativeHost {
-    let (host, bad) = NativeHost::new();
-    for item in bad {
-        crate::output::say(&format!(
-            "{}: `{item}` is not an origin (scheme://host[:port]); ignored",
-            net::TRUSTED_ORIGINS_VAR
-        ));
+/// The host, starting only the `allowed` programs ([`crate::consent::allowed`]); its warnings
+/// printed once.
+pub fn native_host(allowed: AllowedCommands) -> NativeHost {
+    let (host, warnings) = NativeHost::new(allowed);
+    for warning in warnings {
+        crate::output::say(&warning);
     }
     host
 }

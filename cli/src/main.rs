@@ -21,13 +21,15 @@
 //! | `schema` | `switchyard schema graph` and `schema run`: the JSON Schemas the engine derives |
 //! | `undeclared` | input and `--set` keys no state field declares: warnings, or `--strict` |
 //! | `input` | files and JSON arguments read, with errors that say where |
-//! | `host` | the CLI's host: clock, HTTP, keys |
+//! | `host` | the CLI's host: clock, HTTP, keys, MCP exchanges |
+//! | `consent` | `--allow-command`: the programs a graph may start as MCP servers, checked before a run |
 //! | `output` | stdout and stderr written without panicking |
 //! | `exit` | exit codes, and what a command prints |
 
 mod args;
 mod changed_graph;
 mod commands;
+mod consent;
 mod console;
 mod drive;
 mod events;

@@ -5,7 +5,7 @@
 //! out, so moving a node or re-exporting a file keeps it, and any other edit changes it.
 //!
 //! A record also keeps a short hash per part (`state.<field>`, `nodes.<id>`, `edges.<from> →
-//! <to>`, `tools.<name>`, `definitions.<name>`, and `name`, `description`, `limits`), so that
+//! <to>`, `tools.<name>`, `mcp_servers.<name>`, `definitions.<name>`, and `name`, `description`, `limits`), so that
 //! `resume` can say *what* changed instead of only that something did.
 
 use std::collections::BTreeMap;
@@ -84,6 +84,7 @@ fn describe(part: &str) -> String {
         "nodes" => format!("node `{name}`"),
         "edges" => format!("edge {name}"),
         "tools" => format!("tool `{name}`"),
+        "mcp_servers" => format!("MCP server `{name}`"),
         "definitions" => format!("definition `{name}`"),
         _ => format!("`{part}`"),
     }
@@ -116,7 +117,7 @@ impl Hashes {
             self.key(key);
             match (key.as_str(), value) {
                 ("format", _) => self.plain(value),
-                ("state" | "tools" | "definitions", Value::Object(entries)) => {
+                ("state" | "tools" | "mcp_servers" | "definitions", Value::Object(entries)) => {
                     self.punctuation(b"{");
                     for (k, (name, v)) in entries.iter().enumerate() {
                         if k > 0 {

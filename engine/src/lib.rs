@@ -96,6 +96,7 @@ pub mod update;
 
 pub use diagnostic::{Diagnostic, Severity};
 pub use document::{Edge, GRAPH_SCHEMA_ID, Graph, Node, NodeField, NodeKind};
+pub use effects::{ListedTool, Listing, mcp_probe};
 pub use graph_hash::GraphHash;
 pub use host::{Host, OfflineHost};
 pub use mermaid::to_mermaid;

@@ -4,8 +4,10 @@
 //! Replies are decompressed here ([`reply::decode_reply`]) and bounded once decompressed
 //! ([`MAX_REPLY_BYTES`]); a key sent with a request is removed from the reply, in its raw
 //! text and in the decoded strings of a JSON reply ([`redact`]). A model's streamed reply
-//! (server-sent events) is read as it arrives ([`stream`]).
+//! (server-sent events) is read as it arrives ([`stream`]). Exchanges with MCP servers, over
+//! stdio or Streamable HTTP, are carried out by [`mcp`].
 
+pub mod mcp;
 pub mod reach;
 pub mod redirect;
 pub mod reply;

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::args::ResumeArgs;
 use crate::changed_graph;
+use crate::consent;
 use crate::exit::Printed;
 use crate::host::native_host;
 use crate::input::{BadInput, parse_json_arg, read_text};
@@ -28,7 +29,9 @@ pub fn resume(args: ResumeArgs) -> Result<Printed, BadInput> {
     same_graph_name(&record, &plan, &args.run, &args.graph)?;
     changed_graph::check(&record, &plan, &args.graph, args.allow_changed_graph)?;
     let set = parse_set(args.set.as_deref())?;
-    let host = native_host();
+    let allowed = consent::allowed(&args.driving.allow_command);
+    consent::check(&plan.graph, &args.graph, &allowed)?;
+    let host = native_host(allowed);
     let original =
         Run::from_record(plan.clone(), &record, &host).map_err(|e| BadInput::new(format!("{}: {e}", args.run)))?;
     let mut run = continue_or_fork(original, args.from_step, set.clone(), &host)?;
@@ -40,7 +43,10 @@ pub fn resume(args: ResumeArgs) -> Result<Printed, BadInput> {
         Some(arg) => answer(&mut run, arg)?,
         None => needs_no_answer(&run, args.from_step)?,
     }
-    drive_and_print(&mut run, &host, &args.driving)
+    let printed = drive_and_print(&mut run, &host, &args.driving);
+    // The run closed its sessions; whatever is left (a run cut short) ends with the command.
+    net::mcp::close_all();
+    printed
 }
 
 fn read_record(path: &str) -> Result<RunRecord, BadInput> {

@@ -4,6 +4,7 @@ use engine::Run;
 use serde_json::Value;
 
 use crate::args::RunArgs;
+use crate::consent;
 use crate::exit::Printed;
 use crate::host::native_host;
 use crate::input::{BadInput, parse_json_arg};
@@ -19,11 +20,16 @@ pub fn run(args: RunArgs) -> Result<Printed, BadInput> {
         Some(arg) => parse_json_arg("--input", arg)?,
         None => serde_json::json!({}),
     };
-    let host = native_host();
+    let allowed = consent::allowed(&args.driving.allow_command);
+    consent::check(&plan.graph, &args.graph, &allowed)?;
+    let host = native_host(allowed);
     let mut run = Run::start(plan.clone(), input.clone(), &host).map_err(|e| BadInput::new(format!("--input: {e}")))?;
     if let Value::Object(keys) = &input {
         undeclared::check(&plan, keys, Origin::Input, args.driving.strict)?;
     }
     run.set_breakpoints(breakpoints);
-    drive_and_print(&mut run, &host, &args.driving)
+    let printed = drive_and_print(&mut run, &host, &args.driving);
+    // The run closed its sessions; whatever is left (a run cut short) ends with the command.
+    net::mcp::close_all();
+    printed
 }

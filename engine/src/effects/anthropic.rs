@@ -56,7 +56,7 @@ pub(super) fn body(op: &LlmOp, conv: &Conversation, stream: bool) -> Value {
     if let Some(t) = op.model.temperature {
         body["temperature"] = json!(t);
     }
-    let mut tools: Vec<Value> = op
+    let mut tools: Vec<Value> = conv
         .tools
         .iter()
         .map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.parameters}))

@@ -18,6 +18,9 @@ use crate::sse::{SseEvent, SseParser};
 pub(super) struct Conversation {
     pub system: Option<String>,
     pub messages: Vec<Value>,
+    /// The tools offered, as the model is told of them (MCP tools completed from their
+    /// servers' listings).
+    pub tools: Vec<crate::plan::ToolSpec>,
 }
 
 /// Tokens a provider says a call took.

@@ -6,6 +6,7 @@
 use serde_json::{Value, json};
 
 use super::chat::{ChatReply, Conversation, ask_server};
+use super::mcp::offered_specs;
 use super::{Effect, EffectCall, anthropic, checked, cut, mock, openai};
 use crate::document::{Parse, Provider};
 use crate::messages;
@@ -15,9 +16,14 @@ use crate::record::{ErrorKind, NodeError};
 /// An `llm` node: renders its prompts, asks the model, and writes the reply.
 pub(crate) async fn llm(call: &EffectCall<'_>, op: &LlmOp) -> Effect {
     let mut detail = json!({ "provider": op.model.provider.name() });
-    let (prompt, conv) = match conversation(call, op, &mut detail) {
+    let (prompt, mut conv) = match conversation(call, op, &mut detail) {
         Ok(c) => c,
         Err(e) => return e.into(),
+    };
+    // MCP tools the document does not describe are described by their servers' listings.
+    conv.tools = match offered_specs(call, &op.tools).await {
+        Ok(t) => t,
+        Err(e) => return Effect::failed(e, Some(detail)),
     };
     if !op.tools.is_empty() {
         detail["tools"] = json!(op.tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>());
@@ -81,7 +87,7 @@ fn conversation(
     {
         earlier.push(json!({ "role": "user", "content": p }));
     }
-    Ok((prompt, Conversation { system, messages: earlier }))
+    Ok((prompt, Conversation { system, messages: earlier, tools: Vec::new() }))
 }
 
 /// The messages `messages` gives, checked (a missing field is no messages).

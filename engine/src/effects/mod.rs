@@ -22,12 +22,14 @@
 //! | `sse` | server-sent events read incrementally from a streamed reply |
 //! | `checked` | a reply or a tool call's arguments checked against a JSON Schema, within the node's work and time limits |
 //! | `tools` | the `tools` node: every tool call of the last assistant message, at once; [`RunDefinition`] for tools that `use` a definition |
+//! | `mcp` | the run's MCP sessions (format.md §2.11): opened lazily, `tools/call`, listings for models, closed when the run stops; [`mcp_probe`] |
 
 mod anthropic;
 mod chat;
 mod checked;
 mod http;
 mod llm;
+mod mcp;
 mod mock;
 mod openai;
 mod send;
@@ -37,6 +39,8 @@ use serde_json::Value;
 
 pub(crate) use self::http::http;
 pub(crate) use self::llm::llm;
+pub(crate) use self::mcp::McpSessions;
+pub use self::mcp::{ListedTool, Listing, mcp_probe};
 pub(crate) use self::tools::{DefinitionRun, Failure, RunDefinition, tools};
 use crate::document::{EffectiveLimits, MAX_RETRY_ATTEMPTS, MIN_RETRY_BACKOFF_MS};
 use crate::host::Host;
@@ -70,6 +74,8 @@ pub(crate) struct EffectCall<'a> {
     /// The run's `max_fanout`: a `tools` node runs at most this many calls at once, as a map
     /// edge starts at most this many instances.
     pub max_fanout: u64,
+    /// The run's MCP sessions, shared with the runs inside it.
+    pub mcp: &'a std::rc::Rc<McpSessions>,
 }
 
 impl EffectCall<'_> {

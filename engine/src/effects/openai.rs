@@ -45,8 +45,8 @@ pub(super) fn body(op: &LlmOp, node: &str, conv: &Conversation, stream: bool) ->
     if let Some(n) = op.model.max_tokens {
         body["max_tokens"] = json!(n);
     }
-    if !op.tools.is_empty() {
-        let tools: Vec<Value> = op
+    if !conv.tools.is_empty() {
+        let tools: Vec<Value> = conv
             .tools
             .iter()
             .map(|t| {

@@ -14,6 +14,7 @@ use futures_util::future::join_all;
 use serde_json::{Map, Value, json};
 
 use super::http::render_request;
+use super::mcp;
 use super::send::{Transport, send};
 use super::{Effect, EffectCall, checked};
 use crate::host::LocalBoxFuture;
@@ -60,6 +61,8 @@ struct Ran {
     result: Result<Value, Failure>,
     run: Option<Value>,
     ms: f64,
+    /// An MCP tool's call: the tool message's text (not JSON) and its details.
+    mcp: Option<(Option<String>, Map<String, Value>)>,
 }
 
 /// A `tools` node, given the last message of its field (if any); `defs` runs the
@@ -96,10 +99,16 @@ pub(crate) async fn tools<'a>(
             usage.add_detail(&record);
             d["run"] = record;
         }
+        let mut mcp_text = None;
+        if let Some((text, detail)) = ran.mcp {
+            mcp_text = text;
+            d.as_object_mut().expect("an object").extend(detail);
+        }
         let content = match ran.result {
+            // An MCP tool's result is its text; others are JSON text.
             Ok(value) => {
-                let text = value.to_string();
-                d["result"] = value;
+                let text = mcp_text.unwrap_or_else(|| value.to_string());
+                d.as_object_mut().expect("an object").entry("result").or_insert(value);
                 text
             }
             Err(f) => {
@@ -147,14 +156,25 @@ fn calls_of(last: &Value) -> Vec<Call<'_>> {
 /// Runs one call: its result, or why it failed, and how long it took.
 async fn run_call<'a>(call: &'a EffectCall<'a>, op: &'a ToolsOp, c: &'a Call<'a>, defs: &'a dyn RunDefinition) -> Ran {
     let t0 = call.host.now_ms();
-    let (result, run) = match op.tools.iter().find(|t| t.spec.name == c.name) {
-        None => (Err(Failure { kind: ErrorKind::Type, reason: format!("unknown tool `{}`", c.name) }), None),
-        Some(tool) => match check_arguments(call, tool, c.arguments) {
-            Err(f) => (Err(f), None),
-            Ok(()) => run_tool(call, tool, c.arguments, defs).await,
-        },
+    let tool = op.tools.iter().find(|t| t.spec.name == c.name);
+    let checked = match tool {
+        None => Err(Failure { kind: ErrorKind::Type, reason: format!("unknown tool `{}`", c.name) }),
+        Some(tool) => check_arguments(call, tool, c.arguments).map(|()| tool),
     };
-    Ran { result, run, ms: (call.host.now_ms() - t0).max(0.0) }
+    let (result, run, mcp) = match checked {
+        Err(f) => (Err(f), None, None),
+        Ok(PlanTool { run: ToolRunOp::Mcp(mcp), .. }) => {
+            let done = mcp::call_tool(call, mcp, c.arguments).await;
+            let text = done.outcome.as_ref().ok().cloned();
+            let result = done.outcome.map(Value::String).map_err(|f| Failure { kind: f.kind, reason: f.reason });
+            (result, None, Some((text, done.detail)))
+        }
+        Ok(tool) => {
+            let (result, run) = run_tool(call, tool, c.arguments, defs).await;
+            (result, run, None)
+        }
+    };
+    Ran { result, run, ms: (call.host.now_ms() - t0).max(0.0), mcp }
 }
 
 /// The arguments against the tool's `parameters`.
@@ -245,6 +265,9 @@ async fn script_or_http(call: &EffectCall<'_>, tool: &PlanTool, arguments: &Valu
             let sent = send(call, &request, ErrorKind::Http, Transport::Whole).await;
             let resp = sent.result.map_err(|(kind, reason)| Failure { kind, reason })?;
             Ok(serde_json::from_str(&resp.body).unwrap_or(Value::String(resp.body)))
+        }
+        ToolRunOp::Mcp(op) => {
+            Err(Failure { kind: ErrorKind::Type, reason: format!("`{}` runs on an MCP server", op.tool) })
         }
         // Run by `run_tool`, which owns the definitions' runs.
         ToolRunOp::Use(op) => {

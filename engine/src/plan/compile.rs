@@ -2,6 +2,7 @@
 //! list) and, when none is an error, builds the [`Plan`].
 
 use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
@@ -19,7 +20,8 @@ use crate::state::Schema;
 /// them.
 pub(super) fn compile_document(graph: &Graph) -> Compiled {
     let mut c = Checker::new();
-    let defs = c.check_definitions(graph);
+    let servers = Rc::new(c.check_mcp_servers(graph));
+    let defs = c.check_definitions(graph, servers);
     compile_with(c, graph, 0, &defs)
 }
 
@@ -28,6 +30,7 @@ pub(super) fn compile_document(graph: &Graph) -> Compiled {
 pub(super) fn compile_at(graph: &Graph, depth: usize, defs: &Definitions) -> Compiled {
     let mut c = Checker::new();
     c.nested_definitions(graph);
+    c.nested_mcp_servers(graph);
     compile_with(c, graph, depth, defs)
 }
 

@@ -19,7 +19,7 @@ use crate::document::{GRAPH_FORMAT, Graph, NodeKind};
 use crate::plan::check::Checker;
 use crate::plan::compile::compile_at;
 use crate::plan::graph::valid_id;
-use crate::plan::types::{Definitions, Found, Plan};
+use crate::plan::types::{Definitions, Found, McpServers, Plan};
 
 /// How far the depth-first walk over the uses has got with a definition.
 #[derive(Clone, Copy, PartialEq)]
@@ -43,9 +43,9 @@ struct Walk {
 impl Checker {
     /// Checks the top-level document's definitions and compiles each one, its diagnostics
     /// reported under `definitions.<name>`.
-    pub(super) fn check_definitions(&mut self, graph: &Graph) -> Definitions {
-        let Some(defs) = graph.definitions.as_ref() else { return Definitions::default() };
-        let mut out = Definitions::named(defs.keys().cloned().collect());
+    pub(super) fn check_definitions(&mut self, graph: &Graph, mcp: Rc<McpServers>) -> Definitions {
+        let Some(defs) = graph.definitions.as_ref() else { return Definitions::named(Vec::new(), mcp) };
+        let mut out = Definitions::named(defs.keys().cloned().collect(), mcp);
         for name in defs.keys().filter(|n| !valid_id(n)) {
             let message = format!("`{name}` is not a valid definition name: use 1 to 64 letters, digits, `_` or `-`");
             self.error(format!("definitions.{name}"), message, None, None);

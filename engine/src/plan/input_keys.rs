@@ -54,7 +54,7 @@ fn closest(plan: &Plan, key: &str) -> Option<String> {
 
 /// The one of `names` closest to `key` by edit distance, if it is within a third of the key's
 /// length (at least one edit); the first of equally close ones.
-pub(super) fn nearest<'a>(key: &str, names: impl Iterator<Item = &'a str>) -> Option<String> {
+pub(crate) fn nearest<'a>(key: &str, names: impl Iterator<Item = &'a str>) -> Option<String> {
     let limit = (key.chars().count() / 3).max(1);
     names
         .map(|name| (strsim::damerau_levenshtein(key, name), name))

@@ -18,7 +18,8 @@
 //! | `end` | `end` nodes: `outcome` and the failed run's `message` |
 //! | `effectful` | `http` and `subgraph` nodes (an embedded `graph` or a `use`) |
 //! | `llm` | `llm` nodes: prompts, messages, tools offered, `output_schema`, mock replies and rules |
-//! | `tools` | the graph's `tools` (a `script`, an `http` request or a `use`) and the `tools` node |
+//! | `tools` | the graph's `tools` (a `script`, an `http` request, a `use` or an `mcp` tool) and the `tools` node |
+//! | `mcp` | the document's `mcp_servers` (format.md §2.11): URL or command, headers, env; `run.mcp` naming one; [`mcp_endpoints`] for a host's consent |
 //! | `map` | map edges: their list, their item's name, their targets, the names each target sees |
 //! | `reads` | reads of state fields the graph does not declare, with the name a typo probably meant |
 
@@ -33,6 +34,7 @@ mod input_keys;
 mod kinds;
 mod llm;
 mod map;
+mod mcp;
 mod node;
 mod reads;
 mod tools;
@@ -40,11 +42,13 @@ mod types;
 
 pub use self::graph::valid_id;
 pub use self::input_keys::UndeclaredKey;
+pub(crate) use self::input_keys::nearest;
+pub use self::mcp::{endpoint_as_written, mcp_endpoints};
 pub use self::reads::{KnownKeys, UndeclaredRead};
 pub use self::types::{
     Body, Compiled, FailedEnd, FormFieldOp, FormOp, HttpOp, HumanAnswer, HumanOp, JsonTemplate, LlmOp, MapEdge,
-    MockItem, MockReply, Op, Plan, PlanEdge, PlanNode, PlanTool, RequestOp, SubgraphOp, ToolRunOp, ToolSpec, ToolsOp,
-    UseOp,
+    McpServerOp, McpToolOp, McpTransport, MockItem, MockReply, Op, Plan, PlanEdge, PlanNode, PlanTool, RequestOp,
+    SubgraphOp, ToolRunOp, ToolSpec, ToolsOp, UseOp,
 };
 use crate::diagnostic::Diagnostic;
 use crate::document::Graph;

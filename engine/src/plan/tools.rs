@@ -1,5 +1,5 @@
 //! Tools (format.md §4 (llm, tools) and §8): the graph's `tools` (a name, a description, a JSON Schema for the
-//! arguments, and a `script`, `http` or `use` run) and the `tools` node, which runs the tool calls of
+//! arguments, and a `script`, `http`, `use` or `mcp` run) and the `tools` node, which runs the tool calls of
 //! a `messages` field's last assistant message.
 
 use std::rc::Rc;
@@ -52,21 +52,36 @@ impl Checker {
                 }
             },
         };
-        let run = self.tool_run(s, &base, def, defs);
+        let run = self.tool_run(s, &base, name, def, defs);
+        let listed = match &run {
+            Some(ToolRunOp::Mcp(op)) if def.description.is_none() || def.parameters.is_none() => Some(op.clone()),
+            _ => None,
+        };
         let spec = ToolSpec {
             name: name.to_string(),
             description: def.description.clone().unwrap_or_default(),
             parameters: def.parameters.clone().unwrap_or_else(|| json!({"type": "object", "properties": {}})),
+            listed,
         };
         let run = run?;
         ok.then_some(PlanTool { spec, parameters, run })
     }
 
-    /// A tool's `run`: exactly one of `script`, `http` and `use`.
-    fn tool_run(&mut self, s: &Scripting, base: &str, def: &ToolDef, defs: &Definitions) -> Option<ToolRunOp> {
+    /// A tool's `run`: exactly one of `script`, `http`, `use` and `mcp`.
+    fn tool_run(
+        &mut self,
+        s: &Scripting,
+        base: &str,
+        name: &str,
+        def: &ToolDef,
+        defs: &Definitions,
+    ) -> Option<ToolRunOp> {
         let path = format!("{base}.run");
         let run = &def.run;
-        let given = [run.script.is_some(), run.http.is_some(), run.use_def.is_some()].iter().filter(|g| **g).count();
+        let given = [run.script.is_some(), run.http.is_some(), run.use_def.is_some(), run.mcp.is_some()]
+            .iter()
+            .filter(|g| **g)
+            .count();
         if run.use_def.is_none() {
             for (field, given) in [("inputs", run.inputs.is_some()), ("outputs", run.outputs.is_some())] {
                 if given {
@@ -81,13 +96,17 @@ impl Checker {
         }
         if given != 1 {
             let message = if given == 0 {
-                "give the tool a `script`, an `http` request or a definition to `use`"
+                "give the tool a `script`, an `http` request, a definition to `use` or an `mcp` server's tool"
             } else {
-                "give the tool one of `script`, `http` and `use`, not several"
+                "give the tool one of `script`, `http`, `use` and `mcp`, not several"
             };
             self.error(path, message.into(), None, None);
             return None;
         }
+        if run.mcp.is_some() {
+            return self.mcp_tool(&path, name, def, &defs.mcp).map(|op| ToolRunOp::Mcp(Rc::new(op)));
+        }
+
         if let Some(src) = &run.script {
             return self.expr(s, src, format!("{path}.script"), None, None, &TOOL_SCOPE).map(ToolRunOp::Script);
         }

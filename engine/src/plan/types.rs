@@ -209,6 +209,9 @@ pub struct ToolSpec {
     pub description: String,
     /// A JSON Schema for the arguments (an empty object schema when the tool gives none).
     pub parameters: Value,
+    /// An MCP tool whose document leaves out its description or parameters: the server's
+    /// listing gives them when a model is offered the tool.
+    pub listed: Option<Rc<McpToolOp>>,
 }
 
 /// One item of a mock model's `responses`.
@@ -276,6 +279,36 @@ pub enum ToolRunOp {
     /// Definition `name` run on the call's input; its final state (or `outputs` over it) is
     /// the result.
     Use(UseOp),
+    /// A tool of an MCP server, called in the run's session with that server.
+    Mcp(Rc<McpToolOp>),
+}
+
+/// A tool that an MCP server runs.
+#[derive(Debug, PartialEq)]
+pub struct McpToolOp {
+    pub server: Rc<McpServerOp>,
+    /// The server's name for the tool.
+    pub tool: String,
+    /// The document's `parameters`: the server's `inputSchema` must still be this one.
+    pub parameters: Option<Value>,
+}
+
+/// One of the document's `mcp_servers`, checked.
+#[derive(Debug, PartialEq)]
+pub struct McpServerOp {
+    /// Its key in `mcp_servers`: one session per run is kept under it.
+    pub name: String,
+    pub transport: McpTransport,
+}
+
+/// How a server is reached.
+#[derive(Debug, Clone, PartialEq)]
+pub enum McpTransport {
+    /// A program speaking MCP over stdio, started as written.
+    Stdio { program: String, args: Vec<String>, env: Vec<(String, String)> },
+    /// Streamable HTTP; header values are templates over `input`, rendered when a run opens
+    /// the session.
+    Http { url: String, headers: Vec<(String, String)> },
 }
 
 /// A tool that runs a definition.
@@ -314,13 +347,15 @@ pub struct SubgraphOp {
     pub outputs: Vec<(String, Expr)>,
 }
 
-/// The top-level document's definitions, compiled.
+/// The top-level document's definitions, compiled, and its MCP servers, which every graph of
+/// the document names.
 #[derive(Debug, Default)]
 pub(super) struct Definitions {
     /// Every definition's name, in document order.
     names: Vec<String>,
     /// The plans of the definitions compiled so far without error.
     plans: HashMap<String, Rc<Plan>>,
+    pub(super) mcp: Rc<McpServers>,
 }
 
 /// What a `use` finds.
@@ -333,8 +368,8 @@ pub(super) enum Found {
 
 impl Definitions {
     /// None compiled yet, of those named `names`.
-    pub(super) fn named(names: Vec<String>) -> Definitions {
-        Definitions { names, plans: HashMap::new() }
+    pub(super) fn named(names: Vec<String>, mcp: Rc<McpServers>) -> Definitions {
+        Definitions { names, plans: HashMap::new(), mcp }
     }
 
     /// Definition `name` compiled without error.
@@ -359,6 +394,15 @@ impl Definitions {
         let names: Vec<String> = self.names.iter().map(|n| format!("`{n}`")).collect();
         format!("the definitions are {}", names.join(", "))
     }
+}
+
+/// The top-level document's servers, as tools find them by name (the `mcp` module reads them).
+#[derive(Debug, Default)]
+pub(super) struct McpServers {
+    /// Every declared name, in document order.
+    pub(super) names: Vec<String>,
+    /// The servers compiled without error.
+    pub(super) ok: HashMap<String, Rc<McpServerOp>>,
 }
 
 /// The outcome of compiling: every diagnostic, and a plan when none is an error.

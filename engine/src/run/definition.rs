@@ -34,6 +34,7 @@ async fn run_definition(call: &EffectCall<'_>, name: &str, plan: &Rc<Plan>, inpu
             return DefinitionRun { result: Err(Failure { kind: ErrorKind::Type, reason }), record: Value::Null };
         }
     };
+    child.share_mcp(call.mcp);
     let (limit, run_limit) = call.budget();
     // Boxed: a definition's run is a run, so this future is recursive.
     let finished = {

@@ -85,6 +85,7 @@ impl Run {
             step: self.step_count() + 1,
             name: task.name(&self.plan),
             max_fanout: self.plan.limits.max_fanout,
+            mcp: &self.mcp,
         }
     }
 

@@ -65,6 +65,7 @@ use self::scope::Live;
 pub use self::scope::OUTPUT_HISTORY;
 pub use self::task::{Fanout, Task};
 pub use self::types::{Breakpoints, StepRecord};
+use crate::effects::McpSessions;
 use crate::plan::Plan;
 // The record's types, re-exported here too: a run is read through them.
 pub use crate::record::{
@@ -122,6 +123,11 @@ pub struct Run {
     /// For a subgraph's run: when the node it runs in must be done (on the host's clock) and
     /// that node's limit. Its scripts and requests stop there too, not only its waits.
     enclosing: Option<(f64, u64)>,
+    /// MCP sessions (format.md §2.11): the top-level run's, shared by the runs inside it.
+    mcp: Rc<McpSessions>,
+    /// Whether this run opened `mcp` and so closes it when it stops (a run inside another
+    /// leaves that to the outer one).
+    owns_mcp: bool,
 }
 
 impl Run {
@@ -129,6 +135,7 @@ impl Run {
     fn blank(plan: Rc<Plan>, run_id: String, input: Rc<Map<String, Value>>, initial: State) -> Run {
         let n = plan.nodes.len();
         let (live, ctx) = Live::new(&plan, &input);
+        let mcp = Rc::new(McpSessions::new(plan.clone(), input.clone()));
         Run {
             plan,
             run_id,
@@ -159,6 +166,8 @@ impl Run {
             forked_from: None,
             pending_patch: Vec::new(),
             enclosing: None,
+            mcp,
+            owns_mcp: true,
         }
     }
 
@@ -219,6 +228,13 @@ impl Run {
             tasks.sort_unstable();
         }
         tasks
+    }
+
+    /// This run as one inside the run whose MCP sessions are `mcp`: it uses them, and leaves
+    /// closing them to that run.
+    pub(crate) fn share_mcp(&mut self, mcp: &Rc<McpSessions>) {
+        self.mcp = mcp.clone();
+        self.owns_mcp = false;
     }
 
     /// Whether nothing is due to run next.

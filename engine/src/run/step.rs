@@ -34,8 +34,17 @@ impl Run {
         }
     }
 
-    /// Runs one superstep (passing the breakpoint the run stopped at, if it did).
+    /// Runs one superstep (passing the breakpoint the run stopped at, if it did). When the
+    /// run stops (completed, failed, interrupted, at a limit), its MCP sessions are closed; a
+    /// run that goes on later opens new ones.
     pub async fn step(&mut self, host: &dyn Host) {
+        self.superstep(host).await;
+        if self.status != Status::Running && self.owns_mcp {
+            self.mcp.close(host).await;
+        }
+    }
+
+    async fn superstep(&mut self, host: &dyn Host) {
         self.pass_breakpoint();
         if self.status != Status::Running {
             return;

@@ -29,6 +29,7 @@ impl Run {
             Ok(c) => c,
             Err(error) => return Outcome::failed(error),
         };
+        child.share_mcp(call.mcp);
         let mut retries = Retries::of(call.node);
         let mut attempt = 1;
         loop {
