@@ -115,3 +115,25 @@ fn a_token_goes_only_to_the_origin_it_is_for() {
     assert_eq!(tool_messages(&record), want, "{}", out.describe());
     assert!(!out.stdout.contains(token) && !out.stderr.contains(token));
 }
+
+#[test]
+fn a_tokens_file_is_read_and_one_others_can_read_is_warned_about() {
+    let a = Server::asker_http();
+    let graph = agent(json!({"a": {"url": a.url()}}), &[("who", "a", "whoami")], &[("who", json!({}))]);
+    let dir = tempfile::Builder::new().prefix("mcp-tokens").tempdir().expect("a temporary folder");
+    let file = dir.path().join("tokens.json");
+    let token = "tok-from-the-file-0123456789";
+    std::fs::write(&file, json!({ format!("http://127.0.0.1:{}", a.port): token }).to_string()).expect("written");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    }
+    let path = file.to_string_lossy().into_owned();
+    let out = run(&graph, &[], &[("SWITCHYARD_MCP_TOKENS_FILE", path.as_str())]);
+    let record = out.record(0);
+    assert_eq!(tool_messages(&record), [r#"{"result":"Bearer [api key removed]"}"#], "{}", out.describe());
+    #[cfg(unix)]
+    assert!(out.stderr.contains("can be read by other users; `chmod 600` it"), "{}", out.describe());
+    assert!(!out.stdout.contains(token) && !out.stderr.contains(token));
+}
