@@ -110,10 +110,10 @@ pub fn not_mock_only(graph: &Graph, at: &str) -> Option<String> {
                 model.provider.name()
             ));
         }
-        if let Some(inner) = node.graph.as_deref() {
-            if let Some(why) = not_mock_only(inner, &format!("{at}nodes[{i}].graph.")) {
-                return Some(why);
-            }
+        if let Some(inner) = node.graph.as_deref()
+            && let Some(why) = not_mock_only(inner, &format!("{at}nodes[{i}].graph."))
+        {
+            return Some(why);
         }
     }
     graph.definitions.iter().flatten().find_map(|(name, g)| not_mock_only(g, &format!("{at}definitions.{name}.")))

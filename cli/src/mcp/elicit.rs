@@ -90,7 +90,7 @@ impl Question {
                     Some(options) => options.join("|"),
                     None => f.ty.name().to_string(),
                 };
-                let optional = if f.required { "" } else { " (optional)" };
+                let optional = if f.required && f.default.is_none() { "" } else { " (optional)" };
                 format!("{name}: {ty}{optional}")
             })
             .collect::<Vec<_>>()
@@ -214,7 +214,7 @@ mod tests {
         assert_eq!(review().message(), "node `review`: Approve lunch?");
         assert_eq!(
             review().fields_line(),
-            "decision: approve|reject, to_pay: number, tags: list (optional), comment: string (optional)"
+            "decision: approve|reject, to_pay: number (optional), tags: list (optional), comment: string (optional)"
         );
     }
 

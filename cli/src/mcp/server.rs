@@ -188,10 +188,10 @@ impl ServerHandler for GraphServer {
                 None => Err(McpError::internal_error("the call was cancelled", None)),
             };
         }
-        if self.authoring {
-            if let Some(reply) = authoring::call(&request.name, input).await {
-                return call_result(reply);
-            }
+        if self.authoring
+            && let Some(reply) = authoring::call(&request.name, input).await
+        {
+            return call_result(reply);
         }
         Err(McpError::invalid_params(format!("no tool is named `{}`", request.name), None))
     }

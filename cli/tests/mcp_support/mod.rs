@@ -15,7 +15,9 @@ fn workspace() -> PathBuf {
 }
 
 fn missing(what: &str, var: &str) -> ! {
-    panic!("{what} is not installed: `./dev test` installs it, or run `eval \"$(./dev mcp-env)\"` before cargo test ({var})")
+    panic!(
+        "{what} is not installed: `./dev test` installs it, or run `eval \"$(./dev mcp-env)\"` before cargo test ({var})"
+    )
 }
 
 /// `tests/mcp/node_modules`, with the reference servers, the Inspector and the conformance
