@@ -48,6 +48,8 @@ pub async fn serve(server: GraphServer, listener: tokio::net::TcpListener) -> st
         StreamableHttpService::new(move || Ok(server.clone()), Arc::new(LocalSessionManager::default()), config);
     loop {
         let (stream, _) = listener.accept().await?;
+        // Small JSON-RPC replies must not wait for the peer's delayed ACK (40 ms a call).
+        let _ = stream.set_nodelay(true);
         let service = service.clone();
         tokio::spawn(async move {
             let handler = hyper::service::service_fn(move |request: Request<hyper::body::Incoming>| {
