@@ -63,6 +63,11 @@ fn drive(graph: Graph, input: Value, tx: &mpsc::UnboundedSender<RunEvent>, stop:
     let Some(plan) = engine::compile(&graph).plan else {
         return ending(Ending::Failed("the graph is not valid".into()));
     };
+    if let Some(key) = undeclared_key(&plan, &input) {
+        return ending(Ending::Failed(format!(
+            "input: `{key}` is not a state field of the graph (the tool's inputSchema lists them)"
+        )));
+    }
     let plan = Rc::new(plan);
     let host = crate::host::native_host();
     let mut run = match Run::start(plan.clone(), input, &host) {
@@ -103,6 +108,12 @@ fn drive(graph: Graph, input: Value, tx: &mpsc::UnboundedSender<RunEvent>, stop:
             }
         }
     }
+}
+
+/// An input key no state field declares: the tool's inputSchema allows no other keys, so
+/// the call refuses it rather than warning as `switchyard run` does.
+fn undeclared_key(plan: &Plan, input: &Value) -> Option<String> {
+    input.as_object()?.keys().find(|k| !plan.schema.is_declared(k)).cloned()
 }
 
 /// The message of a run that failed or reached a limit.
@@ -194,6 +205,13 @@ mod tests {
         let events = events_of(COUNT, serde_json::json!({"n": "three"}));
         match events.last() {
             Some(RunEvent::Ended(Ending::Failed(m))) => assert!(m.starts_with("input: "), "{m}"),
+            other => panic!("{other:?}"),
+        }
+        let events = events_of(COUNT, serde_json::json!({"m": 1}));
+        match events.last() {
+            Some(RunEvent::Ended(Ending::Failed(m))) => {
+                assert_eq!(m, "input: `m` is not a state field of the graph (the tool's inputSchema lists them)")
+            }
             other => panic!("{other:?}"),
         }
     }
