@@ -60,8 +60,9 @@ pub enum Command {
 
 #[derive(Args)]
 pub struct McpArgs {
-    /// The graph documents; each is one tool, named after the graph's `name`.
-    #[arg(required = true)]
+    /// The graph documents; each is one tool, named after the graph's `name` (none needed
+    /// with --authoring).
+    #[arg(required_unless_present = "authoring")]
     pub graphs: Vec<String>,
     /// Serve Streamable HTTP at http://ADDR/mcp instead of stdio (HOST:PORT, or :PORT for
     /// 127.0.0.1:PORT). Host and Origin headers are checked; a non-loopback address warns.
