@@ -285,6 +285,21 @@ fn a_cancelled_call_stops_its_run_and_the_server_answers_the_next() {
     }
 }
 
+#[test]
+fn a_cancelled_call_stops_its_run_inside_a_wait() {
+    // The run's only step retries a refused connection after pauses of two minutes and more.
+    let server = Listening::start(&[path("cli/tests/fixtures/mcp_patient_fetch.json")]);
+    let input = json!({"url": format!("http://127.0.0.1:{}/", free_port())});
+    let results =
+        client(&server.url(), "legacy", &["--timeout", "0.5", "call", "patient_fetch", &input.to_string()], &[]);
+    assert!(results[0].get("exception").is_some(), "the call timed out on the client: {}", results[0]);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while server.run_threads() > 0 {
+        assert!(Instant::now() < deadline, "the cancelled run still waits");
+        sleep(Duration::from_millis(50));
+    }
+}
+
 /// A raw POST to the endpoint with `headers`; the status.
 fn post_status(url: &str, headers: &[(&str, &str)]) -> u16 {
     let agent = ureq::Agent::new_with_config(ureq::Agent::config_builder().http_status_as_error(false).build());

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 use tokio::sync::{mpsc, oneshot};
 
 use super::elicit::{Asks, Question};
+use super::stop::StoppingHost;
 
 /// What the run thread tells the call.
 #[derive(Debug)]
@@ -55,8 +56,9 @@ pub fn start(graph: Graph, input: Value) -> Call {
 }
 
 /// Runs the graph to its end, asking through `tx` when it waits; returns early when `stop`
-/// is set (checked between steps) or when the call stops listening.
-fn drive(graph: Graph, input: Value, tx: &mpsc::UnboundedSender<RunEvent>, stop: &AtomicBool) {
+/// is set (checked between steps; the host's waits end at once) or when the call stops
+/// listening.
+fn drive(graph: Graph, input: Value, tx: &mpsc::UnboundedSender<RunEvent>, stop: &Arc<AtomicBool>) {
     let ending = |e: Ending| {
         let _ = tx.send(RunEvent::Ended(e));
     };
@@ -69,7 +71,7 @@ fn drive(graph: Graph, input: Value, tx: &mpsc::UnboundedSender<RunEvent>, stop:
         )));
     }
     let plan = Rc::new(plan);
-    let host = crate::host::native_host();
+    let host = StoppingHost::new(crate::host::native_host(), stop.clone());
     let mut run = match Run::start(plan.clone(), input, &host) {
         Ok(run) => run,
         Err(e) => return ending(Ending::Failed(format!("input: {e}"))),

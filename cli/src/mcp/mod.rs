@@ -4,6 +4,7 @@
 //! |---|---|
 //! | `tools` | a graph as a tool: name, title, description, input and output schemas |
 //! | `call` | one call's run on its own thread, and the events it sends: steps, questions, the end |
+//! | `stop` | the host a call's run uses: the CLI's, its waits ending once the call is cancelled |
 //! | `elicit` | a waiting node's form as an elicitation's requested schema, and the answer back |
 //! | `authoring` | `--authoring`: validate, run with mock models, schema, Mermaid; the format reference |
 //! | `server` | the rmcp server handler: tools listed and called, progress, elicitation, cancellation |
@@ -16,6 +17,7 @@ pub mod call;
 pub mod elicit;
 pub mod http;
 pub mod server;
+pub mod stop;
 pub mod tools;
 
 use serde_json::{Map, Value, json};
