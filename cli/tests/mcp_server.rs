@@ -300,6 +300,31 @@ fn a_cancelled_call_stops_its_run_inside_a_wait() {
     }
 }
 
+#[test]
+fn a_non_loopback_address_warns() {
+    use std::io::{BufRead, BufReader};
+    let port = free_port();
+    let mut child = Command::new(BIN)
+        .args(["mcp", &path("tests/mcp/graphs/test_simple_text.json"), "--listen", &format!("0.0.0.0:{port}")])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("switchyard starts");
+    let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
+    let warning = lines.next().expect("a line").expect("text");
+    let serving = lines.next().expect("a line").expect("text");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(
+        warning,
+        format!(
+            "switchyard: warning: 0.0.0.0:{port} is not a loopback address: anyone who can reach it can run these graphs"
+        )
+    );
+    assert_eq!(serving, format!("switchyard: serving 1 graph(s) as MCP tools at http://0.0.0.0:{port}/mcp"));
+}
+
 /// A raw POST to the endpoint with `headers`; the status.
 fn post_status(url: &str, headers: &[(&str, &str)]) -> u16 {
     let agent = ureq::Agent::new_with_config(ureq::Agent::config_builder().http_status_as_error(false).build());

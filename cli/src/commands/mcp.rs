@@ -46,7 +46,7 @@ pub fn mcp(args: McpArgs) -> Result<Printed, BadInput> {
                         "warning: {bound} is not a loopback address: anyone who can reach it can run these graphs"
                     ));
                 }
-                say(&format!("switchyard mcp: {count} graph(s) at http://{bound}{}", http::PATH));
+                say(&format!("serving {count} graph(s) as MCP tools at http://{bound}{}", http::PATH));
                 http::serve(server, listener).await.map_err(|e| format!("--listen {bound}: {e}"))
             }
         }
