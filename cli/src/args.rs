@@ -58,6 +58,28 @@ pub enum Command {
     Record(RunAt),
     /// Fork a served run from the checkpoint after a step; print the new run's id.
     Fork(ForkArgs),
+    /// Serve graphs as MCP tools, over stdio or Streamable HTTP (--listen).
+    Mcp(McpArgs),
+}
+
+#[derive(Args)]
+pub struct McpArgs {
+    /// The graph documents; each is one tool, named after the graph's `name` (none needed
+    /// with --authoring).
+    #[arg(required_unless_present = "authoring")]
+    pub graphs: Vec<String>,
+    /// Serve Streamable HTTP at http://ADDR/mcp instead of stdio (HOST:PORT, or :PORT for
+    /// 127.0.0.1:PORT). Host and Origin headers are checked; a non-loopback address warns.
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Option<String>,
+    /// Add tools for writing graphs (validate, run with mock models, schema, Mermaid) and the
+    /// format reference as a resource.
+    #[arg(long)]
+    pub authoring: bool,
+    /// A program the graphs' stdio MCP servers may start (repeatable); also
+    /// $SWITCHYARD_ALLOWED_COMMANDS, comma-separated.
+    #[arg(long, value_name = "PROGRAM")]
+    pub allow_command: Vec<String>,
 }
 
 /// Which Restate ingress the client commands talk to.

@@ -8,7 +8,7 @@
 //! | module | what it holds |
 //! |---|---|
 //! | `args` | the command line as clap parses it, with every flag's help |
-//! | `commands` | one module per command: `run`, `resume`, `validate`, `mermaid`, `serve`, and the Restate clients `submit`, `status` (and `record`), `answer`, `fork` |
+//! | `commands` | one module per command: `run`, `resume`, `validate`, `mermaid`, `serve`, `mcp`, and the Restate clients `submit`, `status` (and `record`), `answer`, `fork` |
 //! | `ingress` | the clients' HTTP calls to a Restate ingress, refusals read |
 //! | `session` | `run` and `resume` after their run is ready: observers chosen by the flags, the run driven, the exit code |
 //! | `drive` | the stepping loop and the [`drive::Observer`]s it tells after each step |
@@ -21,6 +21,7 @@
 //! | `schema` | `switchyard schema graph` and `schema run`: the JSON Schemas the engine derives |
 //! | `undeclared` | input and `--set` keys no state field declares: warnings, or `--strict` |
 //! | `input` | files and JSON arguments read, with errors that say where |
+//! | `mcp` | `switchyard mcp`: graphs as MCP tools (rmcp glue in `mcp/server` and `mcp/http`) |
 //! | `host` | the CLI's host: clock, HTTP, keys, MCP exchanges |
 //! | `consent` | `--allow-command`: the programs a graph may start as MCP servers, checked before a run |
 //! | `output` | stdout and stderr written without panicking |
@@ -37,6 +38,7 @@ mod exit;
 mod host;
 mod ingress;
 mod input;
+mod mcp;
 mod output;
 mod progress;
 mod record_file;
@@ -112,6 +114,7 @@ fn dispatch(command: Command) -> Result<Printed, BadInput> {
         Command::Record(args) => commands::status::record(args),
         Command::Answer(args) => commands::answer::answer(args),
         Command::Fork(args) => commands::fork::fork(args),
+        Command::Mcp(args) => commands::mcp::mcp(args),
     }
 }
 

@@ -1,9 +1,11 @@
 //! One module per command. `run` and `resume` prepare a run and hand it to
 //! [`crate::session`], which drives it step by step. `serve` starts the Restate deployment;
-//! `submit`, `status`, `record`, `answer` and `fork` are its clients ([`crate::ingress`]).
+//! `submit`, `status`, `record`, `answer` and `fork` are its clients ([`crate::ingress`]); `mcp`
+//! serves graphs as MCP tools ([`crate::mcp`]).
 
 pub mod answer;
 pub mod fork;
+pub mod mcp;
 pub mod mermaid;
 mod remote;
 pub mod resume;
