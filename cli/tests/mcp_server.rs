@@ -460,5 +460,5 @@ fn bad_graph_sets_exit_2_naming_the_files() {
         .expect("the program starts");
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("`npx`") && err.contains("--allow-command npx"), "{err}");
+    assert!(err.contains("`npx -y x`") && err.contains("--allow-command npx"), "{err}");
 }
