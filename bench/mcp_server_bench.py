@@ -1,6 +1,6 @@
 """`switchyard mcp` calls per second for a trivial graph (not a timed test; it prints figures).
 
-    ./dev build --release   # or: cargo build --release -p switchyard
+    cargo build --release -p switchyard
     eval "$(./dev mcp-env)"
     $SWITCHYARD_MCP_PYTHON bench/mcp_server_bench.py [REQUESTS] [CONCURRENCY]
 
