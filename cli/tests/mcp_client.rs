@@ -197,3 +197,29 @@ fn validate_names_what_is_wrong_with_a_server() {
         assert!(out.stdout.contains(needle) || out.stderr.contains(needle), "{needle}\n{}", out.describe());
     }
 }
+
+#[test]
+fn the_conformance_suites_client_scenarios_pass() {
+    // Applicable: `initialize` and `tools_call`. Not applicable: `elicitation-sep1034-client-defaults`
+    // (Switchyard's client offers no elicitation), `sse-retry` (its server answers protocol
+    // version 2025-03-26, older than Switchyard accepts), `auth/*` (no OAuth: tokens come from
+    // the host's keys).
+    let suite = mcp_support::tools_dir().join("@modelcontextprotocol/conformance/dist/index.js");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/mcp/conformance-client.sh");
+    for scenario in ["initialize", "tools_call"] {
+        let dir = tempfile::Builder::new().prefix("mcp-conformance").tempdir().expect("a temporary folder");
+        let out = Command::new(mcp_support::node22())
+            .arg(&suite)
+            .args(["client", "--command"])
+            .arg(&script)
+            .args(["--scenario", scenario])
+            .current_dir(dir.path())
+            .env("SWITCHYARD_BIN", env!("CARGO_BIN_EXE_switchyard"))
+            .output()
+            .expect("the conformance suite runs");
+        // The suite reports on stderr.
+        let report = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        let tail: String = report.chars().rev().take(3000).collect::<Vec<_>>().into_iter().rev().collect();
+        assert!(out.status.success() && report.contains("OVERALL: PASSED"), "scenario {scenario}:\n{tail}");
+    }
+}
