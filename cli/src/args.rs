@@ -43,6 +43,10 @@ pub enum Command {
         /// and node addresses; also $SWITCHYARD_DENIED_ADDRESSES, and $SWITCHYARD_SERVER.
         #[arg(long, value_name = "LIST")]
         deny: Option<String>,
+        /// A program served graphs may start as an MCP server (repeatable), exactly as graphs
+        /// write it; also $SWITCHYARD_ALLOWED_COMMANDS (comma-separated).
+        #[arg(long, value_name = "PROGRAM")]
+        allow_command: Vec<String>,
     },
     /// Start a run on a Restate server that serves `switchyard serve`; print its run id.
     Submit(SubmitArgs),

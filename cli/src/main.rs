@@ -104,7 +104,9 @@ fn dispatch(command: Command) -> Result<Printed, BadInput> {
         Command::Validate { graph, json } => commands::validate::validate_graph(&graph, json),
         Command::Mermaid { graph } => commands::mermaid::mermaid(&graph),
         Command::Schema { name } => schema::print(&name).map(|text| Printed::new(text, 0)),
-        Command::Serve { listen, allow, deny } => commands::serve::serve(&listen, allow.as_deref(), deny.as_deref()),
+        Command::Serve { listen, allow, deny, allow_command } => {
+            commands::serve::serve(&listen, allow.as_deref(), deny.as_deref(), &allow_command)
+        }
         Command::Submit(args) => commands::submit::submit(args),
         Command::Status(args) => commands::status::status(args),
         Command::Record(args) => commands::status::record(args),

@@ -10,14 +10,20 @@ use std::process::Command;
 use binary::Out;
 use serde_json::{Value, json};
 
-/// A graph whose server `fs` would create `flag` if it ever started.
+/// A graph whose server `fs` would create `flag` if it ever started; its tool `touch` uses
+/// it (no node calls the tool: consent is asked for every server a tool may reach).
 fn graph(flag: &Path) -> Value {
     json!({
         "format": "switchyard/graph@1",
         "name": "consent",
         "mcp_servers": {
             "web": {"url": "http://127.0.0.1:9/mcp"},
-            "fs": {"command": "sh", "args": ["-c", format!("touch {}", flag.display()), "a b"]}
+            "fs": {"command": "sh", "args": ["-c", format!("touch {}", flag.display()), "a b"]},
+            "unused": {"command": "never-asked-about"}
+        },
+        "tools": {
+            "touch": {"run": {"mcp": {"server": "fs"}}},
+            "fetch": {"run": {"mcp": {"server": "web"}}}
         },
         "nodes": [{"id": "start", "kind": "start"}, {"id": "end", "kind": "end"}],
         "edges": [{"from": "start", "to": "end"}]
@@ -57,6 +63,7 @@ fn a_program_not_allowed_is_refused_before_the_run_and_never_starts() {
         "/started' 'a b'` needs consent: pass --allow-command sh (or add it to SWITCHYARD_ALLOWED_COMMANDS)",
     ]);
     assert!(!out.stderr.contains("mcp_servers.web"), "an HTTP server needs no consent\n{}", out.describe());
+    assert!(!out.stderr.contains("never-asked-about"), "a server no tool uses never starts\n{}", out.describe());
     // Another program allowed, or the same written otherwise, is not consent.
     let out = switchyard(dir.path(), &["run", "graph.json", "--allow-command", "/bin/sh"], Some("node, npx"));
     out.assert_bad_input(&["--allow-command sh"]);
@@ -71,19 +78,20 @@ fn the_flag_or_the_variable_allows_it() {
 }
 
 #[test]
-fn servers_of_definitions_need_consent_too() {
+fn servers_used_by_definitions_need_consent_too() {
     let (dir, _flag) = setup("consent-defs", |flag| {
-        let mut doc = json!({
+        let mut doc = graph(flag);
+        doc["tools"] = json!({});
+        doc["definitions"] = json!({"inner": {
             "format": "switchyard/graph@1",
-            "name": "outer",
+            "tools": {"touch": {"run": {"mcp": {"server": "fs"}}}},
             "nodes": [{"id": "start", "kind": "start"}, {"id": "end", "kind": "end"}],
             "edges": [{"from": "start", "to": "end"}]
-        });
-        doc["definitions"] = json!({"inner": graph(flag)});
+        }});
         doc
     });
     let out = switchyard(dir.path(), &["run", "graph.json"], None);
-    out.assert_bad_input(&["graph.json: definitions.inner.mcp_servers.fs: starting `sh -c"]);
+    out.assert_bad_input(&["graph.json: mcp_servers.fs: starting `sh -c"]);
 }
 
 #[test]

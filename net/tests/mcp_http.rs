@@ -107,6 +107,17 @@ fn a_call_past_its_timeout_times_out_and_the_session_goes_on() {
 }
 
 #[test]
+fn a_message_over_the_bound_is_too_large() {
+    let server = Server::everything_http();
+    let ev = at(server.url());
+    let policy = policy();
+    let init = ready(&ev, &policy);
+    let mut big = then(&ev, &init, vec![call(2, "echo", json!({"message": "x".repeat(5000)}))], Some(2));
+    big.max_bytes = 4000;
+    assert_eq!(net::mcp::exchange(&big, &policy, &|_| {}).end, McpEnd::TooLarge);
+}
+
+#[test]
 fn an_unknown_session_is_lost() {
     let server = asker_http();
     let ep = at(server.url());
@@ -150,6 +161,20 @@ fn requests_from_the_server_are_answered_within_the_call() {
         let got = text(&result(&reply));
         assert!(got.starts_with(want), "{what}: {got}");
     }
+}
+
+#[test]
+fn a_stream_closed_before_the_response_is_resumed() {
+    let server = asker_http();
+    let ep = at(server.url());
+    let policy = policy();
+    let init = ready(&ep, &policy);
+    let mut x = then(&ep, &init, vec![call(2, "polled", json!({}))], Some(2));
+    x.timeout_ms = 20_000;
+    let reply = net::mcp::exchange(&x, &policy, &|_| {});
+    assert_eq!(text(&result(&reply)), "answered after the stream was resumed");
+    let all = messages(&reply);
+    assert_eq!(notifications(&all, "notifications/progress").len(), 2, "one before, one after: {all:?}");
 }
 
 /// What `whoami` at `url` saw as `Authorization`, with `policy`'s tokens.

@@ -1,14 +1,17 @@
 //! Effects as the workflow handler performs them: an HTTP request sent for real, with the
 //! keys of the service's environment (the same variables as the CLI's, and the same rule:
-//! a key goes only to its provider's origin and to `SWITCHYARD_TRUSTED_ORIGINS`).
+//! a key goes only to its provider's origin and to `SWITCHYARD_TRUSTED_ORIGINS`); an
+//! exchange with an MCP server, with the programs the operator allowed and the tokens of the
+//! service's environment, reaching what served graphs reach.
 
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
-use engine::host::{HttpRequest, KeyRing, redact, redact_headers};
+use engine::host::{HttpRequest, KeyRing, McpEndpoint, McpExchange, redact, redact_headers};
+use net::mcp::{AllowedCommands, McpPolicy, McpTokens};
 use net::reach::Reach;
 
-use crate::messages::Exchange;
+use crate::messages::{Exchange, McpJournal};
 
 /// The keys and trusted origins of the service's environment, read once.
 pub fn keys() -> &'static KeyRing {
@@ -32,6 +35,55 @@ pub fn set_reach(reach: Reach) {
 /// What served graphs reach: as set, else public addresses only.
 fn reach() -> &'static Arc<Reach> {
     REACH.get_or_init(|| Arc::new(Reach::served()))
+}
+
+static ALLOWED: OnceLock<AllowedCommands> = OnceLock::new();
+
+/// Sets the programs served graphs may start as MCP servers, once, before the first run.
+pub fn set_allowed_commands(allowed: AllowedCommands) {
+    let _ = ALLOWED.set(allowed);
+}
+
+/// The programs allowed: as set, else none.
+pub fn allowed_commands() -> &'static AllowedCommands {
+    ALLOWED.get_or_init(AllowedCommands::none)
+}
+
+/// What MCP exchanges may do: the allowed programs, the environment's tokens (by exact
+/// origin), the served reach, and every key held removed from what servers send.
+fn mcp_policy() -> &'static McpPolicy {
+    static POLICY: OnceLock<McpPolicy> = OnceLock::new();
+    POLICY.get_or_init(|| {
+        let (tokens, bad) = McpTokens::from_env();
+        for bad in bad {
+            eprintln!("switchyard serve: {bad}");
+        }
+        McpPolicy {
+            allowed: allowed_commands().clone(),
+            tokens,
+            reach: reach().clone(),
+            secrets: keys().keys().map(str::to_string).collect(),
+        }
+    })
+}
+
+/// Carries out an MCP exchange on a blocking thread; what the journal keeps.
+pub async fn mcp(exchange: McpExchange) -> McpJournal {
+    let started = Instant::now();
+    let reply = tokio::task::spawn_blocking(move || net::mcp::exchange(&exchange, mcp_policy(), &|_| {}))
+        .await
+        .unwrap_or_else(|e| {
+            engine::host::McpReply::ended(engine::host::McpEnd::Failed(format!("the exchange's thread failed: {e}")))
+        });
+    McpJournal { reply, took_ms: started.elapsed().as_secs_f64() * 1000.0 }
+}
+
+/// Ends an MCP session on a blocking thread.
+pub async fn mcp_close(endpoint: McpEndpoint, connection: Option<String>, session_id: Option<String>) {
+    let _ = tokio::task::spawn_blocking(move || {
+        net::mcp::close(&endpoint, connection.as_deref(), session_id.as_deref(), mcp_policy());
+    })
+    .await;
 }
 
 /// Sends `request` on a blocking thread (the HTTP client is a blocking one), timed out

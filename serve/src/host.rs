@@ -10,7 +10,9 @@
 
 use std::cell::Cell;
 
-use engine::host::{Clock, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture};
+use engine::host::{
+    Clock, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture, McpEnd, McpEndpoint, McpExchange, McpReply,
+};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::messages::ToHandler;
@@ -88,5 +90,36 @@ impl Host for ServeHost {
 
     fn key_allowed(&self, auth: engine::host::Auth, url: &str) -> Result<(), String> {
         crate::effects::keys().allowed(auth, url)
+    }
+
+    /// Each exchange is one journaled step: a replayed run gets what the server sent then. A
+    /// stdio connection named in a replayed reply is gone after a restart; the next exchange
+    /// on it is `Lost`, and the engine opens a new session.
+    fn mcp<'a>(&'a self, exchange: McpExchange, _seen: &'a dyn Fn(&str)) -> LocalBoxFuture<'a, McpReply> {
+        let (tx, rx) = oneshot::channel();
+        let sent = self.to_handler.send(ToHandler::Mcp(exchange, tx)).is_ok();
+        Box::pin(async move {
+            let gone = || McpReply::ended(McpEnd::Failed("the workflow handler stopped".into()));
+            if !sent {
+                return gone();
+            }
+            let Ok(journal) = rx.await else { return gone() };
+            self.advance(journal.took_ms);
+            journal.reply
+        })
+    }
+
+    fn mcp_close<'a>(
+        &'a self,
+        endpoint: &'a McpEndpoint,
+        connection: Option<&'a str>,
+        session_id: Option<&'a str>,
+    ) -> LocalBoxFuture<'a, ()> {
+        let _ = self.to_handler.send(ToHandler::McpClose {
+            endpoint: endpoint.clone(),
+            connection: connection.map(str::to_string),
+            session_id: session_id.map(str::to_string),
+        });
+        Box::pin(async {})
     }
 }

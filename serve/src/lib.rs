@@ -76,8 +76,14 @@ pub fn identity_keys_from_env() -> Vec<String> {
 }
 
 /// Serves `endpoint` on `listener` until the process ends, the graphs' requests reaching what
-/// `reach` allows.
-pub async fn serve(listener: tokio::net::TcpListener, endpoint: Endpoint, reach: net::reach::Reach) {
+/// `reach` allows and their MCP servers starting only the programs in `allowed`.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    endpoint: Endpoint,
+    reach: net::reach::Reach,
+    allowed: net::mcp::AllowedCommands,
+) {
     effects::set_reach(reach);
+    effects::set_allowed_commands(allowed);
     HttpServer::new(endpoint).serve(listener).await;
 }

@@ -77,7 +77,21 @@ pub fn plan_of(document: Value) -> Result<(Plan, String), Refusal> {
         };
         return Err(Refusal::BadGraph(format!("invalid graph: {first}{more}")));
     };
+    check_consent(&plan)?;
     limits::hold(&mut plan);
     let hash = plan.graph_hash().hash.clone();
     Ok((plan, hash))
+}
+
+/// A graph whose MCP servers include a program the operator did not allow is refused before
+/// it runs, naming the server and the whole command line (format.md §2.11).
+fn check_consent(plan: &Plan) -> Result<(), Refusal> {
+    let allowed = crate::effects::allowed_commands();
+    match plan.mcp_endpoints().into_iter().find(|(_, e)| !allowed.allows_endpoint(e)) {
+        None => Ok(()),
+        Some((name, endpoint)) => Err(Refusal::BadGraph(format!(
+            "mcp_servers.{name}: {} when starting switchyard serve",
+            net::mcp::refusal(&endpoint)
+        ))),
+    }
 }

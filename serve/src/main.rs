@@ -24,6 +24,10 @@ struct Args {
     /// $SWITCHYARD_SERVER.
     #[arg(long, value_name = "LIST")]
     deny: Option<String>,
+    /// A program graphs may start as an MCP server (repeatable), exactly as graphs write it;
+    /// also $SWITCHYARD_ALLOWED_COMMANDS (comma-separated).
+    #[arg(long = "allow-command", value_name = "PROGRAM")]
+    allow_command: Vec<String>,
 }
 
 fn main() -> ExitCode {
@@ -69,7 +73,9 @@ fn main() -> ExitCode {
         };
         let addr = listener.local_addr().map(|a| a.to_string()).unwrap_or(args.listen);
         eprintln!("switchyard serve: listening on http://{addr} (register it with your Restate server)");
-        switchyard_serve::serve(listener, endpoint, reach).await;
+        let mut allowed = net::mcp::AllowedCommands::from_env();
+        allowed.allow(&args.allow_command);
+        switchyard_serve::serve(listener, endpoint, reach, allowed).await;
         ExitCode::SUCCESS
     })
 }

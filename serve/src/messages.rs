@@ -1,8 +1,9 @@
 //! The messages between a run's engine thread and its workflow handler: what the engine asks
-//! for ([`ToHandler`]), and an HTTP exchange as the journal keeps it ([`Exchange`]). The
-//! handler answers effects through the oneshot channels inside.
+//! for ([`ToHandler`]), and an HTTP exchange as the journal keeps it ([`Exchange`]), and an
+//! exchange with an MCP server ([`McpJournal`]). The handler answers effects through the
+//! oneshot channels inside.
 
-use engine::host::{HttpFailure, HttpRequest, HttpResponse};
+use engine::host::{HttpFailure, HttpRequest, HttpResponse, McpEndpoint, McpExchange, McpReply};
 use engine::record::{RunRecord, StepDoc};
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
@@ -15,6 +16,11 @@ pub enum ToHandler {
     Http(HttpRequest, oneshot::Sender<Exchange>),
     /// Wait this long (a durable timer) and reply.
     Sleep(u64, oneshot::Sender<()>),
+    /// Carry out this exchange with an MCP server (journaled: one step each) and reply.
+    Mcp(McpExchange, oneshot::Sender<McpJournal>),
+    /// End an MCP session (its run stopped); not journaled, and nothing comes back: closing
+    /// again after a restart finds nothing to close.
+    McpClose { endpoint: McpEndpoint, connection: Option<String>, session_id: Option<String> },
     /// The run exists: keep its summary and its steps so far (a fork starts with the
     /// original's steps up to the fork point).
     Started { summary: Box<RunRecord>, steps: Vec<StepDoc> },
@@ -63,4 +69,12 @@ impl Exchange {
             Outcome::Failed { message, timed_out } => Err(HttpFailure { message, timed_out }),
         }
     }
+}
+
+/// An MCP exchange as the journal keeps it: what the server sent, and how long it took, by
+/// which the run's clock advances on replay as for HTTP.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct McpJournal {
+    pub reply: McpReply,
+    pub took_ms: f64,
 }

@@ -11,7 +11,7 @@
 use std::time::Duration;
 
 use engine::RunRecord;
-use engine::host::{HttpRequest, OfflineHost};
+use engine::host::{HttpRequest, McpExchange, OfflineHost};
 use restate_sdk::prelude::*;
 use serde_json::{Map, Value};
 use tokio::sync::mpsc;
@@ -21,7 +21,7 @@ use crate::driver::{self, ForkFrom, Origin};
 use crate::graphs::GraphStoreClient;
 use crate::limits;
 use crate::load::{Refusal, plan_of};
-use crate::messages::{Exchange, ToHandler};
+use crate::messages::{Exchange, McpJournal, ToHandler};
 use crate::protocol::{ForkOf, ForkRequest, RunRequest};
 use crate::store::{self, ANSWER_ERROR, AWAITING, Awaiting, GRAPH, REFUSED, SUMMARY};
 
@@ -59,6 +59,12 @@ impl GraphRun {
                 ToHandler::Sleep(ms, reply) => {
                     ctx.sleep(Duration::from_millis(ms)).await?;
                     let _ = reply.send(());
+                }
+                ToHandler::Mcp(exchange, reply) => {
+                    let _ = reply.send(perform_mcp(&ctx, exchange, &mut counts).await?);
+                }
+                ToHandler::McpClose { endpoint, connection, session_id } => {
+                    crate::effects::mcp_close(endpoint, connection, session_id).await;
                 }
                 ToHandler::Started { summary, steps } => {
                     if let (true, Some(hash)) = (inline, summary.graph_hash.as_deref()) {
@@ -186,6 +192,18 @@ async fn perform(
     idempotency_key(&mut request, ctx.key(), counts.effects);
     let Json(exchange) = ctx.run(|| async move { Ok(Json(crate::effects::send(request).await)) }).name(name).await?;
     Ok(exchange)
+}
+
+/// Carries out an MCP exchange as one journaled step, named by its server and first method.
+async fn perform_mcp(
+    ctx: &WorkflowContext<'_>,
+    exchange: McpExchange,
+    counts: &mut Counts,
+) -> Result<McpJournal, HandlerError> {
+    counts.effects += 1;
+    let name = mcp_effect_name(counts.effects, &exchange);
+    let Json(journal) = ctx.run(|| async move { Ok(Json(crate::effects::mcp(exchange).await)) }).name(name).await?;
+    Ok(journal)
 }
 
 /// Keeps the summary and `steps`, the first of them being step `first`.
@@ -373,6 +391,13 @@ fn idempotency_key(request: &mut HttpRequest, run_id: &str, n: u32) {
 }
 
 /// A journal entry's name: which call, to where (the URL cut short).
+fn mcp_effect_name(n: u32, exchange: &McpExchange) -> String {
+    let first = exchange.send.first().and_then(|m| serde_json::from_str::<Value>(m).ok());
+    let method = first.as_ref().and_then(|m| m.get("method")).and_then(Value::as_str).unwrap_or("messages");
+    let server: String = exchange.server.chars().take(60).collect();
+    format!("mcp #{n} {server} {method}")
+}
+
 fn effect_name(n: u32, request: &HttpRequest) -> String {
     let url: String = request.url.chars().take(120).collect();
     format!("http #{n} {} {url}", request.method)

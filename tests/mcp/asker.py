@@ -2,7 +2,8 @@
 
 Its `ask` tool sends the client a request whatever the client declared: `roots/list`,
 `sampling/createMessage`, `elicitation/create` or `ping`, and says what came back. Its `whoami`
-tool says which `Authorization` header the request carried.
+tool says which `Authorization` header the request carried. Over HTTP its `polled` tool closes
+the call's event stream before answering, so the client must resume it with `Last-Event-ID`.
 
     python asker.py stdio
     python asker.py http PORT
@@ -10,8 +11,11 @@ tool says which `Authorization` header the request carried.
 
 import sys
 
+import anyio
+
 from mcp import types
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.streamable_http import EventMessage, EventStore
 from mcp.shared.message import ServerMessageMetadata
 
 server = MCPServer(name="asker", version="1.0.0")
@@ -56,8 +60,41 @@ async def whoami(ctx: Context) -> str:
     return headers.get("authorization", "(none)")
 
 
+@server.tool(description="Closes the call's event stream, then answers on the resumed one")
+async def polled(ctx: Context) -> str:
+    await ctx.report_progress(1, 2, "before the stream closes")
+    await ctx.close_sse_stream()
+    await anyio.sleep(0.5)
+    await ctx.report_progress(2, 2, "after")
+    return "answered after the stream was resumed"
+
+
+class MemoryEvents(EventStore):
+    """Every event kept, so that a stream closed early can be resumed."""
+
+    def __init__(self):
+        self.events = []
+
+    async def store_event(self, stream_id, message):
+        event_id = str(len(self.events) + 1)
+        self.events.append((event_id, stream_id, message))
+        return event_id
+
+    async def replay_events_after(self, last_event_id, send_callback):
+        at = next((i for i, (e, _, _) in enumerate(self.events) if e == last_event_id), None)
+        if at is None:
+            return None
+        stream_id = self.events[at][1]
+        for event_id, stream, message in self.events[at + 1 :]:
+            if stream == stream_id and message is not None:
+                await send_callback(EventMessage(message, event_id))
+        return stream_id
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["http"]:
-        server.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+        server.run(
+            "streamable-http", host="127.0.0.1", port=int(sys.argv[2]), event_store=MemoryEvents(), retry_interval=100
+        )
     else:
         server.run("stdio")

@@ -6,7 +6,9 @@
 
 use std::rc::Rc;
 
-use engine::host::{Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture};
+use engine::host::{
+    Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture, McpEndpoint, McpExchange, McpReply,
+};
 use leptos::prelude::*;
 
 use crate::model::runs::run_service::{Reply, Request};
@@ -73,6 +75,19 @@ impl Host for LiveHost {
         chunk: &'a dyn Fn(&str),
     ) -> LocalBoxFuture<'a, Result<HttpResponse, HttpFailure>> {
         self.inner.http_stream(request, chunk)
+    }
+
+    fn mcp<'a>(&'a self, exchange: McpExchange, seen: &'a dyn Fn(&str)) -> LocalBoxFuture<'a, McpReply> {
+        self.inner.mcp(exchange, seen)
+    }
+
+    fn mcp_close<'a>(
+        &'a self,
+        endpoint: &'a McpEndpoint,
+        connection: Option<&'a str>,
+        session_id: Option<&'a str>,
+    ) -> LocalBoxFuture<'a, ()> {
+        self.inner.mcp_close(endpoint, connection, session_id)
     }
 
     fn llm_delta(&self, node: &str, text: &str) {

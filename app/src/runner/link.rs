@@ -272,6 +272,16 @@ fn heard(inner: &Rc<RefCell<Inner>>, worker: &Worker, text: &str) {
             let Some(host) = inner.borrow().host.clone() else { return };
             serve_http(worker.clone(), host, call, request, stream);
         }
+        FromWorker::Mcp { call, exchange } => {
+            let Some(host) = inner.borrow().host.clone() else { return };
+            serve_mcp(worker.clone(), host, call, exchange);
+        }
+        FromWorker::McpClose { endpoint, connection, session_id } => {
+            let Some(host) = inner.borrow().host.clone() else { return };
+            wasm_bindgen_futures::spawn_local(async move {
+                host.mcp_close(&endpoint, connection.as_deref(), session_id.as_deref()).await;
+            });
+        }
         FromWorker::Delta { node, text } => {
             let host = inner.borrow().host.clone();
             if let Some(host) = host {
@@ -310,5 +320,13 @@ fn serve_http(worker: Worker, host: Rc<dyn Host>, call: u64, request: engine::ho
             host.http(request).await
         };
         post(&ToWorker::HttpDone { call, result });
+    });
+}
+
+/// Carries out the run's MCP exchange with the page's host, and sends the reply back.
+fn serve_mcp(worker: Worker, host: Rc<dyn Host>, call: u64, exchange: engine::host::McpExchange) {
+    wasm_bindgen_futures::spawn_local(async move {
+        let reply = host.mcp(exchange, &|_| {}).await;
+        let _ = worker.post_message(&JsValue::from_str(&message(&ToWorker::McpDone { call, reply })));
     });
 }

@@ -10,7 +10,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use super::port::{HttpEvent, Port};
+use super::port::{PageEvent, Port};
 use super::worker_host::WorkerHost;
 use crate::model::runs::run_service::{Request, RunService};
 use crate::model::runs::worker_messages::{FromWorker, ToWorker};
@@ -29,8 +29,9 @@ pub fn start() {
                 Ok(ToWorker::Call { id, keys, request }) => {
                     let _ = calls.unbounded_send((id, keys, request));
                 }
-                Ok(ToWorker::HttpChunk { call, text }) => port.deliver(call, HttpEvent::Chunk(text)),
-                Ok(ToWorker::HttpDone { call, result }) => port.deliver(call, HttpEvent::Done(result)),
+                Ok(ToWorker::HttpChunk { call, text }) => port.deliver(call, PageEvent::Chunk(text)),
+                Ok(ToWorker::HttpDone { call, result }) => port.deliver(call, PageEvent::Done(result)),
+                Ok(ToWorker::McpDone { call, reply }) => port.deliver(call, PageEvent::McpDone(reply)),
                 Err(e) => web_sys::console::error_1(&format!("run worker: a message it cannot read: {e}").into()),
             }
         })

@@ -1,5 +1,5 @@
 //! The host the worker's engine steps with. The worker holds no key and has no window: each
-//! HTTP request goes to the page, which sends it with its own host (adding the key kept for
+//! HTTP request (and exchange with an MCP server) goes to the page, which sends it with its own host (adding the key kept for
 //! the request's origin, or handing it to the desktop app) and sends back the reply, piece by
 //! piece when it streams. Which requests may carry a key is decided here from the origins
 //! the page says have one; the page checks again when it sends. Time and timers are the
@@ -7,10 +7,13 @@
 
 use std::rc::Rc;
 
-use engine::host::{Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture};
+use engine::host::{
+    Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture, McpEnd, McpEndpoint, McpExchange,
+    McpReply,
+};
 use futures::StreamExt;
 
-use super::port::{HttpEvent, Port};
+use super::port::{PageEvent, Port};
 use crate::model::runs::worker_messages::FromWorker;
 use crate::model::storage::keys::KeyTable;
 use crate::platform::clock;
@@ -27,19 +30,32 @@ impl WorkerHost {
 
     /// Asks the page to send `request`, passing each piece of the reply to `chunk`.
     async fn send(&self, request: HttpRequest, chunk: Option<&dyn Fn(&str)>) -> Result<HttpResponse, HttpFailure> {
-        let (call, mut events) = self.port.expect_http();
+        let (call, mut events) = self.port.expect_reply();
         self.port.post(&FromWorker::Http { call, request, stream: chunk.is_some() });
         while let Some(event) = events.next().await {
             match event {
-                HttpEvent::Chunk(text) => {
+                PageEvent::Chunk(text) => {
                     if let Some(chunk) = chunk {
                         chunk(&text);
                     }
                 }
-                HttpEvent::Done(result) => return result,
+                PageEvent::Done(result) => return result,
+                PageEvent::McpDone(_) => {}
             }
         }
         Err(HttpFailure { message: "the editor stopped answering the run's requests".into(), timed_out: false })
+    }
+
+    /// Asks the page to carry out an MCP exchange.
+    async fn exchange(&self, exchange: McpExchange) -> McpReply {
+        let (call, mut events) = self.port.expect_reply();
+        self.port.post(&FromWorker::Mcp { call, exchange });
+        while let Some(event) = events.next().await {
+            if let PageEvent::McpDone(reply) = event {
+                return reply;
+            }
+        }
+        McpReply::ended(McpEnd::Failed("the editor stopped answering the run's requests".into()))
     }
 }
 
@@ -82,5 +98,23 @@ impl Host for WorkerHost {
 
     fn llm_delta(&self, node: &str, text: &str) {
         self.port.post(&FromWorker::Delta { node: node.to_string(), text: text.to_string() });
+    }
+
+    fn mcp<'a>(&'a self, exchange: McpExchange, _seen: &'a dyn Fn(&str)) -> LocalBoxFuture<'a, McpReply> {
+        Box::pin(self.exchange(exchange))
+    }
+
+    fn mcp_close<'a>(
+        &'a self,
+        endpoint: &'a McpEndpoint,
+        connection: Option<&'a str>,
+        session_id: Option<&'a str>,
+    ) -> LocalBoxFuture<'a, ()> {
+        self.port.post(&FromWorker::McpClose {
+            endpoint: endpoint.clone(),
+            connection: connection.map(str::to_string),
+            session_id: session_id.map(str::to_string),
+        });
+        Box::pin(async {})
     }
 }

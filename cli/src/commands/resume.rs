@@ -30,7 +30,7 @@ pub fn resume(args: ResumeArgs) -> Result<Printed, BadInput> {
     changed_graph::check(&record, &plan, &args.graph, args.allow_changed_graph)?;
     let set = parse_set(args.set.as_deref())?;
     let allowed = consent::allowed(&args.driving.allow_command);
-    consent::check(&plan.graph, &args.graph, &allowed)?;
+    consent::check(&plan, &args.graph, &allowed)?;
     let host = native_host(allowed);
     let original =
         Run::from_record(plan.clone(), &record, &host).map_err(|e| BadInput::new(format!("{}: {e}", args.run)))?;

@@ -21,7 +21,7 @@ pub fn run(args: RunArgs) -> Result<Printed, BadInput> {
         None => serde_json::json!({}),
     };
     let allowed = consent::allowed(&args.driving.allow_command);
-    consent::check(&plan.graph, &args.graph, &allowed)?;
+    consent::check(&plan, &args.graph, &allowed)?;
     let host = native_host(allowed);
     let mut run = Run::start(plan.clone(), input.clone(), &host).map_err(|e| BadInput::new(format!("--input: {e}")))?;
     if let Value::Object(keys) = &input {

@@ -1,4 +1,4 @@
-//! `switchyard serve [--listen ADDR] [--allow LIST] [--deny LIST]`: starts `switchyard-serve`, the Restate deployment, which
+//! `switchyard serve [--listen ADDR] [--allow LIST] [--deny LIST] [--allow-command PROGRAM]...`: starts `switchyard-serve`, the Restate deployment, which
 //! is a program of its own so that this one carries no async runtime or Restate SDK.
 
 use std::path::PathBuf;
@@ -9,7 +9,12 @@ use crate::input::BadInput;
 /// The serving program's name.
 const PROGRAM: &str = "switchyard-serve";
 
-pub fn serve(listen: &str, allow: Option<&str>, deny: Option<&str>) -> Result<Printed, BadInput> {
+pub fn serve(
+    listen: &str,
+    allow: Option<&str>,
+    deny: Option<&str>,
+    allow_command: &[String],
+) -> Result<Printed, BadInput> {
     let program = beside_this_program().unwrap_or_else(|| PathBuf::from(PROGRAM));
     let mut command = std::process::Command::new(&program);
     command.arg("--listen").arg(listen);
@@ -18,6 +23,9 @@ pub fn serve(listen: &str, allow: Option<&str>, deny: Option<&str>) -> Result<Pr
         if let Some(list) = list {
             command.arg(flag).arg(list);
         }
+    }
+    for program in allow_command {
+        command.arg("--allow-command").arg(program);
     }
     match start(command) {
         Ok(code) => Ok(Printed::new(String::new(), code)),

@@ -104,6 +104,43 @@ impl Server {
     }
 }
 
+impl Server {
+    /// tests/mcp/asker.py (the official Python SDK) over Streamable HTTP: tools `ask` (sends
+    /// the client a roots, sampling, elicitation or ping request), `whoami` (the
+    /// `Authorization` header it got) and `polled` (closes its stream before answering).
+    pub fn asker_http() -> Server {
+        let port = free_port();
+        let mut child = Command::new(python())
+            .arg(asker_py())
+            .args(["http", &port.to_string()])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("python starts");
+        wait_for_port(port, &mut child);
+        Server { child, port }
+    }
+}
+
+/// The path of tests/mcp/asker.py (`python asker.py stdio` serves it over stdio).
+pub fn asker_py() -> String {
+    workspace().join("tests/mcp/asker.py").to_string_lossy().into_owned()
+}
+
+/// Processes whose environment holds `KEY=VALUE` (`/proc`, this user's).
+pub fn processes_with(key: &str, value: &str) -> Vec<u32> {
+    let needle = format!("{key}={value}");
+    let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
+    dir.filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/environ"))
+                .is_ok_and(|env| env.split(|&b| b == 0).any(|kv| kv == needle.as_bytes()))
+        })
+        .collect()
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();

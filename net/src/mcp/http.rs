@@ -72,42 +72,44 @@ pub(super) fn exchange(x: &McpExchange, policy: &McpPolicy, inbox: &mut Inbox) -
 
 impl Talk<'_, '_> {
     fn run(&mut self) -> McpEnd {
+        match self.post_all() {
+            Err(end) => end,
+            Ok(Outcome::Answered) => McpEnd::Answered,
+            Ok(Outcome::Ended(_)) if self.x.awaits.is_none() => McpEnd::Sent,
+            Ok(Outcome::Ended(last_id)) => self.resume_from(last_id),
+        }
+    }
+
+    /// POSTs each message in order, reading each reply; whether the awaited response came.
+    fn post_all(&mut self) -> Result<Outcome, McpEnd> {
         let mut last = Outcome::Ended(None);
         for (i, message) in self.x.send.iter().enumerate() {
-            let resp = match self.send("POST", Some(message), None) {
-                Ok(r) => r,
-                Err(end) => return end,
-            };
+            let resp = self.send("POST", Some(message), None)?;
             let status = resp.status().as_u16();
             if status == 404 && self.x.session_id.is_some() && i == 0 {
                 // The session ended (expired, or the server restarted): nothing was processed.
-                return McpEnd::Lost;
+                return Err(McpEnd::Lost);
             }
             if !(200..300).contains(&status) {
-                return failed_status(status, resp);
+                return Err(failed_status(status, resp));
             }
             if let Some(id) = header(&resp, "mcp-session-id") {
                 self.session_id = Some(id);
             }
-            last = match self.read_reply(resp) {
-                Ok(r) => r,
-                Err(end) => return end,
-            };
-            if matches!(last, Outcome::Answered) {
-                return McpEnd::Answered;
+            // Once answered, the messages after it are still sent.
+            match (self.read_reply(resp)?, &last) {
+                (_, Outcome::Answered) => {}
+                (outcome, _) => last = outcome,
             }
         }
-        if self.x.awaits.is_none() {
-            return McpEnd::Sent;
-        }
-        let Outcome::Ended(mut last_id) = last else { return McpEnd::Answered };
-        let mut resumes = 0;
-        // A resumed stream that brings no new event ends the resuming.
-        while let Some(id) = last_id.take() {
-            if resumes == MAX_RESUMES {
-                break;
-            }
-            resumes += 1;
+        Ok(last)
+    }
+
+    /// Resumes a stream that ended before the awaited response, from its last event, as
+    /// long as each resumed stream brings new events (at most [`MAX_RESUMES`] times).
+    fn resume_from(&mut self, mut last_id: Option<String>) -> McpEnd {
+        for _ in 0..MAX_RESUMES {
+            let Some(id) = last_id.take() else { break };
             match self.resume(&id) {
                 Ok(Outcome::Answered) => return McpEnd::Answered,
                 Ok(Outcome::Ended(next)) => last_id = next,
@@ -117,7 +119,7 @@ impl Talk<'_, '_> {
         McpEnd::Exited { code: None, stderr: "the server ended its reply before the response".into() }
     }
 
-    /// Sends one request (a POST of `body`, a GET resuming a stream, a DELETE) with the
+    /// Sends one request (a POST of `body`, or a GET resuming a stream) with the
     /// transport's headers, the session's, the document's and the token.
     fn send(
         &mut self,
@@ -332,5 +334,32 @@ pub(super) fn delete_session(endpoint: &McpEndpoint, session_id: &str, policy: &
     };
     if let Ok(mut resp) = start(&req, policy.tokens.token_for(url), "identity", &policy.reach) {
         let _ = resp.body_mut().with_config().limit(64 * 1024).reader().read_to_end(&mut Vec::new());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_document_cannot_set_the_transports_headers_nor_credentials() {
+        let doc = [
+            ("X-Trace", "t"),
+            ("Authorization", "Bearer from-the-document"),
+            ("x-api-key", "k"),
+            ("Mcp-Session-Id", "forged"),
+            ("Accept", "text/html"),
+            ("Host", "evil.example"),
+        ]
+        .map(|(k, v)| (k.to_string(), v.to_string()));
+        let got = request_headers(&doc, Some("s1"), Some("2025-11-25"));
+        let want = [
+            ("accept", "application/json, text/event-stream"),
+            ("mcp-session-id", "s1"),
+            ("mcp-protocol-version", "2025-11-25"),
+            ("X-Trace", "t"),
+        ]
+        .map(|(k, v)| (k.to_string(), v.to_string()));
+        assert_eq!(got, want);
     }
 }

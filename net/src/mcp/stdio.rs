@@ -109,6 +109,10 @@ pub(super) fn exchange(x: &McpExchange, allowed: &AllowedCommands, inbox: &mut I
     let alive = !matches!(end, McpEnd::Exited { .. });
     if !alive {
         lock(table()).remove(&id);
+        // A child that closed its stdout but lives on is ended like any other.
+        if let McpEnd::Exited { code: None, .. } = end {
+            let _ = std::thread::Builder::new().name("mcp-close".into()).spawn(move || shut_down(&proc));
+        }
     }
     McpReply { connection: alive.then_some(id), session_id: None, http_status: None, received: Vec::new(), end }
 }

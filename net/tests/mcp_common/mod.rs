@@ -1,11 +1,9 @@
 //! What the MCP transport tests share: exchanges written out, replies read, and the real
 //! servers found through `cli/tests/mcp_support`.
-#![allow(dead_code, reason = "each test file uses its own part")]
+#![allow(dead_code, unused_imports, reason = "each test file uses its own part")]
 
 #[path = "../../../cli/tests/mcp_support/mod.rs"]
 pub mod mcp_support;
-
-use std::path::PathBuf;
 
 use engine::host::{McpEnd, McpEndpoint, McpExchange, McpReply};
 use net::mcp::{AllowedCommands, McpPolicy, McpTokens};
@@ -98,34 +96,9 @@ pub fn marker(name: &str) -> String {
     format!("{name}-{}-{:?}", std::process::id(), std::time::Instant::now())
 }
 
-/// Processes whose environment holds `KEY=VALUE` (`/proc`, this user's).
-pub fn processes_with(key: &str, value: &str) -> Vec<u32> {
-    let needle = format!("{key}={value}");
-    let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
-    dir.filter_map(Result::ok)
-        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|pid| {
-            std::fs::read(PathBuf::from(format!("/proc/{pid}/environ")))
-                .is_ok_and(|env| env.split(|&b| b == 0).any(|kv| kv == needle.as_bytes()))
-        })
-        .collect()
-}
-
-/// The Python MCP server of tests/mcp/asker.py.
-pub fn asker_py() -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/mcp/asker.py").to_string_lossy().into_owned()
-}
+pub use mcp_support::{asker_py, processes_with};
 
 /// tests/mcp/asker.py over Streamable HTTP on a free port.
 pub fn asker_http() -> mcp_support::Server {
-    let port = mcp_support::free_port();
-    let mut child = std::process::Command::new(mcp_support::python())
-        .args([asker_py(), "http".into(), port.to_string()])
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("python starts");
-    mcp_support::wait_for_port(port, &mut child);
-    mcp_support::Server { child, port }
+    mcp_support::Server::asker_http()
 }

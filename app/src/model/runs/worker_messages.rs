@@ -2,9 +2,10 @@
 //! ([`crate::model::runs::run_service`]) and their replies, and, the other way, the effects the run
 //! asks the page to carry out. The worker has no keys and no window: every HTTP request goes
 //! back to the page, whose host adds the key kept for its origin (or, on the desktop, hands it
-//! to the app), and a model's streamed reply comes back piece by piece.
+//! to the app), and a model's streamed reply comes back piece by piece. Exchanges with MCP
+//! servers (format.md §2.11) go to the page the same way.
 
-use engine::host::{HttpFailure, HttpRequest, HttpResponse};
+use engine::host::{HttpFailure, HttpRequest, HttpResponse, McpEndpoint, McpExchange, McpReply};
 use serde::{Deserialize, Serialize};
 
 use crate::model::runs::run_service::{Reply, Request};
@@ -20,6 +21,8 @@ pub enum ToWorker {
     HttpChunk { call: u64, text: String },
     /// How HTTP request `call` ended.
     HttpDone { call: u64, result: Result<HttpResponse, HttpFailure> },
+    /// How MCP exchange `call` ended.
+    McpDone { call: u64, reply: McpReply },
 }
 
 /// From the worker to the page.
@@ -34,6 +37,10 @@ pub enum FromWorker {
     Http { call: u64, request: HttpRequest, stream: bool },
     /// Text a streaming model added to its reply, for node `node`.
     Delta { node: String, text: String },
+    /// An exchange with an MCP server for the page to carry out.
+    Mcp { call: u64, exchange: McpExchange },
+    /// An MCP session to end (its run stopped); nothing comes back.
+    McpClose { endpoint: McpEndpoint, connection: Option<String>, session_id: Option<String> },
 }
 
 #[cfg(test)]

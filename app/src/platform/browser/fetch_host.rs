@@ -9,13 +9,14 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use engine::host::{
-    Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture, StreamRedactor, is_credential_header,
+    Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture, McpEndpoint, McpExchange, McpReply,
+    StreamRedactor, is_credential_header,
 };
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use super::fetch_error::{describe, failure};
-use super::{keys, stream};
+use super::{keys, mcp, stream};
 use engine::host::redact;
 
 use crate::model::storage::keys::{KeyTable, effective_url};
@@ -102,6 +103,20 @@ impl Host for BrowserHost {
     fn clock(&self) -> Option<Clock> {
         Some(Rc::new(clock::now_ms))
     }
+
+    fn mcp<'a>(&'a self, exchange: McpExchange, _seen: &'a dyn Fn(&str)) -> LocalBoxFuture<'a, McpReply> {
+        let secrets = self.table.secrets().map(str::to_string).collect();
+        Box::pin(mcp::exchange(exchange, secrets))
+    }
+
+    fn mcp_close<'a>(
+        &'a self,
+        endpoint: &'a McpEndpoint,
+        _connection: Option<&'a str>,
+        session_id: Option<&'a str>,
+    ) -> LocalBoxFuture<'a, ()> {
+        Box::pin(mcp::close(endpoint, session_id))
+    }
 }
 
 impl BrowserHost {
@@ -121,7 +136,7 @@ impl BrowserHost {
 }
 
 /// Sends `req` and waits for the response's head (its body is read after).
-async fn send(req: &HttpRequest) -> Result<web_sys::Response, HttpFailure> {
+pub(super) async fn send(req: &HttpRequest) -> Result<web_sys::Response, HttpFailure> {
     let window = web_sys::window().ok_or_else(|| failure("no window"))?;
     let init = web_sys::RequestInit::new();
     init.set_method(&req.method);

@@ -16,6 +16,7 @@ mod fetch_host;
 mod graphs;
 mod keys;
 mod local;
+mod mcp;
 mod runs;
 mod stream;
 

@@ -16,6 +16,16 @@ const MAX_STREAM_BYTES: usize = 10 * 1024 * 1024;
 /// Reads `response`'s body to its end, calling `chunk` with each decoded piece as it arrives;
 /// returns the whole text.
 pub async fn read(response: &web_sys::Response, chunk: &dyn Fn(&str)) -> Result<String, HttpFailure> {
+    read_until(response, &|piece| {
+        chunk(piece);
+        false
+    })
+    .await
+}
+
+/// Reads `response`'s body until its end or until `chunk` says it has heard enough (an MCP
+/// server's event stream may stay open after the awaited response); returns the text read.
+pub async fn read_until(response: &web_sys::Response, chunk: &dyn Fn(&str) -> bool) -> Result<String, HttpFailure> {
     let Some(body) = response.body() else { return Ok(String::new()) };
     let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
     let decoder = web_sys::TextDecoder::new().map_err(|e| failure(describe(&e)))?;
@@ -38,7 +48,10 @@ pub async fn read(response: &web_sys::Response, chunk: &dyn Fn(&str)) -> Result<
         }
         let piece =
             decoder.decode_with_js_u8_array_and_options(&value, &streaming).map_err(|e| failure(describe(&e)))?;
-        push(&mut whole, &piece, chunk);
+        if push(&mut whole, &piece, chunk) {
+            let _ = reader.cancel();
+            return Ok(whole);
+        }
     }
     // Bytes held back waiting for the rest of a character: the stream ended without it.
     let rest = decoder.decode().map_err(|e| failure(describe(&e)))?;
@@ -46,9 +59,11 @@ pub async fn read(response: &web_sys::Response, chunk: &dyn Fn(&str)) -> Result<
     Ok(whole)
 }
 
-fn push(whole: &mut String, piece: &str, chunk: &dyn Fn(&str)) {
-    if !piece.is_empty() {
-        chunk(piece);
-        whole.push_str(piece);
+/// Adds `piece`; whether `chunk` has heard enough.
+fn push(whole: &mut String, piece: &str, chunk: &dyn Fn(&str) -> bool) -> bool {
+    if piece.is_empty() {
+        return false;
     }
+    whole.push_str(piece);
+    chunk(piece)
 }
