@@ -25,7 +25,7 @@ pub fn check(plan: &Plan, path: &str, allowed: &AllowedCommands) -> Result<(), B
         .mcp_endpoints()
         .iter()
         .filter(|(_, endpoint)| !allowed.allows_endpoint(endpoint))
-        .map(|(name, endpoint)| format!("mcp_servers.{name}: {}", refusal(endpoint)))
+        .map(|(at, endpoint)| format!("{at}: {}", refusal(endpoint)))
         .collect();
     if refused.is_empty() { Ok(()) } else { Err(BadInput::new(format!("{path}: {}", refused.join("; ")))) }
 }

@@ -16,9 +16,9 @@
 //! | [`state`] | state fields, reducers, type checks, JSON patches: `state/{add, check, list, messages}` |
 //! | [`messages`] | chat messages (format.md §4 (llm, tools) and §8): their shape, updates to a `messages` field, ids, `has_tool_calls` |
 //! | [`run`] | the executor: `run/{types, start, step, exec, subgraph, definition, route, interrupt, form, breakpoint, ended, fork, record, snapshots, scope, outcome, nodeset, task, map, step_json}` |
-//! | `effects` | `llm`, `http` and `tools` nodes: requests rendered, sent through the [`Host`] (streamed when it watches), timed out and retried; model providers (mock, OpenAI-compatible, Anthropic); the executor calls in with what they need, not the whole run: `effects/{send, http, llm, chat, mock, openai, anthropic, tools}` |
+//! | `effects` | `llm`, `http` and `tools` nodes: requests rendered, sent through the [`Host`] (streamed when it watches), timed out and retried; model providers (mock, OpenAI-compatible, Anthropic); a run's MCP client sessions and [`mcp_probe`]; the executor calls in with what they need, not the whole run: `effects/{send, http, llm, chat, mock, openai, anthropic, tools, mcp/{session, call, listing, probe}}` |
 //! | [`sse`] | server-sent events read incrementally (streamed model replies, MCP's Streamable HTTP) |
-//! | [`mcp`] | the Model Context Protocol's messages (format.md §2.11), pure: what a client sends and how a message the server sent is told apart; hosts move the bytes |
+//! | [`mcp`] | the Model Context Protocol's messages (format.md §2.11), pure: what a client sends, how a message the server sent is told apart, the results it reads (lenient types) and a result as a tool message's text; hosts move the bytes: `mcp/{wire, types, content}` |
 //! | [`record`] | the run record, `switchyard/run@1`, and what reads it: status, errors, map instances, snapshots (which steps carry their full state, any step's state rebuilt), a record checked against its graph: `record/{status, errors, instance, snapshots, verify}` |
 //! | `schema` | (feature `schema`) the JSON Schemas of both documents, derived from these types: `schema/{graph, run}` |
 //! | [`stack`] | the stack a thread running graph work is given, for the deepest value a script can build |

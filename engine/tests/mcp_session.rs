@@ -431,3 +431,67 @@ fn the_probe_lists_the_server_and_closes() {
     assert_eq!(echo.input_schema["required"], json!(["message"]));
     assert_eq!(host.closed.borrow().len(), 1);
 }
+
+#[test]
+fn a_definitions_run_shares_the_runs_session() {
+    let host = Replay::new(Script::default());
+    let mut graph: Value = serde_json::from_str(&agent(
+        json!({"echo": mcp_tool("echo"), "inner": {"description": "Runs the inner graph.", "run": {"use": "inner"}}}),
+        json!([["echo", {"message": "hi"}], ["inner", {}]]),
+        json!({}),
+    ))
+    .expect("JSON");
+    graph["definitions"] = json!({"inner": {
+        "format": "switchyard/graph@1",
+        "state": {"messages": {"type": "messages"}},
+        "tools": {"sum": mcp_tool("get-sum")},
+        "nodes": [
+            {"id": "start", "kind": "start"},
+            {"id": "agent", "kind": "llm", "prompt": "add", "tools": ["sum"], "writes": "messages",
+             "model": {"provider": "mock", "responses": [{"content": "", "tool_calls": [{"name": "sum", "arguments": {"a": 2, "b": 3}}]}]}},
+            {"id": "tools", "kind": "tools", "messages": "messages"},
+            {"id": "end", "kind": "end"}
+        ],
+        "edges": [{"from": "start", "to": "agent"}, {"from": "agent", "to": "tools"}, {"from": "tools", "to": "end"}]
+    }});
+    let run = run(&host, &graph.to_string());
+    assert_eq!(run.status(), Status::Completed, "{:?}", run.error());
+    assert_eq!(tool_messages(&run)[0], "Echo: hi");
+    let methods = host.methods();
+    assert!(methods.contains(&"tools/call get-sum".to_string()), "{methods:?}");
+    // One session for the run and the definition's run inside it, closed once, by the run.
+    assert_eq!(methods.iter().filter(|m| *m == "initialize").count(), 1, "{methods:?}");
+    assert_eq!(host.closed.borrow().len(), 1);
+}
+
+#[test]
+fn an_interrupted_run_closes_its_sessions_and_opens_new_ones_when_it_goes_on() {
+    let host = Replay::new(Script::default());
+    let mut graph: Value = serde_json::from_str(&agent(
+        json!({"echo": mcp_tool("echo")}),
+        json!([["echo", {"message": "hi"}]]),
+        json!({}),
+    ))
+    .expect("JSON");
+    // A person approves between the tool call and the model's answer.
+    graph["nodes"].as_array_mut().expect("nodes").push(json!({"id": "ask", "kind": "human", "writes": "ok"}));
+    graph["edges"] = json!([
+        {"from": "start", "to": "agent"},
+        {"from": "agent", "to": "tools", "when": "has_tool_calls(state.messages)"},
+        {"from": "agent", "to": "end", "when": "!has_tool_calls(state.messages)"},
+        {"from": "tools", "to": "ask"},
+        {"from": "ask", "to": "agent"}
+    ]);
+    let plan = Rc::new(compile(&parse_graph(&graph.to_string()).expect("a graph")).plan.expect("valid"));
+    let mut run = Run::start(plan, json!({"messages": "go"}), &host).expect("input");
+    pollster::block_on(run.run(&host));
+    assert_eq!(run.status(), Status::Interrupted);
+    assert_eq!(host.closed.borrow().len(), 1, "closed when the run stopped for a person");
+    run.answer("ask", json!(true)).expect("an answer");
+    pollster::block_on(run.run(&host));
+    assert_eq!(run.status(), Status::Completed, "{:?}", run.error());
+    assert_eq!(tool_messages(&run), ["Echo: hi"]);
+    // The model was offered `echo` again: a new session, closed at the end too.
+    assert_eq!(host.methods().iter().filter(|m| *m == "initialize").count(), 2);
+    assert_eq!(host.closed.borrow().len(), 2);
+}

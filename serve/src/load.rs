@@ -89,9 +89,8 @@ fn check_consent(plan: &Plan) -> Result<(), Refusal> {
     let allowed = crate::effects::allowed_commands();
     match plan.mcp_endpoints().into_iter().find(|(_, e)| !allowed.allows_endpoint(e)) {
         None => Ok(()),
-        Some((name, endpoint)) => Err(Refusal::BadGraph(format!(
-            "mcp_servers.{name}: {} when starting switchyard serve",
-            net::mcp::refusal(&endpoint)
-        ))),
+        Some((at, endpoint)) => {
+            Err(Refusal::BadGraph(format!("{at}: {} when starting switchyard serve", net::mcp::refusal(&endpoint))))
+        }
     }
 }

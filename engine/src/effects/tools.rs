@@ -6,7 +6,8 @@
 //! last message is not an assistant message with tool calls, the node writes nothing.
 //!
 //! A tool that `use`s a definition runs it through [`RunDefinition`], which the executor
-//! gives: runs belong to the `run` module, which calls in here.
+//! gives: runs belong to the `run` module, which calls in here. An MCP tool is called in the
+//! run's session with its server (`effects/mcp`); its tool message is the result's text.
 
 use std::rc::Rc;
 
@@ -266,6 +267,7 @@ async fn script_or_http(call: &EffectCall<'_>, tool: &PlanTool, arguments: &Valu
             let resp = sent.result.map_err(|(kind, reason)| Failure { kind, reason })?;
             Ok(serde_json::from_str(&resp.body).unwrap_or(Value::String(resp.body)))
         }
+        // Run by `run_call`, which keeps an MCP call's text and details.
         ToolRunOp::Mcp(op) => {
             Err(Failure { kind: ErrorKind::Type, reason: format!("`{}` runs on an MCP server", op.tool) })
         }

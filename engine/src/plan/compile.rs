@@ -12,7 +12,7 @@ use crate::plan::check::{Checker, NodeAt};
 use crate::plan::graph::{Ids, out_edges};
 use crate::plan::map::item_names;
 use crate::plan::reads::KnownKeys;
-use crate::plan::types::{Compiled, Definitions, MapEdge, Op, Plan, PlanEdge, PlanNode};
+use crate::plan::types::{Compiled, Definitions, MapEdge, McpServers, Op, Plan, PlanEdge, PlanNode};
 use crate::script::{Expr, Scripting};
 use crate::state::Schema;
 
@@ -21,8 +21,8 @@ use crate::state::Schema;
 pub(super) fn compile_document(graph: &Graph) -> Compiled {
     let mut c = Checker::new();
     let servers = Rc::new(c.check_mcp_servers(graph));
-    let defs = c.check_definitions(graph, servers);
-    compile_with(c, graph, 0, &defs)
+    let defs = c.check_definitions(graph, servers.clone());
+    compile_with(c, graph, 0, &defs, &servers)
 }
 
 /// Compiles `graph`, found `depth` subgraphs deep (a definition is one deep), whose `use`s
@@ -30,12 +30,13 @@ pub(super) fn compile_document(graph: &Graph) -> Compiled {
 pub(super) fn compile_at(graph: &Graph, depth: usize, defs: &Definitions) -> Compiled {
     let mut c = Checker::new();
     c.nested_definitions(graph);
-    c.nested_mcp_servers(graph);
-    compile_with(c, graph, depth, defs)
+    let servers = c.nested_mcp_servers(graph, &defs.mcp);
+    compile_with(c, graph, depth, defs, &servers)
 }
 
-/// Compiles `graph` with checker `c`, which may hold diagnostics already.
-fn compile_with(mut c: Checker, graph: &Graph, depth: usize, defs: &Definitions) -> Compiled {
+/// Compiles `graph` with checker `c`, which may hold diagnostics already; its tools use
+/// `servers`.
+fn compile_with(mut c: Checker, graph: &Graph, depth: usize, defs: &Definitions, servers: &McpServers) -> Compiled {
     let limits = graph.effective_limits();
     let scripting = Scripting::new(&limits);
     c.check_limits(graph);
@@ -46,7 +47,7 @@ fn compile_with(mut c: Checker, graph: &Graph, depth: usize, defs: &Definitions)
     let starts = c.check_start(graph);
     c.check_edges(graph, &ids);
     let out = out_edges(graph, &ids);
-    let tools = c.check_tools(graph, &scripting, defs);
+    let tools = c.check_tools(graph, &scripting, defs, servers);
     let item_names = item_names(graph, &ids);
 
     let mut ops: Vec<Option<Op>> = Vec::with_capacity(graph.nodes.len());

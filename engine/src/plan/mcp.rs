@@ -1,10 +1,11 @@
 //! MCP servers (format.md §2.11): the document's `mcp_servers` checked and compiled, and the
 //! tools that run on them.
 //!
-//! Only the top-level document declares servers; its definitions and embedded graphs use
-//! them by name, as they use its definitions, so a server name means one server (one session
-//! per run) wherever a tool names it. A server is either a URL (Streamable HTTP) or a
-//! command (stdio). Headers never carry credentials (those come from the host's keys for the
+//! A graph's tools use the servers it declares and those of the graphs around it (a
+//! definition or an embedded graph sees the document's; its own declaration of a name wins).
+//! One session per server per run: the runs of definitions and subgraphs share the run's
+//! sessions, a server being the same when its name and where it is are. A server is either
+//! a URL (Streamable HTTP) or a command (stdio). Headers never carry credentials (those come from the host's keys for the
 //! URL's origin), nor the names the transport itself sets. `args` and `env` are literal:
 //! consent to start a program is given for an exact command line.
 
@@ -36,16 +37,32 @@ impl McpServers {
         match self.ok.get(name) {
             Some(s) => FoundServer::Server(s.clone()),
             None if self.names.iter().any(|n| n == name) => FoundServer::Broken,
-            None => FoundServer::Unknown(nearest(name, self.names.iter().map(String::as_str))),
+            None => match &self.outer {
+                Some(outer) => match outer.find(name) {
+                    FoundServer::Unknown(_) => FoundServer::Unknown(nearest(name, self.all_names().into_iter())),
+                    found => found,
+                },
+                None => FoundServer::Unknown(nearest(name, self.all_names().into_iter())),
+            },
         }
+    }
+
+    /// Every name a tool here may use: this graph's, then those around it.
+    fn all_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = self.names.iter().map(String::as_str).collect();
+        if let Some(outer) = &self.outer {
+            names.extend(outer.all_names());
+        }
+        names
     }
 
     /// The declared names, for a message about an unknown one.
     pub(super) fn known(&self) -> String {
-        if self.names.is_empty() {
+        let names = self.all_names();
+        if names.is_empty() {
             return "the graph declares no `mcp_servers`".into();
         }
-        let names: Vec<String> = self.names.iter().map(|n| format!("`{n}`")).collect();
+        let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
         format!("the graph's MCP servers are {}", names.join(", "))
     }
 }
@@ -168,17 +185,14 @@ impl Checker {
         }
     }
 
-    /// A nested graph (embedded, or a definition) with its own `mcp_servers`: an error, since
-    /// servers are the top-level document's.
-    pub(super) fn nested_mcp_servers(&mut self, graph: &Graph) {
-        if let Some(servers) = graph.mcp_servers.as_ref().filter(|s| !s.is_empty()) {
-            let names: Vec<String> = servers.keys().map(|n| format!("`{n}`")).collect();
-            let message = format!(
-                "only the top-level document declares MCP servers; move {} there (a nested graph's tools use them by name)",
-                names.join(", ")
-            );
-            self.error("mcp_servers".into(), message, None, None);
+    /// The servers a nested graph's tools see: its own `mcp_servers` (checked) over `outer`.
+    pub(super) fn nested_mcp_servers(&mut self, graph: &Graph, outer: &Rc<McpServers>) -> Rc<McpServers> {
+        if graph.mcp_servers.as_ref().is_none_or(|s| s.is_empty()) {
+            return outer.clone();
         }
+        let mut own = self.check_mcp_servers(graph);
+        own.outer = Some(outer.clone());
+        Rc::new(own)
     }
 
     /// A tool's `run.mcp`: the server it names, and the server's name for the tool.
@@ -241,21 +255,34 @@ fn valid_header_name(name: &str) -> bool {
     !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c))
 }
 
-/// The MCP servers `graph`'s tools run on (its definitions' and embedded graphs' too), in the
-/// document's order, each where a host reaches it: a stdio server's program, arguments and
-/// environment exactly as it would start (for the person's consent before a run), an HTTP
-/// server's URL with its headers as written (templates not rendered). Servers no tool uses,
-/// and entries with neither `url` nor `command`, are left out.
+/// The MCP servers `graph` declares (its definitions' and embedded graphs' too), each with its
+/// JSON path (`mcp_servers.fs`, `definitions.inner.mcp_servers.fs`,
+/// `nodes[2].graph.mcp_servers.fs`) and where a host reaches it: a stdio server's program,
+/// arguments and environment exactly as it would start (for the person's consent before a
+/// run), an HTTP server's URL with its headers as written (templates not rendered). Servers
+/// no tool uses, and entries with neither `url` nor `command`, are left out.
 pub fn mcp_endpoints(graph: &Graph) -> Vec<(String, McpEndpoint)> {
+    let mut out = Vec::new();
+    endpoints_at(graph, "", &mut out);
+    out
+}
+
+fn endpoints_at(graph: &Graph, prefix: &str, out: &mut Vec<(String, McpEndpoint)>) {
     let mut used = BTreeSet::new();
     servers_used(graph, &mut used);
-    graph
-        .mcp_servers
-        .iter()
-        .flatten()
-        .filter(|(name, _)| used.contains(name.as_str()))
-        .filter_map(|(name, s)| Some((name.clone(), endpoint_as_written(s)?)))
-        .collect()
+    for (name, s) in graph.mcp_servers.iter().flatten().filter(|(name, _)| used.contains(name.as_str())) {
+        if let Some(endpoint) = endpoint_as_written(s) {
+            out.push((format!("{prefix}mcp_servers.{name}"), endpoint));
+        }
+    }
+    for (name, def) in graph.definitions.iter().flatten() {
+        endpoints_at(def, &format!("{prefix}definitions.{name}."), out);
+    }
+    for (i, n) in graph.nodes.iter().enumerate() {
+        if let Some(inner) = &n.graph {
+            endpoints_at(inner, &format!("{prefix}nodes[{i}].graph."), out);
+        }
+    }
 }
 
 /// Where server `s` is, as the document writes it; `None` when it gives neither `url` nor
@@ -364,7 +391,7 @@ mod tests {
         let graph = parse_graph(&text).unwrap();
         let ends = mcp_endpoints(&graph);
         assert_eq!(ends.len(), 1);
-        assert_eq!(ends[0].0, "ev");
+        assert_eq!(ends[0].0, "mcp_servers.ev");
         assert_eq!(
             ends[0].1,
             McpEndpoint::Stdio {

@@ -12,7 +12,7 @@ use crate::json_schema::JsonSchema;
 use crate::plan::check::{Checker, NodeAt};
 use crate::plan::effectful::RequestFields;
 use crate::plan::graph::valid_id;
-use crate::plan::types::{Definitions, Op, PlanTool, ToolRunOp, ToolSpec, ToolsOp, UseOp};
+use crate::plan::types::{Definitions, McpServers, Op, PlanTool, ToolRunOp, ToolSpec, ToolsOp, UseOp};
 use crate::script::{Expr, Scripting};
 
 /// Names a tool's script and request templates see besides the usual scope.
@@ -21,10 +21,16 @@ pub(crate) const TOOL_SCOPE: [&str; 1] = ["args"];
 impl Checker {
     /// The graph's tools, each checked and compiled; those with errors are left out (the
     /// errors keep the graph from running).
-    pub(super) fn check_tools(&mut self, graph: &Graph, s: &Scripting, defs: &Definitions) -> Rc<Vec<PlanTool>> {
+    pub(super) fn check_tools(
+        &mut self,
+        graph: &Graph,
+        s: &Scripting,
+        defs: &Definitions,
+        servers: &McpServers,
+    ) -> Rc<Vec<PlanTool>> {
         let mut out = Vec::new();
         for (name, def) in graph.tools.iter().flatten() {
-            if let Some(tool) = self.tool(s, name, def, defs) {
+            if let Some(tool) = self.tool(s, name, def, defs, servers) {
                 out.push(tool);
             }
         }
@@ -32,7 +38,14 @@ impl Checker {
     }
 
     /// One tool: its name (as model APIs accept it), parameters and run.
-    fn tool(&mut self, s: &Scripting, name: &str, def: &ToolDef, defs: &Definitions) -> Option<PlanTool> {
+    fn tool(
+        &mut self,
+        s: &Scripting,
+        name: &str,
+        def: &ToolDef,
+        defs: &Definitions,
+        servers: &McpServers,
+    ) -> Option<PlanTool> {
         let base = format!("tools.{name}");
         let mut ok = true;
         if !valid_id(name) {
@@ -52,7 +65,7 @@ impl Checker {
                 }
             },
         };
-        let run = self.tool_run(s, &base, name, def, defs);
+        let run = self.tool_run(s, &base, name, def, defs, servers);
         let listed = match &run {
             Some(ToolRunOp::Mcp(op)) if def.description.is_none() || def.parameters.is_none() => Some(op.clone()),
             _ => None,
@@ -75,6 +88,7 @@ impl Checker {
         name: &str,
         def: &ToolDef,
         defs: &Definitions,
+        servers: &McpServers,
     ) -> Option<ToolRunOp> {
         let path = format!("{base}.run");
         let run = &def.run;
@@ -104,7 +118,7 @@ impl Checker {
             return None;
         }
         if run.mcp.is_some() {
-            return self.mcp_tool(&path, name, def, &defs.mcp).map(|op| ToolRunOp::Mcp(Rc::new(op)));
+            return self.mcp_tool(&path, name, def, servers).map(|op| ToolRunOp::Mcp(Rc::new(op)));
         }
 
         if let Some(src) = &run.script {

@@ -396,13 +396,16 @@ impl Definitions {
     }
 }
 
-/// The top-level document's servers, as tools find them by name (the `mcp` module reads them).
+/// The servers a graph declares, as its tools find them by name (the `mcp` module reads them),
+/// over those of the graph it is in (a definition's or embedded graph's over the document's).
 #[derive(Debug, Default)]
 pub(super) struct McpServers {
     /// Every declared name, in document order.
     pub(super) names: Vec<String>,
     /// The servers compiled without error.
     pub(super) ok: HashMap<String, Rc<McpServerOp>>,
+    /// The servers of the graph around this one, found when this one does not declare a name.
+    pub(super) outer: Option<Rc<McpServers>>,
 }
 
 /// The outcome of compiling: every diagnostic, and a plan when none is an error.

@@ -124,10 +124,10 @@ fn state_field_rules(schema: &mut Value) {
     }
 }
 
-/// `tool.run`: exactly one of `script`, `http` and `use`; `inputs` and `outputs` only with `use`.
+/// `tool.run`: exactly one of `script`, `http`, `use` and `mcp`; `inputs` and `outputs` only with `use`.
 fn tool_run_rules(schema: &mut Value) {
     let has = |f: &str| json!({ "required": [f], "properties": { f: { "not": { "type": "null" } } } });
-    set(schema, "oneOf", json!([has("script"), has("http"), has("use")]));
+    set(schema, "oneOf", json!([has("script"), has("http"), has("use"), has("mcp")]));
     set(schema, "if", json!({ "not": has("use") }));
     set(schema, "then", json!({ "properties": { "inputs": { "type": "null" }, "outputs": { "type": "null" } } }));
 }

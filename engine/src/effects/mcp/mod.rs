@@ -20,7 +20,6 @@ mod probe;
 mod session;
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use serde_json::{Map, Value};
@@ -37,7 +36,9 @@ pub(crate) struct McpSessions {
     /// The top-level run's plan and input: header templates are rendered with them.
     plan: Rc<Plan>,
     input: Rc<Map<String, Value>>,
-    open: RefCell<HashMap<String, Rc<Session>>>,
+    /// One per server: the same name reaching the same place (a definition may declare a
+    /// name of its own).
+    open: RefCell<Vec<Rc<Session>>>,
 }
 
 impl McpSessions {
@@ -48,13 +49,18 @@ impl McpSessions {
     /// The session with `server`, made (not yet opened) the first time it is asked for.
     fn session(&self, server: &Rc<McpServerOp>) -> Rc<Session> {
         let mut open = self.open.borrow_mut();
-        open.entry(server.name.clone()).or_insert_with(|| Rc::new(Session::new(server.clone()))).clone()
+        if let Some(s) = open.iter().find(|s| *s.server == **server) {
+            return s.clone();
+        }
+        let s = Rc::new(Session::new(server.clone()));
+        open.push(s.clone());
+        s
     }
 
     /// Closes every session (a stdio child ends, an HTTP session is deleted); the next call
     /// opens a new one.
     pub(crate) async fn close(&self, host: &dyn Host) {
-        let sessions: Vec<Rc<Session>> = self.open.borrow_mut().drain().map(|(_, s)| s).collect();
+        let sessions: Vec<Rc<Session>> = std::mem::take(&mut *self.open.borrow_mut());
         for s in sessions {
             s.close(host).await;
         }

@@ -328,3 +328,50 @@ pub(super) fn endpoint_as_given(name: &str, server: &McpServer) -> Result<McpEnd
     endpoint_as_written(server)
         .ok_or_else(|| format!("MCP server `{name}` needs a `url` (Streamable HTTP) or a `command` (stdio)"))
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_server_speaking_only_the_stateless_protocol_is_named() {
+        // What a 2026-07-28-only server answers an `initialize` (the spec's example error).
+        let e = RpcError {
+            code: -32602,
+            message: "Unsupported protocol version".into(),
+            data: Some(json!({"supported": ["2026-07-28"], "requested": "2025-11-25"})),
+        };
+        assert_eq!(
+            refused("fs", "initialize", &e).reason,
+            "MCP server `fs` speaks only MCP 2026-07-28, which Switchyard does not support yet (it speaks 2025-11-25 and 2025-06-18)"
+        );
+        let e = RpcError { code: -32601, message: "Method not found".into(), data: None };
+        assert_eq!(
+            refused("fs", "tools/list", &e).reason,
+            "MCP server `fs` refused tools/list: -32601 Method not found"
+        );
+    }
+
+    #[test]
+    fn every_end_names_the_server() {
+        let long = "x".repeat(5000);
+        let cases = [
+            (McpEnd::TimedOut, "MCP server `s` did not answer tools/call within 300 ms"),
+            (McpEnd::Failed("connection refused".into()), "MCP server `s` could not be reached: connection refused"),
+            (McpEnd::Garbage("Starting…".into()), "MCP server `s` wrote something that is not JSON-RPC: `Starting…`"),
+            (McpEnd::TooLarge, "MCP server `s` sent a message over 10 MiB"),
+            (
+                McpEnd::Exited { code: None, stderr: String::new() },
+                "MCP server `s` exited (killed by a signal) before answering tools/call",
+            ),
+        ];
+        for (end, want) in cases {
+            assert_eq!(ended("s", "tools/call", &end, 300).reason, want);
+        }
+        let exited = ended("s", "tools/call", &McpEnd::Exited { code: Some(1), stderr: long }, 0);
+        assert!(exited.reason.len() < 2100, "the stderr tail is bounded");
+        assert_eq!(ended("s", "initialize", &McpEnd::TimedOut, 5).kind, ErrorKind::Timeout);
+    }
+}
