@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use engine::host::{HttpRequest, KeyRing, McpEndpoint, McpExchange, redact, redact_headers};
-use net::mcp::{AllowedCommands, McpPolicy, McpTokens};
+use net::mcp::{McpPolicy, McpTokens};
 use net::reach::Reach;
 
 use crate::messages::{Exchange, McpJournal};
@@ -37,18 +37,6 @@ fn reach() -> &'static Arc<Reach> {
     REACH.get_or_init(|| Arc::new(Reach::served()))
 }
 
-static ALLOWED: OnceLock<AllowedCommands> = OnceLock::new();
-
-/// Sets the programs served graphs may start as MCP servers, once, before the first run.
-pub fn set_allowed_commands(allowed: AllowedCommands) {
-    let _ = ALLOWED.set(allowed);
-}
-
-/// The programs allowed: as set, else none.
-pub fn allowed_commands() -> &'static AllowedCommands {
-    ALLOWED.get_or_init(AllowedCommands::none)
-}
-
 /// What MCP exchanges may do: the allowed programs, the environment's tokens (by exact
 /// origin), the served reach, and every key held removed from what servers send.
 fn mcp_policy() -> &'static McpPolicy {
@@ -59,7 +47,7 @@ fn mcp_policy() -> &'static McpPolicy {
             eprintln!("switchyard serve: {bad}");
         }
         McpPolicy {
-            allowed: allowed_commands().clone(),
+            allowed: crate::consent::allowed_commands().clone(),
             tokens,
             reach: reach().clone(),
             secrets: keys().keys().map(str::to_string).collect(),

@@ -13,15 +13,17 @@
 //! | [`protocol`] | the bodies the handlers take |
 //! | [`claims`] | `RunClaims`, internal: who took a run id, which answer took a wait |
 //! | `driver` | the engine's thread: the run driven step by step, its needs sent to the handler |
-//! | `messages` | what the engine thread asks of the handler, and HTTP exchanges as journaled |
+//! | `messages` | what the engine thread asks of the handler, and HTTP and MCP exchanges as journaled |
 //! | `host` | the [`engine::Host`] a served run sees: effects as messages, a journal-driven clock |
-//! | `effects` | effects performed for real: HTTP with the environment's keys |
+//! | `effects` | effects performed for real: HTTP with the environment's keys, MCP exchanges with its tokens |
+//! | `consent` | the programs served graphs may start as MCP servers |
 //! | [`reach`] | what a served graph's requests may reach: the operator's allow and deny lists |
 //! | `store` | the record in the workflow's state: a summary and one entry per step |
 //! | [`limits`] | a served run's ceilings, below Restate's limits on one message |
 //! | [`load`] | graph documents read and compiled, refusals and their HTTP codes |
 
 pub mod claims;
+mod consent;
 mod driver;
 mod effects;
 pub mod graphs;
@@ -84,6 +86,6 @@ pub async fn serve(
     allowed: net::mcp::AllowedCommands,
 ) {
     effects::set_reach(reach);
-    effects::set_allowed_commands(allowed);
+    consent::set_allowed_commands(allowed);
     HttpServer::new(endpoint).serve(listener).await;
 }

@@ -86,7 +86,7 @@ pub fn plan_of(document: Value) -> Result<(Plan, String), Refusal> {
 /// A graph whose MCP servers include a program the operator did not allow is refused before
 /// it runs, naming the server and the whole command line (format.md §2.11).
 fn check_consent(plan: &Plan) -> Result<(), Refusal> {
-    let allowed = crate::effects::allowed_commands();
+    let allowed = crate::consent::allowed_commands();
     match plan.mcp_endpoints().into_iter().find(|(_, e)| !allowed.allows_endpoint(e)) {
         None => Ok(()),
         Some((at, endpoint)) => {

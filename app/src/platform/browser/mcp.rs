@@ -10,7 +10,7 @@ use engine::host::{HttpRequest, McpEnd, McpEndpoint, McpExchange, McpReply, reda
 use engine::mcp::{Incoming, answer_server_request, classify};
 use engine::sse::SseParser;
 
-use super::fetch_host::send;
+use super::fetch::send;
 use super::stream;
 
 /// What a page says when a graph names a program to start.

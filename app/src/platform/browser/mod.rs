@@ -8,9 +8,12 @@
 //! | `runs` | saved runs, compressed, one key each, and an index per graph |
 //! | `keys` | provider keys, one per origin, and the Base URL |
 //! | `fetch_host` | the engine's host: clock, timers, `fetch` with the origin's key added |
+//! | `fetch` | one `fetch`: credentials never redirected, aborted when its time is up |
+//! | `mcp` | MCP Streamable HTTP over `fetch`; programs and servers that refuse pages said plainly |
 //! | `stream` | a response body read as it arrives, decoded across split characters |
 //! | `fetch_error` | why a request or its body failed, in words |
 
+mod fetch;
 mod fetch_error;
 mod fetch_host;
 mod graphs;
