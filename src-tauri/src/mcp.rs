@@ -109,10 +109,59 @@ impl Open {
     }
 }
 
+// The real MCP software the tests use (tests/mcp), found as the CLI's tests find it.
+#[cfg(test)]
+#[path = "../../cli/tests/mcp_support/mod.rs"]
+mod mcp_support;
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mcp_support::Server;
     use workflow_files::OriginKey;
+
+    /// What `whoami` of the asker at `server` answers through the app's exchanges, with the
+    /// settings' tokens: the response message as the app passes it on.
+    fn whoami(server: &Server, settings: &Settings) -> String {
+        let endpoint = McpEndpoint::Http { url: server.url(), headers: vec![] };
+        let x = |send: Vec<String>, awaits: u64, session_id: Option<String>| McpExchange {
+            server: "asker".into(),
+            endpoint: endpoint.clone(),
+            connection: None,
+            session_id,
+            protocol_version: awaits.gt(&1).then(|| "2025-06-18".into()),
+            send,
+            awaits: Some(awaits),
+            timeout_ms: 60_000,
+            max_bytes: 1 << 20,
+        };
+        let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"desktop-test","version":"0"}}}"#;
+        let opened = exchange(&x(vec![init.into()], 1, None), settings);
+        assert_eq!(opened.end, McpEnd::Answered, "{opened:?}");
+        let call = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"whoami","arguments":{}}}"#;
+        let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+        let called = exchange(&x(vec![initialized.into(), call.into()], 2, opened.session_id.clone()), settings);
+        assert_eq!(called.end, McpEnd::Answered, "{called:?}");
+        net::mcp::close(&endpoint, None, opened.session_id.as_deref(), &policy(&endpoint, settings));
+        called.received.last().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn a_token_kept_in_settings_reaches_only_its_own_origin_and_is_removed_from_replies() {
+        let (a, b) = (Server::asker_http(), Server::asker_http());
+        let token = "tok-desktop-only-for-a-0123456789";
+        let mut settings = Settings::default();
+        settings.set_key(OriginKey {
+            origin: format!("http://127.0.0.1:{}", a.port),
+            provider: ipc::AUTH_MCP.into(),
+            key: token.into(),
+        });
+        let said_a = whoami(&a, &settings);
+        assert!(said_a.contains("Bearer [api key removed]"), "A got the token, removed from the reply: {said_a}");
+        assert!(!said_a.contains(token));
+        let said_b = whoami(&b, &settings);
+        assert!(said_b.contains("(none)"), "B got no token: {said_b}");
+    }
 
     fn stdio(program: &str, args: &[&str], env: &[(&str, &str)]) -> McpEndpoint {
         McpEndpoint::Stdio {
