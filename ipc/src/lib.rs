@@ -16,18 +16,22 @@
 //! | [`SetTitle`] | the window title (file name and unsaved marker) |
 //! | [`EditText`], [`CloseWindow`], [`ReadClipboard`] | what a native menu item asks of the window ([`menu`]) |
 //! | [`MenuItems`] | the native menus' items as built, for the desktop test to compare with the palette |
+//! | [`McpExchange`], [`McpClose`] | an exchange with an MCP server, carried out natively (a program started only when its whole command line was approved) |
+//! | [`AllowCommands`] | remembers command lines the person approved for MCP servers |
 //!
 //! | module | what it holds |
 //! |---|---|
 //! | [`channel`] | Tauri channels: ids, messages, putting them back in order |
 //! | [`commands`] | the editor's commands declared once: ids, labels, menus, keys per platform, help |
 //! | [`menu`] | the native menus' event, text editing commands, a menu item as the app reports it |
+//! | [`mcp`] | the command line a person approves for an MCP server |
 //!
 //! A command that fails rejects with a message (a string), except [`Http`] and
 //! [`HttpStream`], which reject with an [`HttpFailure`].
 
 pub mod channel;
 pub mod commands;
+pub mod mcp;
 pub mod menu;
 
 use serde::de::DeserializeOwned;
@@ -125,6 +129,8 @@ pub struct HttpRequest {
 pub const AUTH_OPENAI: &str = "openai";
 /// The `auth` value asking for the Anthropic key.
 pub const AUTH_ANTHROPIC: &str = "anthropic";
+/// The provider of a bearer token kept for an MCP server's origin.
+pub const AUTH_MCP: &str = "mcp";
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HttpReply {
@@ -175,6 +181,9 @@ pub struct PublicSettings {
     /// once: the editor shows them as alerts.
     #[serde(default)]
     pub notices: Vec<String>,
+    /// The whole command lines ([`mcp::command_line`]) the person approved for MCP servers.
+    #[serde(default)]
+    pub allowed_commands: Vec<String>,
 }
 
 command!(
@@ -257,8 +266,25 @@ command!(
     MenuItems "menu_items" -> Vec<MenuEntry> {}
 );
 
+command!(
+    /// Carries out one exchange with an MCP server natively: `exchange` is the engine's
+    /// `McpExchange` as JSON, the reply its `McpReply` as JSON. A program starts only when
+    /// its whole command line was approved ([`AllowCommands`]); otherwise the reply ends
+    /// `Refused`, saying so.
+    McpExchange "mcp_exchange" -> String { exchange: String }
+);
+command!(
+    /// Ends an MCP session when its run stops: `endpoint` is the engine's `McpEndpoint` as
+    /// JSON.
+    McpClose "mcp_close" -> () { endpoint: String, connection: Option<String>, session_id: Option<String> }
+);
+command!(
+    /// Remembers `lines` ([`mcp::command_line`]) as approved, in the settings file.
+    AllowCommands "allow_commands" -> () { lines: Vec<String> }
+);
+
 /// Every command's name, for checking that the app registers each one.
-pub const COMMANDS: [&str; 25] = [
+pub const COMMANDS: [&str; 28] = [
     ListGraphs::NAME,
     LoadGraph::NAME,
     SaveGraph::NAME,
@@ -284,6 +310,9 @@ pub const COMMANDS: [&str; 25] = [
     CloseWindow::NAME,
     ReadClipboard::NAME,
     MenuItems::NAME,
+    McpExchange::NAME,
+    McpClose::NAME,
+    AllowCommands::NAME,
 ];
 
 #[cfg(test)]

@@ -16,16 +16,19 @@
 //! | `take_opened` | graph files given on the command line, or by a second launch (single instance), read |
 //! | `edit_text`, `close_window`, `read_clipboard` | what a native menu item asks of the window ([`menu`]) |
 //! | `menu_items` | the native menus' items as built, for the desktop test |
+//! | `mcp_exchange`, `mcp_close`, `allow_commands` | MCP servers for runs: exchanges carried out natively, a program started only when its whole command line was approved ([`mcp`]) |
 //!
 //! | module | what it holds |
 //! |---|---|
 //! | [`menu`] | the native menus (File, Edit, View, Run, Help), built from the editor's command table, and Open Recent |
 //! | [`clipboard`] | the system clipboard's text, for the menu's Paste |
 //! | [`reference`] | Help ▸ The Graph Format: the format reference in a window of its own |
+//! | [`mcp`] | MCP exchanges under the settings' consent and tokens, sessions closed with the window |
 
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 mod clipboard;
+mod mcp;
 mod menu;
 mod reference;
 
@@ -52,6 +55,8 @@ struct AppState {
     opened: Mutex<Vec<PathBuf>>,
     /// File ▸ Open Recent, refilled when the list changes.
     recent_menu: Submenu<Wry>,
+    /// MCP sessions runs have open, closed with the window.
+    mcp_open: mcp::Open,
 }
 
 /// What a command answers: its [`ipc::Command::Reply`], or why it failed.
@@ -302,6 +307,7 @@ fn get_settings(state: State<'_, AppState>, args: ipc::GetSettings) -> <ipc::Get
         openai_base_url: s.openai_base_url,
         workflows_dir: state.workflows.dir().display().to_string(),
         notices: state.config.take_notices(),
+        allowed_commands: s.allowed_commands,
     }
 }
 
@@ -329,6 +335,46 @@ fn set_settings(state: State<'_, AppState>, args: ipc::SetSettings) -> Reply<ipc
 fn remove_key(state: State<'_, AppState>, args: ipc::RemoveKey) -> Reply<ipc::RemoveKey> {
     let mut s = state.config.load();
     s.remove_key(&args.origin, &args.provider);
+    state.config.save(&s).map_err(|e| e.0)
+}
+
+/// Carries out one exchange with an MCP server ([`mcp`]) on a blocking thread.
+#[tauri::command]
+async fn mcp_exchange(state: State<'_, AppState>, args: ipc::McpExchange) -> Reply<ipc::McpExchange> {
+    let x: engine::host::McpExchange =
+        serde_json::from_str(&args.exchange).map_err(|e| format!("not an MCP exchange: {e}"))?;
+    let settings = state.config.load();
+    let open = state.mcp_open.clone();
+    let reply = tauri::async_runtime::spawn_blocking(move || {
+        let reply = mcp::exchange(&x, &settings);
+        open.note(&x.endpoint, &reply);
+        reply
+    })
+    .await
+    .map_err(|e| e.to_string())?;
+    serde_json::to_string(&reply).map_err(|e| e.to_string())
+}
+
+/// Ends an MCP session its run no longer needs, on a blocking thread.
+#[tauri::command]
+async fn mcp_close(state: State<'_, AppState>, args: ipc::McpClose) -> Reply<ipc::McpClose> {
+    let endpoint: engine::host::McpEndpoint =
+        serde_json::from_str(&args.endpoint).map_err(|e| format!("not an MCP endpoint: {e}"))?;
+    let settings = state.config.load();
+    state.mcp_open.forget(args.connection.as_deref(), args.session_id.as_deref());
+    tauri::async_runtime::spawn_blocking(move || {
+        let policy = mcp::policy(&endpoint, &settings);
+        net::mcp::close(&endpoint, args.connection.as_deref(), args.session_id.as_deref(), &policy);
+    })
+    .await
+    .map_err(|e| e.to_string())
+}
+
+/// Remembers command lines the person approved for MCP servers.
+#[tauri::command]
+fn allow_commands(state: State<'_, AppState>, args: ipc::AllowCommands) -> Reply<ipc::AllowCommands> {
+    let mut s = state.config.load();
+    s.allow_commands(&args.lines);
     state.config.save(&s).map_err(|e| e.0)
 }
 
@@ -496,8 +542,24 @@ fn main() {
             let (bar, recent_menu) = menu::build(app.handle(), &config.load().recent)?;
             app.set_menu(bar)?;
             app.on_menu_event(|app, event| on_menu(app, &event));
-            app.manage(AppState { workflows, config, picked: Mutex::new(HashSet::new()), opened, recent_menu });
+            app.manage(AppState {
+                workflows,
+                config,
+                picked: Mutex::new(HashSet::new()),
+                opened,
+                recent_menu,
+                mcp_open: mcp::Open::default(),
+            });
             Ok(())
+        })
+        .on_window_event(|window, event| {
+            // The servers runs started end with the window that ran them.
+            if let tauri::WindowEvent::Destroyed = event
+                && let Some(state) = window.app_handle().try_state::<AppState>()
+                && window.label() == "main"
+            {
+                state.mcp_open.close_all(&state.config.load());
+            }
         })
         .register_uri_scheme_protocol(reference::SCHEME, |_, request| reference::serve(request))
         .invoke_handler(tauri::generate_handler![
@@ -525,7 +587,10 @@ fn main() {
             edit_text,
             close_window,
             read_clipboard,
-            menu_items
+            menu_items,
+            mcp_exchange,
+            mcp_close,
+            allow_commands
         ])
         .run(tauri::generate_context!())
         .unwrap_or_else(|e| {

@@ -16,8 +16,13 @@
 //    palette (opened by Ctrl+Shift+P) and Help list the same commands and keys; Help ▸ The
 //    graph format and About open their windows; File ▸ New; File ▸ Close closes the app. The file left unsaved in the read-only folder (part 2)
 //    is written once the folder is writable again.
+// 4. MCP: a graph whose server is the reference memory server started as `node …` (from
+//    tests/mcp) asks before its run, showing the whole command line; once allowed, the run
+//    completes with the server's answer as the tool message, the line is kept in the settings
+//    file, and a second run does not ask. The app closes the server when the window closes.
 //
 // Usage: node tests/desktop/desktop-e2e.mjs <path to switchyard-desktop> [screenshot.png]
+// (SWITCHYARD_DESKTOP_E2E_ONLY=mcp runs part 4 alone.)
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, writeFileSync, readdirSync, mkdirSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -91,6 +96,18 @@ try {
   for (let i = 0; ; i++) {
     try { await fetch(base + '/status'); break; } catch { if (i > 100) throw new Error('tauri-driver did not start'); await sleep(100); }
   }
+  if (process.env.SWITCHYARD_DESKTOP_E2E_ONLY === 'mcp') {
+    await mcpConsent();
+  } else {
+    await everyPart();
+  }
+} finally {
+  if (session) await wd('DELETE', `/session/${session}`).catch(() => {});
+  // SIGTERM, never SIGKILL: tauri-driver must stop WebKitWebDriver itself.
+  driver.kill('SIGTERM');
+}
+
+async function everyPart() {
   const started = Date.now();
   const { sp, exec, waitFor } = await open();
 
@@ -125,10 +142,97 @@ try {
   await sleep(500);
   const files = await filesFromOutside();
   await menus(files);
-} finally {
-  if (session) await wd('DELETE', `/session/${session}`).catch(() => {});
-  // SIGTERM, never SIGKILL: tauri-driver must stop WebKitWebDriver itself.
-  driver.kill('SIGTERM');
+  await windowsGone(' — Switchyard');
+  await sleep(500);
+  await mcpConsent();
+}
+
+// Part 4 (see the top of the file).
+async function mcpConsent() {
+  const tools = process.env.SWITCHYARD_MCP_TOOLS ?? new URL('../mcp/node_modules', import.meta.url).pathname;
+  const serverJs = join(tools, '@modelcontextprotocol/server-memory/dist/index.js');
+  assert.ok(existsSync(serverJs), `no ${serverJs}: ./dev installs tests/mcp (or set SWITCHYARD_MCP_TOOLS)`);
+  const work = mkdtempSync(join(tmpdir(), 'switchyard-mcp-'));
+  const memory = join(work, 'memory.jsonl');
+  const create = { entities: [{ name: 'Ada', entityType: 'person', observations: ['wrote the first program'] }] };
+  const graph = {
+    format: 'switchyard/graph@1',
+    name: 'Remembers people',
+    state: { messages: { type: 'messages' } },
+    mcp_servers: { memory: { command: 'node', args: [serverJs], env: { MEMORY_FILE_PATH: memory } } },
+    tools: { create_entities: { run: { mcp: { server: 'memory' } } } },
+    nodes: [
+      { id: 'start', kind: 'start' },
+      { id: 'agent', kind: 'llm', messages: 'state.messages', tools: ['create_entities'], writes: 'messages',
+        model: { provider: 'mock', responses: [{ content: '', tool_calls: [{ name: 'create_entities', arguments: create }] }] } },
+      { id: 'remember', kind: 'tools', messages: 'messages', on_error: 'fail' },
+      { id: 'end', kind: 'end' },
+    ],
+    edges: [{ from: 'start', to: 'agent' }, { from: 'agent', to: 'remember' }, { from: 'remember', to: 'end' }],
+  };
+  const file = join(work, 'remember.switchyard.json');
+  writeFileSync(file, JSON.stringify(graph, null, 2));
+  const line = `node ${serverJs} (env MEMORY_FILE_PATH)`;
+  const { sp, exec, waitFor } = await open([file]);
+  await waitFor('return !!document.querySelector("[data-node-id=remember]") && document.title.includes("remember.switchyard.json")', 'the MCP graph');
+  const startRun = () => exec(`
+    const region = document.querySelector('[role=region][aria-label="Run"]');
+    const box = region.querySelector('textarea[aria-label="Input"]');
+    Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set.call(box, arguments[0]);
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+    region.querySelector('button[aria-label="Run"]').click();`, [JSON.stringify({ messages: 'Remember Ada Lovelace' })]);
+  const dialog = '[role=dialog][aria-label="Programs and origins"]';
+  const runs = () => exec('return document.querySelectorAll("[aria-label=\'Run history\'] [data-run-id]").length');
+
+  // The first run asks, showing the whole command line; nothing starts before the answer.
+  await startRun();
+  await waitFor(`return !!document.querySelector('${dialog}')`, 'the consent dialog');
+  const shown = await exec(`return [...document.querySelectorAll('${dialog} [aria-label="Command lines"] li')].map((li) => li.textContent)`);
+  assert.deepEqual(shown, [line], 'the dialog shows the whole command line');
+  assert.ok(!existsSync(memory), 'nothing started before the answer');
+  if (shot) {
+    const png = await wd('GET', `${sp}/screenshot`);
+    writeFileSync(shot.replace(/\.png$/, '') + '-mcp-consent.png', Buffer.from(png, 'base64'));
+  }
+  // Accessibility: axe-core (as tests/e2e/a11y.spec.ts uses it) finds no serious or critical
+  // violation in the dialog, and its buttons are named.
+  const axe = readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
+  const found = await wd('POST', `${sp}/execute/async`, {
+    script: `${axe};
+      const done = arguments[arguments.length - 1];
+      axe.run(document.querySelector('${dialog}'), { rules: { 'label-content-name-mismatch': { enabled: true } } })
+        .then((r) => done(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ': ' + v.help)),
+              (e) => done(['axe failed: ' + e]));`,
+    args: [],
+  });
+  assert.deepEqual(found, [], 'no serious or critical axe violation in the consent dialog');
+  await exec(`[...document.querySelectorAll('${dialog} button')].find((b) => b.textContent === 'Allow and run').click()`);
+  await waitFor('return document.querySelector("[data-run-status]")?.dataset.runStatus === "completed"', 'the run to complete', 60000);
+  const toolText = await waitFor('return document.querySelector("[role=region][aria-label=State] [data-role=tool]")?.textContent', 'the tool message');
+  assert.match(toolText, /Ada/, `the tool message is the server's answer: ${toolText}`);
+  assert.match(readFileSync(memory, 'utf8'), /"name":"Ada"/, 'the memory server kept the entity');
+  const settings = JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8'));
+  assert.deepEqual(settings.allowed_commands, [line], 'the line is kept in the settings file');
+  console.log(`desktop: allowed \`${line}\`; the run called create_entities: ${toolText.slice(0, 120)}`);
+
+  // A second run does not ask.
+  const before = await runs();
+  await startRun();
+  await waitFor(`return document.querySelectorAll("[aria-label='Run history'] [data-run-id]").length > ${before} && document.querySelector("[data-run-status]")?.dataset.runStatus === "completed"`, 'the second run to complete', 60000);
+  assert.ok(!(await exec(`return !!document.querySelector('${dialog}')`)), 'the second run did not ask');
+  // Closing the window (as File ▸ Close does) leaves no server behind: this test's servers
+  // are the processes whose environment names its memory file.
+  const servers = () => readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+    try { return readFileSync(`/proc/${p}/environ`, 'latin1').split('\0').includes(`MEMORY_FILE_PATH=${memory}`); } catch { return false; }
+  });
+  await exec('window.__TAURI_INTERNALS__.invoke("close_window", { args: {} })').catch(() => {});
+  await windowsGone(' — Switchyard');
+  await wd('DELETE', `/session/${session}`).catch(() => {});
+  session = undefined;
+  const t = Date.now();
+  while (servers().length && Date.now() - t < 15000) await sleep(200);
+  assert.deepEqual(servers(), [], 'the memory server ended with the window');
+  console.log('desktop: ok: an MCP program asks once for its whole command line, runs, and ends with the window');
 }
 
 // Part 2 (see the top of the file).
@@ -386,6 +490,7 @@ async function menus({ exec, waitFor, title, flow, second, missing, locked }) {
   const t = Date.now();
   while (windowNamed(' — Switchyard').length && Date.now() - t < 10000) await sleep(200);
   assert.equal(windowNamed(' — Switchyard').length, 0, 'the window is closed after Ctrl+W');
+  await wd('DELETE', `/session/${session}`).catch(() => {});
   session = undefined;
   console.log('desktop: ok: the native menus do what the toolbar does, by their keys and mnemonics');
 }

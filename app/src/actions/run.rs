@@ -46,20 +46,34 @@ fn document(doc: DocState) -> engine::Graph {
 }
 
 /// Starts a new run with the input in the Input box and plays it; when the graph would send
-/// requests to origins the person has not used or approved, asks first
-/// ([`RunCtl::new_origins`]).
+/// requests to origins the person has not used or approved, or start MCP servers' programs
+/// whose command lines they have not allowed, asks first ([`RunCtl::new_origins`]).
 pub fn start(app: App) {
     start_checked(app, true);
 }
 
-/// Remembers the origins asked about as approved, and starts the run.
+/// Remembers the origins and command lines asked about as approved, and starts the run
+/// (once the command lines are kept: the desktop app checks them before it starts a
+/// program).
 pub fn run_anyway(app: App) {
-    let App { doc, run: ctl, platform, .. } = app;
+    let App { doc, run: ctl, platform, alerts, .. } = app;
     let Some(asked) = ctl.new_origins.get_untracked() else { return };
     ctl.new_origins.set(None);
     let graph_id = doc.current.get_untracked().to_string();
     approve_origins(platform, &origins::entries_for(&asked, &graph_id));
-    start_checked(app, false);
+    let lines = origins::command_lines(&asked);
+    if lines.is_empty() {
+        return start_checked(app, false);
+    }
+    let approving = platform.get().approve_commands(lines);
+    spawn_local(async move {
+        match approving.await {
+            Ok(()) => start_checked(app, false),
+            Err(why) => {
+                alerts.error(format!("The command lines could not be kept as allowed, so the run did not start: {why}"))
+            }
+        }
+    });
 }
 
 /// Does not start the run asked about.
@@ -89,7 +103,8 @@ fn start_checked(app: App, ask: bool) {
     if ask {
         let graph_id = doc.current.get_untracked().to_string();
         let contacts = doc.editor.with_untracked(|e| origins::contacts(e.document()));
-        let new = origins::unknown(&contacts, &approved_origins(platform), &graph_id);
+        let commands = platform.get().approved_commands();
+        let new = origins::unknown(&contacts, &approved_origins(platform), commands.as_deref(), &graph_id);
         if !new.is_empty() {
             ctl.new_origins.set(Some(new));
             return;

@@ -52,8 +52,11 @@ pub fn save_model_settings(app: App, base_url: &str, origin: &str, provider: Pro
             origin.trim().to_string()
         } else if !base_url.is_empty() && provider == Provider::OpenAi {
             base_url.clone()
+        } else if let Some(auth) = provider.auth() {
+            auth.default_origin().to_string()
         } else {
-            provider.auth().default_origin().to_string()
+            alerts.error("The token was not saved: give the MCP server's origin (such as https://mcp.example.com)");
+            return;
         };
         match parse_origin(&typed) {
             Ok(origin) => Some(OriginKey { origin, provider, key: key.to_string() }),

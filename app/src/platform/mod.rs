@@ -280,6 +280,17 @@ pub trait Platform {
     /// Which origins have keys for which provider, and the Base URL, never the keys: for the
     /// run worker to decide which requests may carry one (the host adds it when it sends).
     fn key_origins(&self) -> crate::model::storage::keys::KeyTable;
+    /// The whole command lines of MCP servers the person approved, where graphs may start
+    /// programs once the person allows each line (the desktop app, which checks again before
+    /// it starts one); `None` where no program can start (a web page: the run says so and
+    /// points to the desktop app), so nothing is asked.
+    fn approved_commands(&self) -> Option<Vec<String>> {
+        None
+    }
+    /// Remembers `lines` as approved command lines, before a run that needs them starts.
+    fn approve_commands(&self, _lines: Vec<String>) -> LocalBoxFuture<'static, Result<(), StorageError>> {
+        Box::pin(async { Ok(()) })
+    }
 }
 
 /// Decides where the editor runs and reads what it needs first (nothing in the browser, whose

@@ -51,7 +51,8 @@ pub struct RunCtl {
     /// Whether the run on display is of the graph on the canvas (the same subgraphs in).
     pub in_step: Memo<bool>,
     /// A run waiting for the person's answer: the origins it would reach that they have not
-    /// used before.
+    /// used before, and the MCP servers' command lines it would start that they have not
+    /// allowed.
     pub new_origins: RwSignal<Option<Vec<Contact>>>,
     /// While a step runs live: the reply each streaming model node (or mapped instance) has
     /// written so far; emptied when the step lands.

@@ -48,6 +48,10 @@ pub struct Settings {
     /// Graph files opened or saved anywhere, newest first ([`recent`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub recent: Vec<String>,
+    /// Whole command lines the person approved for MCP servers (`switchyard_ipc::mcp`): a
+    /// graph's server starts only when its line is here.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allowed_commands: Vec<String>,
 }
 
 /// A key and the one origin it goes to.
@@ -95,6 +99,16 @@ impl Settings {
 
     pub fn remove_key(&mut self, origin: &str, provider: &str) {
         self.keys.retain(|k| !(k.origin == origin && k.provider == provider));
+    }
+
+    /// Remembers `lines` as approved command lines, each once.
+    pub fn allow_commands<S: AsRef<str>>(&mut self, lines: impl IntoIterator<Item = S>) {
+        for line in lines {
+            let line = line.as_ref();
+            if !line.trim().is_empty() && !self.allowed_commands.iter().any(|l| l == line) {
+                self.allowed_commands.push(line.to_string());
+            }
+        }
     }
 
     /// The key of `provider` kept for the origin of `url`, if any.

@@ -1,16 +1,23 @@
 //! The origins a graph's requests would reach, for asking before a run of a graph from
 //! elsewhere sends anything to an origin the person has not used: each `llm` node's
-//! `base_url`, each `http` node's `url` and each HTTP tool's `url`, in embedded subgraphs too. A templated URL whose
-//! `scheme://host[:port]` is written out has that origin; one whose origin is computed is
-//! "an address computed at run time".
+//! `base_url`, each `http` node's `url`, each HTTP tool's `url` and each MCP server's `url`,
+//! in embedded subgraphs too. A templated URL whose `scheme://host[:port]` is written out
+//! has that origin; one whose origin is computed is "an address computed at run time".
+//!
+//! An MCP server started as a program is asked about too, where programs can start (the
+//! desktop app): its whole command line (program, arguments, the names of the variables
+//! set), approved once per line (format.md §8).
 
 use engine::document::Provider;
-use engine::host::Origin;
+use engine::host::{McpEndpoint, Origin};
 use engine::{Graph, NodeKind};
 
-/// Somewhere a run would send a request.
+/// Somewhere a run would send a request, or a program it would start.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Contact {
+    /// An MCP server's program, as its whole command line
+    /// ([`switchyard_ipc::mcp::command_line`]): `node /srv/index.js (env MEMORY_FILE_PATH)`.
+    Program(String),
     /// A known origin: `https://api.example.com`.
     Origin(String),
     /// An address put together while the graph runs.
@@ -20,7 +27,7 @@ pub enum Contact {
 impl std::fmt::Display for Contact {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Contact::Origin(o) => f.write_str(o),
+            Contact::Program(line) | Contact::Origin(line) => f.write_str(line),
             Contact::Computed => f.write_str("an address computed at run time"),
         }
     }
@@ -61,7 +68,19 @@ pub fn contacts(graph: &Graph) -> Vec<Contact> {
     out
 }
 
+/// The command line a person approves for `endpoint` (a program), or its URL's contact.
+pub fn mcp_contact(endpoint: &McpEndpoint) -> Contact {
+    match endpoint {
+        McpEndpoint::Stdio { env, .. } => Contact::Program(switchyard_ipc::mcp::command_line(
+            &endpoint.describe(),
+            env.iter().map(|(name, _)| name.as_str()),
+        )),
+        McpEndpoint::Http { url, .. } => contact_of(url),
+    }
+}
+
 fn collect(graph: &Graph, out: &mut Vec<Contact>) {
+    out.extend(engine::plan::mcp_endpoints(graph).iter().map(|(_, e)| mcp_contact(e)));
     let tools = graph.tools.iter().flat_map(|t| t.values());
     out.extend(tools.filter_map(|t| t.run.http.as_ref()).map(|h| contact_of(&h.url)));
     for node in &graph.nodes {
@@ -88,11 +107,13 @@ fn collect(graph: &Graph, out: &mut Vec<Contact>) {
 }
 
 /// The contacts of `graph` not in `known` (origins used before, and `computed:<graph id>`
-/// for a graph whose computed addresses were approved).
-pub fn unknown(contacts: &[Contact], known: &[String], graph_id: &str) -> Vec<Contact> {
+/// for a graph whose computed addresses were approved), nor programs among `commands` (the
+/// command lines approved; `None` where programs cannot start, so none is asked about).
+pub fn unknown(contacts: &[Contact], known: &[String], commands: Option<&[String]>, graph_id: &str) -> Vec<Contact> {
     contacts
         .iter()
         .filter(|c| match c {
+            Contact::Program(line) => commands.is_some_and(|approved| !approved.contains(line)),
             Contact::Origin(o) => !known.contains(o),
             Contact::Computed => !known.contains(&computed_entry(graph_id)),
         })
@@ -100,13 +121,26 @@ pub fn unknown(contacts: &[Contact], known: &[String], graph_id: &str) -> Vec<Co
         .collect()
 }
 
-/// What to remember once the person runs anyway.
+/// The origin entries to remember once the person runs anyway (programs are kept apart:
+/// [`command_lines`]).
 pub fn entries_for(contacts: &[Contact], graph_id: &str) -> Vec<String> {
     contacts
         .iter()
-        .map(|c| match c {
-            Contact::Origin(o) => o.clone(),
-            Contact::Computed => computed_entry(graph_id),
+        .filter_map(|c| match c {
+            Contact::Program(_) => None,
+            Contact::Origin(o) => Some(o.clone()),
+            Contact::Computed => Some(computed_entry(graph_id)),
+        })
+        .collect()
+}
+
+/// The command lines among `contacts`, to remember as approved.
+pub fn command_lines(contacts: &[Contact]) -> Vec<String> {
+    contacts
+        .iter()
+        .filter_map(|c| match c {
+            Contact::Program(line) => Some(line.clone()),
+            _ => None,
         })
         .collect()
 }
@@ -161,7 +195,7 @@ mod tests {
         );
         let known = vec!["http://api.test".to_string()];
         assert_eq!(
-            unknown(&all, &known, "g1"),
+            unknown(&all, &known, None, "g1"),
             vec![
                 Contact::Origin("http://claude.test".into()),
                 Contact::Origin("http://models.test".into()),
@@ -170,7 +204,35 @@ mod tests {
             ]
         );
         let known = [known, entries_for(&all, "g1")].concat();
-        assert!(unknown(&all, &known, "g1").is_empty());
-        assert_eq!(unknown(&all, &known, "g2"), vec![Contact::Computed]);
+        assert!(unknown(&all, &known, None, "g1").is_empty());
+        assert_eq!(unknown(&all, &known, None, "g2"), vec![Contact::Computed]);
+    }
+
+    const MEMORY_GRAPH: &str = r#"{"format":"switchyard/graph@1",
+        "mcp_servers":{
+            "memory":{"command":"node","args":["/opt/mcp/server memory/index.js"],"env":{"MEMORY_FILE_PATH":"/tmp/m.json"}},
+            "everything":{"url":"http://127.0.0.1:3001/mcp"},
+            "unused":{"command":"rm","args":["-rf","/"]}},
+        "tools":{"create_entities":{"run":{"mcp":{"server":"memory"}}},"echo":{"run":{"mcp":{"server":"everything"}}}},
+        "nodes":[{"id":"start","kind":"start"},{"id":"end","kind":"end"}],"edges":[]}"#;
+
+    #[test]
+    fn an_mcp_program_is_asked_about_by_its_whole_command_line_where_programs_start() {
+        let g = engine::parse_graph(MEMORY_GRAPH).expect("the graph reads");
+        let line = "node '/opt/mcp/server memory/index.js' (env MEMORY_FILE_PATH)";
+        let all = contacts(&g);
+        assert_eq!(all, vec![Contact::Program(line.into()), Contact::Origin("http://127.0.0.1:3001".into())]);
+        // In the desktop app: both asked about, the line as the person reads it.
+        assert_eq!(unknown(&all, &[], Some(&[]), "g1"), all);
+        assert_eq!(all[0].to_string(), line);
+        // Approved: the origin kept with the origins, the line apart; a second run asks nothing.
+        assert_eq!(entries_for(&all, "g1"), vec!["http://127.0.0.1:3001".to_string()]);
+        assert_eq!(command_lines(&all), vec![line.to_string()]);
+        assert!(unknown(&all, &entries_for(&all, "g1"), Some(&command_lines(&all)), "g1").is_empty());
+        // Another line for the same program is asked about again.
+        let other = vec!["node '/opt/mcp/server memory/index.js'".to_string()];
+        assert_eq!(unknown(&all, &entries_for(&all, "g1"), Some(&other), "g1"), vec![all[0].clone()]);
+        // In a web page programs cannot start: not asked (the run says where it can).
+        assert_eq!(unknown(&all, &[], None, "g1"), vec![all[1].clone()]);
     }
 }

@@ -1,6 +1,7 @@
 //! Provider keys bound to origins: each key the person keeps in Settings goes to one origin
 //! (`scheme://host[:port]`) and nowhere else. The browser's host reads its keys through a
-//! [`KeyTable`]; the settings form lists the origins that have keys, never the keys.
+//! [`KeyTable`]; the settings form lists the origins that have keys, never the keys. An MCP
+//! server's bearer token is one more such key ([`Provider::Mcp`]), sent to its exact origin.
 
 use engine::host::{Auth, KeyRing, Origin};
 use serde::{Deserialize, Serialize};
@@ -16,13 +17,21 @@ pub enum Provider {
     #[serde(rename = "openai")]
     OpenAi,
     Anthropic,
+    /// `Authorization: Bearer <token>` for an MCP server reached over HTTP.
+    Mcp,
 }
 
 impl Provider {
-    pub fn auth(self) -> Auth {
+    /// Every provider, in the order the settings form offers them.
+    pub const ALL: [Provider; 3] = [Provider::OpenAi, Provider::Anthropic, Provider::Mcp];
+
+    /// The engine's request authentication this key serves; none for an MCP token, which
+    /// the host adds to MCP exchanges itself.
+    pub fn auth(self) -> Option<Auth> {
         match self {
-            Provider::OpenAi => Auth::OpenAi,
-            Provider::Anthropic => Auth::Anthropic,
+            Provider::OpenAi => Some(Auth::OpenAi),
+            Provider::Anthropic => Some(Auth::Anthropic),
+            Provider::Mcp => None,
         }
     }
 
@@ -38,6 +47,7 @@ impl Provider {
         match self {
             Provider::OpenAi => "OpenAI-compatible",
             Provider::Anthropic => "Anthropic",
+            Provider::Mcp => "MCP server (bearer token)",
         }
     }
 
@@ -46,6 +56,7 @@ impl Provider {
         match self {
             Provider::OpenAi => "openai",
             Provider::Anthropic => "anthropic",
+            Provider::Mcp => "mcp",
         }
     }
 
@@ -53,6 +64,7 @@ impl Provider {
         match id {
             "openai" => Some(Provider::OpenAi),
             "anthropic" => Some(Provider::Anthropic),
+            "mcp" => Some(Provider::Mcp),
             _ => None,
         }
     }
@@ -158,11 +170,20 @@ impl KeyTable {
     }
 
     fn entry(&self, auth: Auth, origin: &Origin) -> Option<&OriginKey> {
+        self.entry_of(Provider::of(auth), origin)
+    }
+
+    fn entry_of(&self, provider: Provider, origin: &Origin) -> Option<&OriginKey> {
         self.keys.iter().find(|k| {
-            k.provider == Provider::of(auth)
-                && !k.key.trim().is_empty()
-                && Origin::of(&k.origin).as_ref() == Some(origin)
+            k.provider == provider && !k.key.trim().is_empty() && Origin::of(&k.origin).as_ref() == Some(origin)
         })
+    }
+
+    /// The bearer token kept for the MCP server at `url`'s exact origin, if any (a URL with
+    /// user info gets none: it does not read as an origin).
+    pub fn mcp_token(&self, url: &str) -> Option<&str> {
+        let origin = Origin::of(url)?;
+        self.entry_of(Provider::Mcp, &origin).map(|k| k.key.as_str()).filter(|k| *k != HELD_ELSEWHERE)
     }
 
     /// Every key held, to remove from replies.
@@ -226,6 +247,25 @@ mod tests {
         assert_eq!(parse_origin("HTTPS://API.openai.com:443/v1").as_deref(), Ok("https://api.openai.com"));
         assert!(parse_origin("api.openai.com").is_err());
         assert!(parse_origin("https://a.test@b.test").is_err());
+    }
+
+    #[test]
+    fn an_mcp_token_goes_only_to_its_exact_origin() {
+        let mcp = |origin: &str, k: &str| OriginKey { origin: origin.into(), provider: Provider::Mcp, key: k.into() };
+        let table = KeyTable {
+            keys: vec![mcp("http://127.0.0.1:8001", "tok-a"), key("http://127.0.0.1:8002", "sk-model")],
+            base_url: None,
+        };
+        assert_eq!(table.mcp_token("http://127.0.0.1:8001/mcp"), Some("tok-a"));
+        assert_eq!(table.mcp_token("http://127.0.0.1:8002/mcp"), None, "a model key is not an MCP token");
+        assert_eq!(table.mcp_token("https://127.0.0.1:8001/mcp"), None, "another scheme");
+        assert_eq!(table.mcp_token("http://localhost:8001/mcp"), None, "another host name");
+        assert_eq!(table.mcp_token("http://127.0.0.1:8001@evil.test/mcp"), None);
+        assert!(table.allowed(Auth::OpenAi, "http://127.0.0.1:8001/v1").is_err(), "a token is not a model key");
+        assert_eq!(table.secrets().collect::<Vec<_>>(), vec!["tok-a", "sk-model"], "tokens are removed from replies");
+        assert_eq!(table.without_keys().mcp_token("http://127.0.0.1:8001/mcp"), None, "the worker holds no token");
+        assert_eq!(Provider::from_id(Provider::Mcp.id()), Some(Provider::Mcp));
+        assert_eq!(Provider::Mcp.label(), "MCP server (bearer token)");
     }
 
     #[test]

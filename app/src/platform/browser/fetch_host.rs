@@ -104,7 +104,8 @@ impl Host for BrowserHost {
 
     fn mcp<'a>(&'a self, exchange: McpExchange, _seen: &'a dyn Fn(&str)) -> LocalBoxFuture<'a, McpReply> {
         let secrets = self.table.secrets().map(str::to_string).collect();
-        Box::pin(mcp::exchange(exchange, secrets))
+        let token = self.mcp_token(&exchange.endpoint);
+        Box::pin(mcp::exchange(exchange, secrets, token))
     }
 
     fn mcp_close<'a>(
@@ -113,11 +114,20 @@ impl Host for BrowserHost {
         _connection: Option<&'a str>,
         session_id: Option<&'a str>,
     ) -> LocalBoxFuture<'a, ()> {
-        Box::pin(mcp::close(endpoint, session_id))
+        let token = self.mcp_token(endpoint);
+        Box::pin(mcp::close(endpoint, session_id, token))
     }
 }
 
 impl BrowserHost {
+    /// The bearer token kept in Settings for an HTTP server's exact origin.
+    fn mcp_token(&self, endpoint: &McpEndpoint) -> Option<String> {
+        match endpoint {
+            McpEndpoint::Http { url, .. } => self.table.mcp_token(url).map(str::to_string),
+            McpEndpoint::Stdio { .. } => None,
+        }
+    }
+
     /// The request sent to the Base URL when it names the OpenAI address, with the key kept
     /// for the origin it goes to (checked again here, on the address it really goes to).
     fn with_key(&self, mut request: HttpRequest) -> HttpRequest {

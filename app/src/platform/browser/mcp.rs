@@ -2,7 +2,8 @@
 //! POST; the reply is one JSON message or an event stream, read until the awaited response.
 //! A request the server makes meanwhile is answered at once (ping, or "not offered"). A page
 //! cannot start programs, and reaches only servers that allow web pages (CORS): both are
-//! said plainly, pointing to the desktop app and the CLI.
+//! said plainly, pointing to the desktop app and the CLI. A bearer token kept in Settings for
+//! the URL's exact origin goes with each request (never one from the document).
 
 use std::cell::RefCell;
 
@@ -30,8 +31,10 @@ fn blocked(url: &str, server: &str, why: &str) -> String {
     )
 }
 
-/// Carries out `x`; `secrets` are removed from everything received.
-pub async fn exchange(x: McpExchange, secrets: Vec<String>) -> McpReply {
+/// Carries out `x`, sending `token` (the one kept for the URL's origin) as a bearer token;
+/// `secrets` are removed from everything received.
+pub async fn exchange(x: McpExchange, secrets: Vec<String>, token: Option<String>) -> McpReply {
+    let token = token.as_deref();
     let McpEndpoint::Http { url, headers } = &x.endpoint else {
         return McpReply::ended(McpEnd::Refused(no_programs(&x.endpoint, &x.server)));
     };
@@ -43,7 +46,7 @@ pub async fn exchange(x: McpExchange, secrets: Vec<String>) -> McpReply {
         end: McpEnd::Sent,
     };
     for (i, message) in x.send.iter().enumerate() {
-        let request = post(url, headers, &reply, &x, message.clone());
+        let request = post(url, headers, &reply, &x, message.clone(), token);
         let response = match send(&request).await {
             Ok(r) => r,
             Err(f) if f.timed_out => return McpReply { end: McpEnd::TimedOut, ..reply },
@@ -70,7 +73,7 @@ pub async fn exchange(x: McpExchange, secrets: Vec<String>) -> McpReply {
         }
         let events = response.headers().get("content-type").ok().flatten().unwrap_or_default();
         let read = if events.starts_with("text/event-stream") {
-            read_events(&response, &x, url, headers, &reply).await
+            read_events(&response, &x, (url, headers, token), &reply).await
         } else {
             read_json(&response).await
         };
@@ -99,9 +102,25 @@ pub async fn exchange(x: McpExchange, secrets: Vec<String>) -> McpReply {
     McpReply { end, ..reply }
 }
 
-/// The POST carrying `body`, with the transport's headers.
-fn post(url: &str, headers: &[(String, String)], reply: &McpReply, x: &McpExchange, body: String) -> HttpRequest {
+/// `headers` with `Authorization: Bearer <token>` when a token is kept.
+fn with_token(headers: &[(String, String)], token: Option<&str>) -> Vec<(String, String)> {
     let mut all = headers.to_vec();
+    if let Some(t) = token {
+        all.push(("authorization".into(), format!("Bearer {t}")));
+    }
+    all
+}
+
+/// The POST carrying `body`, with the transport's headers.
+fn post(
+    url: &str,
+    headers: &[(String, String)],
+    reply: &McpReply,
+    x: &McpExchange,
+    body: String,
+    token: Option<&str>,
+) -> HttpRequest {
+    let mut all = with_token(headers, token);
     all.push(("accept".into(), "application/json, text/event-stream".into()));
     all.push(("content-type".into(), "application/json".into()));
     if let Some(id) = &reply.session_id {
@@ -138,8 +157,7 @@ async fn read_json(response: &web_sys::Response) -> Result<(Vec<String>, Option<
 async fn read_events(
     response: &web_sys::Response,
     x: &McpExchange,
-    url: &str,
-    headers: &[(String, String)],
+    (url, headers, token): (&str, &[(String, String)], Option<&str>),
     reply: &McpReply,
 ) -> Result<(Vec<String>, Option<McpEnd>), McpEnd> {
     let parser = RefCell::new(SseParser::new());
@@ -159,7 +177,7 @@ async fn read_events(
                 }
                 Incoming::Request { .. } => {
                     if let Some(answer) = answer_server_request(&e.data) {
-                        let request = post(url, headers, reply, x, answer);
+                        let request = post(url, headers, reply, x, answer, token);
                         wasm_bindgen_futures::spawn_local(async move {
                             let _ = send(&request).await;
                         });
@@ -202,9 +220,9 @@ fn ended(f: &engine::host::HttpFailure) -> McpEnd {
 }
 
 /// Ends an HTTP session (DELETE with its id); a program was never started here.
-pub async fn close(endpoint: &McpEndpoint, session_id: Option<&str>) {
+pub async fn close(endpoint: &McpEndpoint, session_id: Option<&str>, token: Option<String>) {
     let (McpEndpoint::Http { url, headers }, Some(id)) = (endpoint, session_id) else { return };
-    let mut all = headers.clone();
+    let mut all = with_token(headers, token.as_deref());
     all.push(("mcp-session-id".into(), id.to_string()));
     let request = HttpRequest {
         method: "DELETE".into(),

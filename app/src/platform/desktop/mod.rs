@@ -313,4 +313,16 @@ impl Platform for Desktop {
     fn key_origins(&self) -> crate::model::storage::keys::KeyTable {
         host::key_origins()
     }
+
+    fn approved_commands(&self) -> Option<Vec<String>> {
+        Some(host::approved_commands())
+    }
+
+    fn approve_commands(&self, lines: Vec<String>) -> LocalBoxFuture<'static, Result<(), StorageError>> {
+        Box::pin(async move {
+            ipc::call(&cmd::AllowCommands { lines: lines.clone() }).await.map_err(storage_error)?;
+            host::note_approved(&lines);
+            Ok(())
+        })
+    }
 }

@@ -57,7 +57,7 @@ pub fn SettingsDialog() -> impl IntoView {
                 <span class="hint">{wording.base_url_hint}</span>
             </label>
             <h3>"Keys"</h3>
-            <p class="muted">"Each key goes only to its origin; a request anywhere else is sent without a key."</p>
+            <p class="muted">"Each key goes only to its origin; a request anywhere else is sent without a key. An MCP server's bearer token goes only to the server at exactly that origin."</p>
             <ul class="key-origins" aria-label="Origins with keys">
                 {move || {
                     let list = origins.get();
@@ -91,8 +91,10 @@ pub fn SettingsDialog() -> impl IntoView {
                 <select aria-label="Key provider" on:change=move |ev| {
                     provider.set(Provider::from_id(&event_target_value(&ev)).unwrap_or(Provider::OpenAi))
                 }>
-                    <option value="openai" selected=true>{Provider::OpenAi.label()}</option>
-                    <option value="anthropic">{Provider::Anthropic.label()}</option>
+                    {Provider::ALL
+                        .into_iter()
+                        .map(|p| view! { <option value=p.id() selected=p == Provider::OpenAi>{p.label()}</option> })
+                        .collect_view()}
                 </select>
             </label>
             <label class="field">
