@@ -73,28 +73,44 @@ pub fn by_command(
     })
 }
 
-/// A name for a new server, from where it is: the package a command runs
-/// (`@modelcontextprotocol/server-memory@1.0` gives `memory`), the program's own name, or the
-/// URL's host (`mcp.example.com` gives `example`); `server` when nothing fits.
+/// A name for a new server, from where it is: the package or script a command runs
+/// (`@modelcontextprotocol/server-memory@1.0` gives `memory`, `…/server-everything/dist/index.js`
+/// gives `everything`), else the program's own name, or the URL's host (`mcp.example.com`
+/// gives `example`); `server` when nothing fits.
 pub fn suggested_name(server: &McpServer) -> String {
     let raw = if let Some(url) = &server.url {
         host_word(url)
     } else {
-        let package = server.args.iter().flatten().rev().find(|a| !a.starts_with('-'));
-        let word = package.or(server.command.as_ref()).map(|w| package_word(w));
-        word.unwrap_or_default()
+        let looks_like_code = |a: &&String| {
+            !a.starts_with('-') && (a.contains(['/', '\\', '@', '.']) || a.contains("mcp") || a.contains("server"))
+        };
+        let package = server.args.iter().flatten().rev().find(looks_like_code);
+        package.or(server.command.as_ref()).map(|w| package_word(w)).unwrap_or_default()
     };
     let name: String = raw.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-').take(64).collect();
     if name.is_empty() || !name.starts_with(|c: char| c.is_ascii_alphabetic()) { "server".into() } else { name }
 }
 
-/// `@scope/server-memory@1.2` → `memory`; `/usr/bin/my-server.py` → `my-server`.
+/// Parts of a path that say nothing about what runs.
+const GENERIC: [&str; 9] = ["index", "main", "dist", "build", "src", "lib", "bin", "server", "mcp"];
+
+/// The telling part of a package or path: `@scope/server-memory@1.2` → `memory`,
+/// `/usr/bin/my-server.py` → `my`, `…/server-everything/dist/index.js` → `everything`.
 fn package_word(word: &str) -> String {
-    let last = word.rsplit(['/', '\\']).next().unwrap_or(word);
-    let last = last.split('@').next().unwrap_or(last);
-    let last = last.split('.').next().unwrap_or(last);
-    let last = last.strip_prefix("server-").or_else(|| last.strip_prefix("mcp-")).unwrap_or(last);
-    last.strip_suffix("-server").or_else(|| last.strip_suffix("-mcp")).unwrap_or(last).to_lowercase()
+    for part in word.rsplit(['/', '\\']) {
+        let part = part.split('@').find(|p| !p.is_empty()).unwrap_or_default();
+        let mut part = part.split('.').next().unwrap_or_default().to_lowercase();
+        for prefix in ["mcp-", "server-"] {
+            part = part.strip_prefix(prefix).map(str::to_string).unwrap_or(part);
+        }
+        for suffix in ["-mcp", "-server"] {
+            part = part.strip_suffix(suffix).map(str::to_string).unwrap_or(part);
+        }
+        if !part.is_empty() && !GENERIC.contains(&part.as_str()) {
+            return part;
+        }
+    }
+    String::new()
 }
 
 /// The most telling label of a URL's host: `mcp.example.com` → `example`; `localhost` and
@@ -190,11 +206,11 @@ pub fn add_tools(graph: &Graph, server: &str, listed: &[ListedTool]) -> (Option<
     let tools = meta.tools.get_or_insert_with(IndexMap::new);
     let mut added = Vec::new();
     for t in listed {
-        let runs_already = tools.values().any(|d| {
-            d.run.mcp.as_ref().is_some_and(|m| m.server == server && m.tool.as_deref().unwrap_or_default() == t.name)
-        }) || tools
-            .get(&t.name)
-            .is_some_and(|d| d.run.mcp.as_ref().is_some_and(|m| m.server == server && m.tool.is_none()));
+        // A graph tool runs it already when it names this server and, as its `tool` or
+        // else its own name, this tool.
+        let runs_already = tools.iter().any(|(k, d)| {
+            d.run.mcp.as_ref().is_some_and(|m| m.server == server && m.tool.as_deref().unwrap_or(k) == t.name)
+        });
         if runs_already {
             continue;
         }

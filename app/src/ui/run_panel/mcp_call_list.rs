@@ -32,7 +32,8 @@ fn call(c: McpCallView) -> impl IntoView {
     let progress = (!c.progress.is_empty()).then(|| format!("Progress: {}", c.progress.join(", ")));
     let logs = (!c.logs.is_empty()).then(|| c.logs.clone());
     view! {
-        <li class="mcp-call" class:failed=c.is_error role="group" aria-label=label>
+        <li class="mcp-call" class:failed=c.is_error>
+          <div class="mcp-call-body" role="group" aria-label=label>
             <div class="mcp-call-head">
                 <span class="mcp-call-title mono">{title}</span>
                 {c.duration_ms.map(|ms| view! { <span class="muted">{duration_text(ms)}</span> })}
@@ -53,6 +54,7 @@ fn call(c: McpCallView) -> impl IntoView {
                     <pre class="json">{l.join("\n")}</pre>
                 </details>
             })}
+          </div>
         </li>
     }
 }
