@@ -171,7 +171,7 @@ test('an MCP server added by URL: Connect lists its tools, Add tools makes graph
   await expect(call).toContainText('"message": "hello from the editor"');
   await expect(call).toContainText('Echo: hello from the editor');
   await expect(call).toContainText(/\d+ ms|\d\.\d\d s/);
-  await shoot(page, runRegion(page), 'mcp-call', testInfo);
+  await shoot(page, call, 'mcp-call', testInfo);
   expect(await seriousViolations(page, '.mcp-calls'), 'the run panel MCP call').toEqual([]);
 
   // Removing the server takes its tools along, as one step of undo.
