@@ -1,6 +1,6 @@
 // Accessibility: axe-core finds no serious or critical violation on any of the editor's
 // screens (a new graph, every gallery template, the Inspector of every node kind and of an
-// edge, the run panel waiting for input, after a run and scrubbed back, the Library, the
+// edge, the graph's MCP servers, the run panel waiting for input, after a run and scrubbed back, the Library, the
 // dialogs, an import error, a subgraph entered), and a graph is built and run from the
 // keyboard alone. Violations are listed by screen, rule and element when a test fails.
 import AxeBuilder from '@axe-core/playwright';
@@ -45,6 +45,19 @@ async function importDoc(page: Page, doc: object, firstNode: string): Promise<vo
   await expect(dialog).toHaveCount(0);
   await expect(node(page, firstNode)).toBeVisible();
 }
+
+// MCP servers, one by URL and one by command, and a tool run by one: the graph's Inspector.
+const MCP_SERVERS = {
+  format: 'switchyard/graph@1',
+  name: 'MCP',
+  tools: { read_graph: { description: 'Reads the memory', run: { mcp: { server: 'memory' } } } },
+  mcp_servers: {
+    remote: { url: 'https://mcp.example.com/mcp', headers: { 'X-Team': 'docs' } },
+    memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { MEMORY_FILE_PATH: '/tmp/m.jsonl' } },
+  },
+  nodes: [{ id: 'start', kind: 'start' }, { id: 'end', kind: 'end' }],
+  edges: [{ from: 'start', to: 'end' }],
+};
 
 // A person's answer and a subgraph: one graph showing most run screens.
 const REVIEW = {
@@ -153,6 +166,10 @@ test.describe('no serious or critical axe violation', () => {
       await inspector(page).getByRole('button', { name: /^Edge / }).first().click();
       await expect(inspector(page).getByRole('button', { name: 'Delete', exact: true })).toBeVisible();
       await scan("an edge's Inspector");
+      await importDoc(page, MCP_SERVERS, 'start');
+      await page.keyboard.press('Escape');
+      await expect(inspector(page).getByRole('group', { name: 'MCP server memory', exact: true })).toBeVisible();
+      await scan("the graph's MCP servers and an MCP tool");
     });
   });
 

@@ -10,6 +10,7 @@
 //! | [`files`] | the window title, files changed on disk, Open… and Save As… |
 //! | [`leave`] | leaving a graph whose work could not be saved: keep a copy, discard, or stay |
 //! | [`panels`] | the run panel's height and the minimap, as the person left them |
+//! | [`mcp`] | the graph's MCP servers: Connect (their tools listed with the platform's host) and Add tools |
 //! | [`breakpoints`] | the open graph's breakpoints: read, toggled and kept per graph, given to the run |
 //! | [`run_import`] | a run record imported into the open graph's history and shown |
 //! | [`run`] | run, pause, step, back, continue, reset, answer, fork, retry, saved and nested runs |
@@ -34,6 +35,7 @@ pub mod follow;
 pub mod keyboard;
 pub mod leave;
 mod live_host;
+pub mod mcp;
 pub mod menu;
 pub mod navigation;
 pub mod panels;

@@ -1,7 +1,7 @@
 //! The small set of edits every gesture becomes. Applying an edit returns its inverse, which
 //! is what the undo log keeps.
 
-use engine::document::{Layout, Limits, Position, StateField, ToolDef};
+use engine::document::{Layout, Limits, McpServer, Position, StateField, ToolDef};
 use engine::{Edge, Graph, Node};
 use indexmap::IndexMap;
 
@@ -12,6 +12,7 @@ pub struct Meta {
     pub description: Option<String>,
     pub state: Option<IndexMap<String, StateField>>,
     pub tools: Option<IndexMap<String, ToolDef>>,
+    pub mcp_servers: Option<IndexMap<String, McpServer>>,
     pub limits: Option<Limits>,
 }
 
@@ -22,6 +23,7 @@ impl Meta {
             description: g.description.clone(),
             state: g.state.clone(),
             tools: g.tools.clone(),
+            mcp_servers: g.mcp_servers.clone(),
             limits: g.limits.clone(),
         }
     }
@@ -123,6 +125,7 @@ impl Edit {
                 g.description = meta.description;
                 g.state = meta.state;
                 g.tools = meta.tools;
+                g.mcp_servers = meta.mcp_servers;
                 g.limits = meta.limits;
                 Edit::SetMeta(old)
             }
@@ -171,6 +174,7 @@ mod tests {
                 description: None,
                 state: None,
                 tools: None,
+                mcp_servers: None,
                 limits: None,
             }),
             Edit::SetDefinitions(Some(IndexMap::from([("inner".to_string(), Graph::new("inner"))]))),

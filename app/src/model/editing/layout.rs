@@ -686,6 +686,7 @@ mod tests {
             ("004", include_str!("../../../../templates/004-linear-orchestrator.json")),
             ("005", include_str!("../../../../templates/005-tool-agent.json")),
             ("006", include_str!("../../../../templates/006-map-reduce.json")),
+            ("007", include_str!("../../../../templates/007-memory-assistant.json")),
         ]
         .into_iter()
         .map(|(key, text)| (key, engine::parse_graph(text).unwrap()))

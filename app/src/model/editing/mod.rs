@@ -14,6 +14,7 @@
 //! | [`indent`] | Tab and Shift+Tab in a script field: spaces to the next stop, selected lines indented or outdented |
 //! | [`layout`] | automatic layered layout |
 //! | [`map_edge`] | a map edge's item name, checked |
+//! | [`mcp_servers`] | the graph's MCP servers: added by URL or command, renamed and removed with their tools, listed tools made graph tools |
 //! | [`mock_replies`] | a mock model's responses as text, tool calls and rules |
 //! | [`names`] | fresh names for what is added: `name`, else `name_2`, `name_3`… |
 //! | [`palette`] | what each node kind looks like and starts as |
@@ -35,6 +36,7 @@ pub mod gesture;
 pub mod indent;
 pub mod layout;
 pub mod map_edge;
+pub mod mcp_servers;
 pub mod mock_replies;
 pub mod names;
 pub mod palette;

@@ -2,7 +2,7 @@
 //! it together with the `llm` nodes that offer it, switching how it runs, and ticking it in
 //! a node's `tools`. Every operation gives an [`Edit`], so one gesture is one step of undo.
 
-use engine::document::{NodeKind, ToolDef, ToolHttp, ToolRun};
+use engine::document::{NodeKind, ToolDef, ToolHttp, ToolMcp, ToolRun};
 use engine::{Graph, Node};
 use indexmap::IndexMap;
 use serde_json::json;
@@ -39,6 +39,8 @@ pub enum RunKind {
     Http,
     /// One of the document's definitions, run with the call's arguments as its input.
     Definition,
+    /// A tool of one of the graph's MCP servers.
+    Mcp,
 }
 
 impl RunKind {
@@ -47,17 +49,20 @@ impl RunKind {
             RunKind::Script => "script",
             RunKind::Http => "http",
             RunKind::Definition => "use",
+            RunKind::Mcp => "mcp",
         }
     }
 
     pub fn from_name(name: &str) -> Option<RunKind> {
-        [RunKind::Script, RunKind::Http, RunKind::Definition].into_iter().find(|k| k.name() == name)
+        [RunKind::Script, RunKind::Http, RunKind::Definition, RunKind::Mcp].into_iter().find(|k| k.name() == name)
     }
 
-    /// What `run` holds; a definition wins over a request, and a request over a script, when
-    /// (wrongly) several are given.
+    /// What `run` holds; an MCP tool wins over a definition, a definition over a request, and
+    /// a request over a script, when (wrongly) several are given.
     pub fn of(run: &ToolRun) -> RunKind {
-        if run.use_def.is_some() {
+        if run.mcp.is_some() {
+            RunKind::Mcp
+        } else if run.use_def.is_some() {
             RunKind::Definition
         } else if run.http.is_some() {
             RunKind::Http
@@ -68,7 +73,7 @@ impl RunKind {
 
     /// Whether `run` holds this kind alone.
     fn only(self, run: &ToolRun) -> bool {
-        let given = [run.script.is_some(), run.http.is_some(), run.use_def.is_some()];
+        let given = [run.script.is_some(), run.http.is_some(), run.use_def.is_some(), run.mcp.is_some()];
         RunKind::of(run) == self && given.iter().filter(|g| **g).count() <= 1
     }
 }
@@ -83,8 +88,9 @@ pub fn new_tool() -> ToolDef {
 }
 
 /// Switches how the tool runs, starting the other kind from a working example (a definition:
-/// `definition`, the document's first). Nothing changes when it already runs that way.
-pub fn set_run_kind(def: &mut ToolDef, kind: RunKind, definition: Option<&str>) {
+/// `first`, the document's first; an MCP tool: the graph's first server, `first`, and a tool
+/// of the tool's own name). Nothing changes when it already runs that way.
+pub fn set_run_kind(def: &mut ToolDef, kind: RunKind, first: Option<&str>) {
     if kind.only(&def.run) {
         return;
     }
@@ -99,9 +105,11 @@ pub fn set_run_kind(def: &mut ToolDef, kind: RunKind, definition: Option<&str>) 
             }),
             ..ToolRun::default()
         },
-        RunKind::Definition => {
-            ToolRun { use_def: Some(definition.unwrap_or_default().to_string()), ..ToolRun::default() }
-        }
+        RunKind::Definition => ToolRun { use_def: Some(first.unwrap_or_default().to_string()), ..ToolRun::default() },
+        RunKind::Mcp => ToolRun {
+            mcp: Some(ToolMcp { server: first.unwrap_or_default().to_string(), tool: None }),
+            ..ToolRun::default()
+        },
     };
 }
 
@@ -332,6 +340,13 @@ mod tests {
         assert_eq!(RunKind::from_name("use"), Some(RunKind::Definition));
         assert_eq!(RunKind::from_name("http"), Some(RunKind::Http));
         assert_eq!(RunKind::from_name("ftp"), None);
+        set_run_kind(&mut def, RunKind::Mcp, Some("memory"));
+        assert_eq!(RunKind::of(&def.run), RunKind::Mcp);
+        assert_eq!(
+            def.run,
+            ToolRun { mcp: Some(ToolMcp { server: "memory".into(), tool: None }), ..ToolRun::default() }
+        );
+        assert_eq!(RunKind::from_name("mcp"), Some(RunKind::Mcp));
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! | [`breakpoints`] | the nodes a graph's runs stop before or after, kept per graph |
 //! | [`form_answer`] | a waiting human form filled in: controls, defaults, the answer checked by field |
 //! | [`instances`] | a mapped node's instances (`node[i]`) read as their node, grouped and listed |
+//! | [`mcp_calls`] | a `tools` step's MCP calls as the run panel shows them: server, tool, arguments, result, duration, progress, logs |
 //! | [`origins`] | the origins a graph's requests would reach |
 //! | [`outcome`] | ends that fail the run, and the run's error as the run panel shows it |
 //! | [`playback`] | a run shown one step at a time: statuses, taken edges, state, changes |
@@ -20,6 +21,7 @@
 pub mod breakpoints;
 pub mod form_answer;
 pub mod instances;
+pub mod mcp_calls;
 pub mod origins;
 pub mod outcome;
 pub mod playback;

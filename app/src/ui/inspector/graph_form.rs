@@ -1,5 +1,6 @@
 //! The graph's own settings: name, description, limits (format.md §6), state fields (format.md §3)
-//! and tools (format.md §4 (llm, tools) and §8, in `tools::ToolsSection`); at the top, the document's definitions
+//! and tools (format.md §4 (llm, tools) and §8, in `tools::ToolsSection`); the document's MCP servers (in
+//! `mcp::McpSection`); at the top, the document's definitions
 //! (format.md §9, in `definitions::DefinitionsSection`). Every change is one edit.
 
 use std::sync::Arc;
@@ -19,6 +20,7 @@ use crate::ui::fields::{
     options,
 };
 use crate::ui::inspector::definitions::DefinitionsSection;
+use crate::ui::inspector::mcp::McpSection;
 use crate::ui::inspector::tools::ToolsSection;
 
 type OptNum = Option<f64>;
@@ -136,6 +138,7 @@ pub fn GraphForm() -> impl IntoView {
                 </div>
             </fieldset>
             <ToolsSection/>
+            {move || at_top.get().then(|| view! { <McpSection/> })}
             {move || at_top.get().then(|| view! { <DefinitionsSection/> })}
         </section>
     }

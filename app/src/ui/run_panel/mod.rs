@@ -6,6 +6,7 @@
 //! | `input_required` | what a run waits for: an answer, a form, a breakpoint passed |
 //! | `instance_list` | a map step's instances |
 //! | `live_reply` | a model's reply streaming in |
+//! | `mcp_call_list` | a `tools` node's MCP calls at a step: server, tool, arguments, result or error, duration, progress, logs |
 //! | `panel` | the run panel: input, run controls, timeline, steps and history |
 //! | `run_error` | why a run failed |
 //! | `run_splitter` | the bar that sizes the run panel |
@@ -17,6 +18,7 @@ pub mod form_answer;
 pub mod input_required;
 pub mod instance_list;
 pub mod live_reply;
+pub mod mcp_call_list;
 pub mod panel;
 pub mod run_error;
 pub mod run_splitter;

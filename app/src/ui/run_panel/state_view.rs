@@ -12,6 +12,7 @@ use crate::model::runs::playback::Playback;
 use crate::model::runs::transcript::transcript;
 use crate::model::runs::usage::Usage;
 use crate::state::{use_app, use_doc, use_run};
+use crate::ui::run_panel::mcp_call_list::McpCallList;
 use crate::ui::run_panel::transcript::TranscriptEntry;
 
 #[component]
@@ -265,6 +266,7 @@ fn NodeRunDetails() -> impl IntoView {
                     </details>
                     {last_error.map(|e| view! { <p class="check bad">{format!("Last error, {e}")}</p> })}
                     {usage.map(|u| view! { <p class="node-usage">{u}</p> })}
+                    {detail.as_ref().map(|(_, d)| view! { <McpCallList details=d.clone()/> })}
                     {detail.map(|(step, d)| {
                         let mut shown = d.clone();
                         if let Some(obj) = shown.as_object_mut() {

@@ -95,11 +95,14 @@ pub fn ToolCard(index: usize) -> impl IntoView {
             </label>
             <label class="field">
                 <span>"Run"</span>
-                <SelectInput aria_label=aria("Run") options=options(&[("script", "Script (Rhai)"), ("http", "HTTP request"), ("use", "Definition")])
+                <SelectInput aria_label=aria("Run") options=options(&[("script", "Script (Rhai)"), ("http", "HTTP request"), ("use", "Definition"), ("mcp", "MCP server")])
                     value=run_kind
                     on_commit=move |v: String| {
                         if let Some(k) = RunKind::from_name(&v) {
-                            let first = doc.editor.with_untracked(|e| definitions::names(e.document()).into_iter().next());
+                            let first = doc.editor.with_untracked(|e| match k {
+                                RunKind::Mcp => e.document().mcp_servers.as_ref().and_then(|s| s.keys().next().cloned()),
+                                _ => definitions::names(e.document()).into_iter().next(),
+                            });
                             update(&|d| tools::set_run_kind(d, k, first.as_deref()));
                         }
                     }/>

@@ -1,7 +1,8 @@
 //! `ToolRunField`: how a tool call runs (format.md §4 (llm, tools) and §8): a Rhai script, an HTTP request whose
-//! templates see the call's `args`, or one of the document's definitions (format.md §9).
+//! templates see the call's `args`, one of the document's definitions (format.md §9), or a
+//! tool of one of the document's MCP servers.
 
-use engine::document::{ToolHttp, ToolRun};
+use engine::document::{ToolHttp, ToolMcp, ToolRun};
 use indexmap::IndexMap;
 use leptos::prelude::*;
 use serde_json::Value;
@@ -19,8 +20,9 @@ const ARGS: &[&str] = &["args"];
 
 const METHODS: [&str; 7] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
-/// The script's text box, the request's method, URL, headers and body, or the definition
-/// (`Definition of tool search`). Accessible names
+/// The script's text box, the request's method, URL, headers and body, the definition
+/// (`Definition of tool search`), or the MCP server and its tool (`MCP server of tool
+/// search`, `MCP tool of tool search`). Accessible names
 /// end with the tool's name: `Script of tool search`, `Method of tool search`, `URL of tool
 /// search`, `Body of tool search`, `Body text of tool search`, `Body JSON of tool search`.
 #[component]
@@ -36,6 +38,49 @@ pub fn ToolRunField(
         RunKind::Script => script(name, run, on_commit).into_any(),
         RunKind::Http => http(name, run, on_commit).into_any(),
         RunKind::Definition => definition(name, run, on_commit).into_any(),
+        RunKind::Mcp => mcp(name, run, on_commit).into_any(),
+    }
+}
+
+/// Which of the document's MCP servers runs the call, and the server's name for the tool
+/// (empty: the graph tool's own name).
+fn mcp(name: Signal<String>, run: Signal<ToolRun>, on_commit: Callback<ToolRun>) -> impl IntoView {
+    let doc = use_doc();
+    let servers = Signal::derive(move || {
+        doc.editor.with(|e| {
+            e.document().mcp_servers.iter().flat_map(|s| s.keys()).map(|n| (n.clone(), n.clone())).collect::<Vec<_>>()
+        })
+    });
+    let current =
+        Memo::new(move |_| run.with(|r| r.mcp.clone()).unwrap_or(ToolMcp { server: String::new(), tool: None }));
+    let change = move |f: &dyn Fn(&mut ToolMcp)| {
+        let mut m = current.get_untracked();
+        f(&mut m);
+        on_commit.run(ToolRun { mcp: Some(m), ..ToolRun::default() });
+    };
+    view! {
+        <div class="grid-2">
+            <label class="field">
+                <span>"MCP server"</span>
+                <SelectInput aria_label=aria(name, "MCP server") options=servers
+                    value=Signal::derive(move || current.with(|m| m.server.clone()))
+                    on_commit=move |v: String| change(&|m| m.server = v.clone())/>
+            </label>
+            <label class="field">
+                <span>"Server's tool"</span>
+                <SourceInput class="mono" aria_label=aria(name, "MCP tool") optional=true
+                    placeholder="the same name as this tool"
+                    value=Signal::derive(move || current.with(|m| m.tool.clone().unwrap_or_default()))
+                    on_commit=move |v: String| change(&|m| m.tool = (!v.trim().is_empty()).then(|| v.trim().to_string()))/>
+            </label>
+        </div>
+        <span class="hint">
+            {move || if servers.with(Vec::is_empty) {
+                "The graph has no MCP servers yet: add one in the graph's inspector, under MCP servers."
+            } else {
+                "The call's arguments go to the server's tool; its text is the result. Empty tool: the same name as this one."
+            }}
+        </span>
     }
 }
 
