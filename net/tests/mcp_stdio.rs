@@ -311,3 +311,28 @@ fn requests_from_the_server_are_answered_within_the_call() {
     }
     close(&py, init.connection.as_deref(), None, &policy);
 }
+
+#[test]
+fn the_program_is_found_on_the_hosts_path_whatever_the_servers_env_says() {
+    // A folder with its own `sh` that would leave a marker: an env naming it as PATH must not
+    // choose which `sh` runs (validation refuses such an env; the host does not rely on it).
+    let dir = tempfile::tempdir().expect("a folder");
+    let planted = dir.path().join("sh");
+    let ran = dir.path().join("planted-ran");
+    std::fs::write(&planted, format!("#!/bin/sh\ntouch {}\n", ran.display())).expect("written");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&planted, std::fs::Permissions::from_mode(0o755)).expect("executable");
+    }
+    let mark = marker("path");
+    let prog = sh(
+        "echo hello; sleep 30",
+        vec![("PATH".into(), dir.path().display().to_string()), ("MARK".into(), mark.clone())],
+    );
+    let policy = allowing(&["sh"]);
+    let reply = net::mcp::exchange(&exchange(&prog, vec![initialize()], Some(1)), &policy, &|_| {});
+    assert_eq!(reply.end, McpEnd::Garbage("hello".into()), "the host's sh ran");
+    assert!(!ran.exists(), "the document's sh ran");
+    close(&prog, reply.connection.as_deref(), None, &policy);
+    wait_until_gone(&mark);
+}

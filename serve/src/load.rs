@@ -90,7 +90,7 @@ fn check_consent(plan: &Plan) -> Result<(), Refusal> {
     match plan.mcp_endpoints().into_iter().find(|(_, e)| !allowed.allows_endpoint(e)) {
         None => Ok(()),
         Some((at, endpoint)) => {
-            Err(Refusal::BadGraph(format!("{at}: {} when starting switchyard serve", net::mcp::refusal(&endpoint))))
+            Err(Refusal::BadGraph(format!("{at}: not allowed by this service: {}", net::mcp::refusal(&endpoint))))
         }
     }
 }

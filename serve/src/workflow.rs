@@ -390,7 +390,7 @@ fn idempotency_key(request: &mut HttpRequest, run_id: &str, n: u32) {
     }
 }
 
-/// A journal entry's name: which call, to where (the URL cut short).
+/// An MCP exchange's journal entry name: which effect, which server, its first method.
 fn mcp_effect_name(n: u32, exchange: &McpExchange) -> String {
     let first = exchange.send.first().and_then(|m| serde_json::from_str::<Value>(m).ok());
     let method = first.as_ref().and_then(|m| m.get("method")).and_then(Value::as_str).unwrap_or("messages");
@@ -398,6 +398,7 @@ fn mcp_effect_name(n: u32, exchange: &McpExchange) -> String {
     format!("mcp #{n} {server} {method}")
 }
 
+/// A journal entry's name: which call, to where (the URL cut short).
 fn effect_name(n: u32, request: &HttpRequest) -> String {
     let url: String = request.url.chars().take(120).collect();
     format!("http #{n} {} {url}", request.method)

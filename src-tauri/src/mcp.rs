@@ -18,7 +18,7 @@ use workflow_files::Settings;
 pub fn command_line(endpoint: &McpEndpoint) -> Option<String> {
     match endpoint {
         McpEndpoint::Stdio { env, .. } => {
-            Some(ipc::mcp::command_line(&endpoint.describe(), env.iter().map(|(name, _)| name.as_str())))
+            Some(ipc::mcp::command_line(&endpoint.describe(), env.iter().map(|(n, v)| (n.as_str(), v.as_str()))))
         }
         McpEndpoint::Http { .. } => None,
     }
@@ -175,7 +175,7 @@ mod tests {
     fn only_the_whole_approved_line_may_start() {
         let memory = stdio("node", &["/srv/memory.js"], &[("MEMORY_FILE_PATH", "/tmp/m.json")]);
         let line = command_line(&memory).unwrap();
-        assert_eq!(line, "node /srv/memory.js (env MEMORY_FILE_PATH)");
+        assert_eq!(line, "MEMORY_FILE_PATH=/tmp/m.json node /srv/memory.js");
         let mut settings = Settings::default();
         assert!(refused(&memory, &settings).unwrap().contains(&line));
         settings.allow_commands([line.as_str()]);

@@ -172,7 +172,7 @@ async function mcpConsent() {
   };
   const file = join(work, 'remember.switchyard.json');
   writeFileSync(file, JSON.stringify(graph, null, 2));
-  const line = `node ${serverJs} (env MEMORY_FILE_PATH)`;
+  const line = `MEMORY_FILE_PATH=${memory} node ${serverJs}`;
   const { sp, exec, waitFor } = await open([file]);
   await waitFor('return !!document.querySelector("[data-node-id=remember]") && document.title.includes("remember.switchyard.json")', 'the MCP graph');
   const startRun = () => exec(`

@@ -84,14 +84,30 @@ fn drive(
         Ok(run) => run,
         Err(e) => return ending(Ending::Failed(format!("input: {e}"))),
     };
+    drive_steps(&mut run, &plan, &host, tx, stop);
+    // A call given up (cancelled, or its client gone) leaves no server running.
+    pollster::block_on(run.close_mcp(&host));
+}
+
+/// Steps `run` until it ends, is stopped, or its call stops listening.
+fn drive_steps(
+    run: &mut Run,
+    plan: &Plan,
+    host: &dyn engine::Host,
+    tx: &mpsc::UnboundedSender<RunEvent>,
+    stop: &Arc<AtomicBool>,
+) {
+    let ending = |e: Ending| {
+        let _ = tx.send(RunEvent::Ended(e));
+    };
     loop {
         if stop.load(Ordering::Relaxed) {
             return;
         }
         let before = run.steps().len();
-        pollster::block_on(run.step(&host));
+        pollster::block_on(run.step(host));
         for s in &run.steps()[before..] {
-            let ran = s.ran.iter().map(|t| t.name(&plan)).collect();
+            let ran = s.ran.iter().map(|t| t.name(plan)).collect();
             if tx.send(RunEvent::Stepped { step: s.step, ran }).is_err() {
                 return;
             }
@@ -99,9 +115,9 @@ fn drive(
         match run.status() {
             Status::Running => {}
             Status::Completed => return ending(Ending::Completed(run.state_json())),
-            Status::Failed | Status::LimitReached => return ending(Ending::Failed(failure(&run))),
+            Status::Failed | Status::LimitReached => return ending(Ending::Failed(failure(run))),
             Status::Interrupted => {
-                let questions = questions(&run, &plan);
+                let questions = questions(run, plan);
                 if questions.is_empty() {
                     return ending(Ending::Failed("the run stopped at a breakpoint".into()));
                 }

@@ -170,6 +170,11 @@ impl Checker {
                     "`{name}` is not a valid environment variable name: use letters, digits and `_`, not starting with a digit"
                 );
                 self.error(format!("{base}.env.{name}"), message, None, None);
+            } else if changes_what_runs(name) {
+                let message = format!(
+                    "`{name}` would change which program runs or what it loads, so a document may not set it: consent is for the program as the host finds it"
+                );
+                self.error(format!("{base}.env.{name}"), message, None, None);
             }
             env.push((name.clone(), value.clone()));
         }
@@ -244,6 +249,32 @@ fn servers_used<'g>(graph: &'g Graph, names: &mut BTreeSet<&'g str>) {
 }
 
 /// An environment variable name a shell accepts: `[A-Za-z_][A-Za-z0-9_]*`.
+/// Environment variables that choose the program (`PATH`) or inject code into it (the
+/// dynamic loader's, and interpreters' start-up options): a document setting them could run
+/// something other than what the person allowed.
+fn changes_what_runs(name: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "PATH",
+        "NODE_OPTIONS",
+        "NODE_PATH",
+        "PYTHONPATH",
+        "PYTHONSTARTUP",
+        "PYTHONHOME",
+        "PERL5OPT",
+        "PERL5LIB",
+        "RUBYOPT",
+        "RUBYLIB",
+        "JAVA_TOOL_OPTIONS",
+        "_JAVA_OPTIONS",
+        "BASH_ENV",
+        "ENV",
+        "SHELLOPTS",
+        "IFS",
+    ];
+    let upper = name.to_ascii_uppercase();
+    NAMES.contains(&upper.as_str()) || upper.starts_with("LD_") || upper.starts_with("DYLD_")
+}
+
 fn valid_env_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
@@ -324,6 +355,19 @@ mod tests {
     }
 
     const ECHO: &str = r#"{"echo":{"run":{"mcp":{"server":"ev"}}}}"#;
+
+    #[test]
+    fn a_document_cannot_choose_the_program_or_inject_code_through_env() {
+        for name in ["PATH", "LD_PRELOAD", "ld_library_path", "DYLD_INSERT_LIBRARIES", "NODE_OPTIONS", "BASH_ENV"] {
+            let d = diags(&format!(r#"{{"ev":{{"command":"npx","env":{{"{name}":"./x"}}}}}}"#), ECHO);
+            assert_eq!(d.len(), 1, "{name}: {d:?}");
+            assert!(d[0].starts_with(&format!("error mcp_servers.ev.env.{name}: `{name}` would change")), "{d:?}");
+        }
+        assert_eq!(
+            diags(r#"{"ev":{"command":"npx","env":{"MEMORY_FILE_PATH":"/tmp/m"}}}"#, ECHO),
+            Vec::<String>::new()
+        );
+    }
 
     #[test]
     fn a_server_is_a_url_or_a_command() {

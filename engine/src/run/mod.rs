@@ -237,6 +237,15 @@ impl Run {
         self.owns_mcp = false;
     }
 
+    /// Ends the run's MCP sessions now, for a run given up between steps (a cancelled call,
+    /// a host going away); the run closes them itself whenever it stops. A run that goes on
+    /// later opens new ones.
+    pub async fn close_mcp(&self, host: &dyn crate::host::Host) {
+        if self.owns_mcp {
+            self.mcp.close(host).await;
+        }
+    }
+
     /// Whether nothing is due to run next.
     fn nothing_next(&self) -> bool {
         self.next.is_empty() && self.fanout.is_empty()

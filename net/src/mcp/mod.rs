@@ -58,7 +58,7 @@ impl McpPolicy {
 /// arrives (cleaned of secrets, as in the reply).
 pub fn exchange(x: &McpExchange, policy: &McpPolicy, seen: &dyn Fn(&str)) -> McpReply {
     let secrets: Vec<&str> = policy.tokens.tokens().chain(policy.secrets.iter().map(String::as_str)).collect();
-    let mut inbox = Inbox { received: Vec::new(), seen, secrets: &secrets };
+    let mut inbox = Inbox { received: Vec::new(), total: 0, seen, secrets: &secrets };
     let mut reply = match &x.endpoint {
         McpEndpoint::Stdio { .. } => stdio::exchange(x, &policy.allowed, &mut inbox),
         McpEndpoint::Http { .. } => http::exchange(x, policy, &mut inbox),
@@ -94,6 +94,8 @@ pub fn close(endpoint: &McpEndpoint, connection: Option<&str>, session_id: Optio
 /// What an exchange received so far.
 struct Inbox<'a> {
     received: Vec<String>,
+    /// Bytes taken so far.
+    total: usize,
     seen: &'a dyn Fn(&str),
     secrets: &'a [&'a str],
 }
@@ -111,7 +113,10 @@ enum Taken {
 impl Inbox<'_> {
     /// Takes one message: bounded, told apart, cleaned, kept. An error ends the exchange.
     fn take(&mut self, text: &str, x: &McpExchange) -> Result<Taken, McpEnd> {
-        if text.len() > x.max_bytes {
+        // Each message is bounded, and so is their sum: a server sending notifications
+        // without end fills no memory (the awaited response and as much again).
+        self.total = self.total.saturating_add(text.len());
+        if text.len() > x.max_bytes || self.total > x.max_bytes.saturating_mul(2) {
             return Err(McpEnd::TooLarge);
         }
         let kind = classify(text);

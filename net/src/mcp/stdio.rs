@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -30,6 +30,8 @@ const STDERR_TAIL: usize = 8 * 1024;
 const GRACE: Duration = Duration::from_secs(2);
 /// How long an exited child's stderr may take to be read to its end.
 const STDERR_WAIT: Duration = Duration::from_secs(1);
+/// Lines a server may have written ahead of the exchange that reads them.
+const LINES_QUEUED: usize = 256;
 
 /// A line of a child's stdout.
 enum Line {
@@ -171,7 +173,8 @@ fn exited(proc: &Proc) -> McpEnd {
 
 /// Starts `program` with the minimal environment, its pipes and reader threads.
 fn spawn(program: &str, args: &[String], env: &[(String, String)], max_bytes: usize) -> std::io::Result<Arc<Proc>> {
-    let mut cmd = Command::new(program);
+    // Found on the host's PATH, never one the document's `env` would give.
+    let mut cmd = Command::new(on_host_path(program)?);
     cmd.args(args).env_clear().stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     for name in INHERITED {
         if let Some(value) = std::env::var_os(name) {
@@ -188,7 +191,9 @@ fn spawn(program: &str, args: &[String], env: &[(String, String)], max_bytes: us
     }
     let mut child = cmd.spawn()?;
     let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
-    let (tx, rx) = channel();
+    // Bounded: a server writing between exchanges waits for the next one to read it, and
+    // never fills the host's memory.
+    let (tx, rx) = sync_channel(LINES_QUEUED);
     let limit = Arc::new(AtomicUsize::new(max_bytes.saturating_add(1)));
     let tail = Arc::new((Mutex::new(Tail::default()), Condvar::new()));
     if let Some(out) = stdout {
@@ -210,9 +215,33 @@ fn spawn(program: &str, args: &[String], env: &[(String, String)], max_bytes: us
     }))
 }
 
+/// `program` as the host finds it: a name without a slash is looked up on the host's own
+/// `PATH`, so what runs is the program the person allowed, whatever the server's `env` says.
+fn on_host_path(program: &str) -> std::io::Result<std::path::PathBuf> {
+    if program.contains('/') {
+        return Ok(program.into());
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|candidate| is_executable(candidate))
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "not found on PATH"))
+}
+
+#[cfg(unix)]
+fn is_executable(path: &std::path::Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable(path: &std::path::Path) -> bool {
+    path.is_file()
+}
+
 /// Turns stdout into lines (UTF-8, a trailing `\r` dropped, empty lines skipped), never
 /// holding more than `limit` bytes of one.
-fn read_lines(out: ChildStdout, tx: &Sender<Line>, limit: &AtomicUsize) {
+fn read_lines(out: ChildStdout, tx: &SyncSender<Line>, limit: &AtomicUsize) {
     let mut reader = BufReader::with_capacity(64 * 1024, out);
     let mut line: Vec<u8> = Vec::new();
     let mut too_long = false;
@@ -310,7 +339,10 @@ pub fn close_all() {
 }
 
 fn shut_down(proc: &Proc) {
-    lock(&proc.stdin).take();
+    // A write blocked on a child that stopped reading holds stdin: the signals below end it.
+    if let Ok(mut stdin) = proc.stdin.try_lock() {
+        stdin.take();
+    }
     let mut child = lock(&proc.child);
     if wait_for_exit(&mut child, GRACE).is_some() {
         return;

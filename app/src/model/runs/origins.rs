@@ -16,7 +16,7 @@ use engine::{Graph, NodeKind};
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Contact {
     /// An MCP server's program, as its whole command line
-    /// ([`switchyard_ipc::mcp::command_line`]): `node /srv/index.js (env MEMORY_FILE_PATH)`.
+    /// ([`switchyard_ipc::mcp::command_line`]): `MEMORY_FILE_PATH=/tmp/m.json node /srv/index.js`.
     Program(String),
     /// A known origin: `https://api.example.com`.
     Origin(String),
@@ -58,8 +58,9 @@ pub fn contact_of(url: &str) -> Contact {
 }
 
 /// Every place the graph's `llm` (with a `base_url`) and `http` nodes and HTTP tools would send requests,
-/// once each, origins first in order. An `llm` node without `base_url` goes where the
-/// person's own settings say, and is not listed.
+/// and its MCP servers (a URL's origin, or a program's whole command line), once each,
+/// origins first in order. An `llm` node without `base_url` goes where the person's own
+/// settings say, and is not listed.
 pub fn contacts(graph: &Graph) -> Vec<Contact> {
     let mut out = Vec::new();
     collect(graph, &mut out);
@@ -73,7 +74,7 @@ pub fn mcp_contact(endpoint: &McpEndpoint) -> Contact {
     match endpoint {
         McpEndpoint::Stdio { env, .. } => Contact::Program(switchyard_ipc::mcp::command_line(
             &endpoint.describe(),
-            env.iter().map(|(name, _)| name.as_str()),
+            env.iter().map(|(n, v)| (n.as_str(), v.as_str())),
         )),
         McpEndpoint::Http { url, .. } => contact_of(url),
     }
@@ -219,7 +220,7 @@ mod tests {
     #[test]
     fn an_mcp_program_is_asked_about_by_its_whole_command_line_where_programs_start() {
         let g = engine::parse_graph(MEMORY_GRAPH).expect("the graph reads");
-        let line = "node '/opt/mcp/server memory/index.js' (env MEMORY_FILE_PATH)";
+        let line = "MEMORY_FILE_PATH=/tmp/m.json node '/opt/mcp/server memory/index.js'";
         let all = contacts(&g);
         assert_eq!(all, vec![Contact::Program(line.into()), Contact::Origin("http://127.0.0.1:3001".into())]);
         // In the desktop app: both asked about, the line as the person reads it.

@@ -15,28 +15,40 @@ use super::fetch::send;
 use super::stream;
 
 /// What a page says when a graph names a program to start.
-fn no_programs(endpoint: &McpEndpoint, server: &str) -> String {
+fn no_programs(endpoint: &McpEndpoint) -> String {
     format!(
-        "MCP server `{server}` is a program (`{}`), and a web page cannot start programs: open the graph in the \
+        "it is a program (`{}`), and a web page cannot start programs: open the graph in the \
          Switchyard desktop app, or run it with the CLI (`switchyard run GRAPH --allow-command PROGRAM`)",
         endpoint.describe()
     )
 }
 
 /// What a blocked `fetch` most likely means for an MCP server.
-fn blocked(url: &str, server: &str, why: &str) -> String {
+fn blocked(url: &str, why: &str) -> String {
     format!(
-        "MCP server `{server}` at {url} could not be reached from this page ({why}). Many MCP servers do not allow \
+        "from this page, at {url} ({why}). Many MCP servers do not allow \
          web pages to call them (CORS): the Switchyard desktop app and the CLI reach them directly"
     )
 }
 
 /// Carries out `x`, sending `token` (the one kept for the URL's origin) as a bearer token;
-/// `secrets` are removed from everything received.
+/// `secrets` are removed from everything received, error texts included (a server's error
+/// page may echo what it was sent).
 pub async fn exchange(x: McpExchange, secrets: Vec<String>, token: Option<String>) -> McpReply {
+    let mut reply = carry_out(x, &secrets, token).await;
+    let clean = |text: &mut String| *text = redact(text, secrets.iter().map(String::as_str));
+    match &mut reply.end {
+        McpEnd::Failed(text) | McpEnd::Garbage(text) | McpEnd::Refused(text) => clean(text),
+        McpEnd::Exited { stderr, .. } => clean(stderr),
+        _ => {}
+    }
+    reply
+}
+
+async fn carry_out(x: McpExchange, secrets: &[String], token: Option<String>) -> McpReply {
     let token = token.as_deref();
     let McpEndpoint::Http { url, headers } = &x.endpoint else {
-        return McpReply::ended(McpEnd::Refused(no_programs(&x.endpoint, &x.server)));
+        return McpReply::ended(McpEnd::Refused(no_programs(&x.endpoint)));
     };
     let mut reply = McpReply {
         connection: None,
@@ -50,7 +62,7 @@ pub async fn exchange(x: McpExchange, secrets: Vec<String>, token: Option<String
         let response = match send(&request).await {
             Ok(r) => r,
             Err(f) if f.timed_out => return McpReply { end: McpEnd::TimedOut, ..reply },
-            Err(f) => return McpReply { end: McpEnd::Failed(blocked(url, &x.server, &f.message)), ..reply },
+            Err(f) => return McpReply { end: McpEnd::Failed(blocked(url, &f.message)), ..reply },
         };
         let status = response.status();
         reply.http_status = Some(status);
@@ -68,7 +80,7 @@ pub async fn exchange(x: McpExchange, secrets: Vec<String>, token: Option<String
         if !(200..300).contains(&status) {
             let body = stream::read(&response, &|_| {}).await.unwrap_or_default();
             let body: String = body.chars().take(300).collect();
-            let end = McpEnd::Failed(format!("MCP server `{}` answered HTTP {status}: {body}", x.server));
+            let end = McpEnd::Failed(format!("HTTP {status}: {body}"));
             return McpReply { end, ..reply };
         }
         let events = response.headers().get("content-type").ok().flatten().unwrap_or_default();
@@ -94,10 +106,7 @@ pub async fn exchange(x: McpExchange, secrets: Vec<String>, token: Option<String
     let end = match x.awaits {
         None => McpEnd::Sent,
         Some(id) if reply.received.iter().any(|m| classify(m).answers(id)) => McpEnd::Answered,
-        Some(_) => McpEnd::Exited {
-            code: None,
-            stderr: format!("MCP server `{}` ended its reply without the awaited response", x.server),
-        },
+        Some(_) => McpEnd::Exited { code: None, stderr: "its reply ended without the awaited response".into() },
     };
     McpReply { end, ..reply }
 }

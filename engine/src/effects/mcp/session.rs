@@ -294,10 +294,12 @@ pub(super) fn ended(server: &str, method: &str, end: &McpEnd, timeout_ms: u64) -
         McpEnd::Answered | McpEnd::Sent => (ErrorKind::Http, format!("gave no answer to {method}")),
         McpEnd::TimedOut => (ErrorKind::Timeout, format!("did not answer {method} within {timeout_ms} ms")),
         McpEnd::Exited { code, stderr } => {
-            let code = code.map_or_else(|| "killed by a signal".to_string(), |c| format!("code {c}"));
             let tail = stderr_tail(stderr);
             let tail = if tail.is_empty() { String::new() } else { format!(": {tail}") };
-            (ErrorKind::Http, format!("exited ({code}) before answering {method}{tail}"))
+            // No code: ended by a signal, or its output (an HTTP stream, a closed stdout)
+            // ended while it lived on.
+            let how = code.map_or_else(|| "ended".to_string(), |c| format!("exited (code {c})"));
+            (ErrorKind::Http, format!("{how} before answering {method}{tail}"))
         }
         McpEnd::Lost => (ErrorKind::Http, format!("lost the session during {method}")),
         McpEnd::Refused(why) => (ErrorKind::Http, format!("cannot be used here: {why}")),
@@ -362,10 +364,7 @@ mod tests {
             (McpEnd::Failed("connection refused".into()), "MCP server `s` could not be reached: connection refused"),
             (McpEnd::Garbage("Starting…".into()), "MCP server `s` wrote something that is not JSON-RPC: `Starting…`"),
             (McpEnd::TooLarge, "MCP server `s` sent a message over 10 MiB"),
-            (
-                McpEnd::Exited { code: None, stderr: String::new() },
-                "MCP server `s` exited (killed by a signal) before answering tools/call",
-            ),
+            (McpEnd::Exited { code: None, stderr: String::new() }, "MCP server `s` ended before answering tools/call"),
         ];
         for (end, want) in cases {
             assert_eq!(ended("s", "tools/call", &end, 300).reason, want);
