@@ -10,7 +10,7 @@
 //! | module | what it holds |
 //! |---|---|
 //! | `session` | one session: initialize (version negotiated), `tools/list` over every page, an exchange's end told as an error naming the server |
-//! | `call` | `tools/call`: progress and log notifications into the call's details, a timeout cancelling the request, the result as the tool message |
+//! | `call` | `tools/call`: progress and log notifications into the call's details, a timeout cancelling the request, a lost session opened again once, the result as the tool message |
 //! | `listing` | the tool a graph names found in the listing (did-you-mean), its description and parameters for a model, and the check that it did not change since the graph was designed |
 //! | `probe` | [`mcp_probe`]: initialize, list, close, for an editor's Connect button |
 
