@@ -5,6 +5,7 @@
 //! the CLI writes the run schema accepts.
 
 mod binary;
+mod mcp_support;
 
 use std::path::{Path, PathBuf};
 
@@ -389,19 +390,19 @@ fn every_record_of_every_template_matches_the_run_schema() {
     let mut graphs = json_files("templates");
     graphs.push(repo().join("cli/tests/fixtures/throws.json"));
     for path in graphs {
-        let graph_file = path.display().to_string();
         let graph: Value = serde_json::from_str(&read(&path)).expect("a graph is JSON");
+        let graph_file = with_local_servers(&path, &graph, dir.path());
         let input = input_for(&graph).to_string();
-        let mut out = sy(&["run", &graph_file, "--input", &input]);
+        let mut out = sy(&["run", &graph_file, "--input", &input, "--allow-command", "node"]);
         let mut record = out.json();
         check(&format!("run {graph_file}"), &record);
-        let summary = sy(&["run", &graph_file, "--input", &input, "--summary"]).json();
+        let summary = sy(&["run", &graph_file, "--input", &input, "--summary", "--allow-command", "node"]).json();
         check(&format!("run {graph_file} --summary"), &summary);
         let first = dir.path().join(format!("{}-0.json", path.file_stem().unwrap_or_default().display()));
         std::fs::write(&first, &out.stdout).expect("save the record");
         // A fork from the first step carries `forked_from`.
         let first_file = first.display().to_string();
-        let fork = sy(&["resume", &first_file, "--graph", &graph_file, "--from-step", "1"]);
+        let fork = sy(&["resume", &first_file, "--graph", &graph_file, "--from-step", "1", "--allow-command", "node"]);
         if fork.code != 2 {
             check(&format!("fork of {graph_file}"), &fork.json());
         }
@@ -413,7 +414,8 @@ fn every_record_of_every_template_matches_the_run_schema() {
             let saved = dir.path().join(format!("{}-{round}.json", path.file_stem().unwrap_or_default().display()));
             std::fs::write(&saved, &out.stdout).expect("save the record");
             let answers = answers_for(&record).to_string();
-            out = sy(&["resume", &saved.display().to_string(), "--graph", &graph_file, "--answer", &answers]);
+            let saved = saved.display().to_string();
+            out = sy(&["resume", &saved, "--graph", &graph_file, "--answer", &answers, "--allow-command", "node"]);
             if out.code == 2 {
                 break;
             }
@@ -426,6 +428,31 @@ fn every_record_of_every_template_matches_the_run_schema() {
     for status in ["completed", "interrupted", "failed"] {
         assert!(statuses.contains(status), "no `{status}` record among {statuses:?}");
     }
+}
+
+/// `path` as a file to run: a template whose MCP memory server starts from npm (007) runs
+/// the pinned copy in tests/mcp instead, with its memory in `dir`, so the check needs no
+/// network; any other graph as it is.
+fn with_local_servers(path: &Path, graph: &Value, dir: &Path) -> String {
+    let Some(servers) = graph["mcp_servers"].as_object() else { return path.display().to_string() };
+    let mut local = graph.clone();
+    for (name, server) in servers {
+        let runs_memory = server["args"].as_array().is_some_and(|a| {
+            a.iter().any(|x| x.as_str().is_some_and(|x| x.starts_with("@modelcontextprotocol/server-memory")))
+        });
+        assert!(
+            runs_memory || server.get("command").is_none(),
+            "{}: no local copy for server `{name}`",
+            path.display()
+        );
+        if runs_memory {
+            let memory = dir.join(format!("{name}-memory.jsonl")).display().to_string();
+            local["mcp_servers"][name] = json!({"command": "node", "args": [mcp_support::server_js("memory")], "env": {"MEMORY_FILE_PATH": memory}});
+        }
+    }
+    let file = dir.join(path.file_name().unwrap_or_default());
+    std::fs::write(&file, local.to_string()).expect("the local copy is written");
+    file.display().to_string()
 }
 
 fn linear() -> String {
