@@ -162,6 +162,10 @@ test('an MCP server added by URL: Connect lists its tools, Add tools makes graph
   await offer.check();
   await expect(offer).toBeChecked();
   await startRun(page, { text: 'hello from the editor' });
+  // The server's origin is new to this browser: asked about, like any other.
+  const asked = page.getByRole('dialog', { name: 'New origins' });
+  await expect(asked.getByRole('list', { name: 'Origins' })).toContainText(new URL(url).origin);
+  await asked.getByRole('button', { name: 'Run anyway', exact: true }).click();
   await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
 
   // The tools node's MCP call: server, tool, arguments, result, duration.
