@@ -308,7 +308,7 @@ mod tests {
             assert_eq!(name, expected);
             ed.apply(edit);
         }
-        let env = IndexMap::from([("MEMORY_FILE_PATH".to_string(), "/tmp/m.json".to_string())]);
+        let env = IndexMap::from([("MEMORY_FILE_PATH".to_string(), "m.json".to_string())]);
         let (edit, name) = add(
             ed.graph(),
             by_command("npx", vec!["-y".into(), "@modelcontextprotocol/server-memory".into()], env).unwrap(),
@@ -319,7 +319,7 @@ mod tests {
         let text = serde_json::to_value(ed.graph()).unwrap();
         assert_eq!(
             text["mcp_servers"]["memory"],
-            json!({"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"], "env": {"MEMORY_FILE_PATH": "/tmp/m.json"}})
+            json!({"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"], "env": {"MEMORY_FILE_PATH": "m.json"}})
         );
         assert!(ed.undo());
         assert_eq!(server_names(ed.graph()), ["server", "server_2"]);

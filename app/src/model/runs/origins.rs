@@ -16,7 +16,7 @@ use engine::{Graph, NodeKind};
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Contact {
     /// An MCP server's program, as its whole command line
-    /// ([`switchyard_ipc::mcp::command_line`]): `MEMORY_FILE_PATH=/tmp/m.json node /srv/index.js`.
+    /// ([`switchyard_ipc::mcp::command_line`]): `MEMORY_FILE_PATH=m.json node srv/index.js`.
     Program(String),
     /// A known origin: `https://api.example.com`.
     Origin(String),
@@ -211,7 +211,7 @@ mod tests {
 
     const MEMORY_GRAPH: &str = r#"{"format":"switchyard/graph@1",
         "mcp_servers":{
-            "memory":{"command":"node","args":["/opt/mcp/server memory/index.js"],"env":{"MEMORY_FILE_PATH":"/tmp/m.json"}},
+            "memory":{"command":"node","args":["mcp/server memory/index.js"],"env":{"MEMORY_FILE_PATH":"m.json"}},
             "everything":{"url":"http://127.0.0.1:3001/mcp"},
             "unused":{"command":"rm","args":["-rf","/"]}},
         "tools":{"create_entities":{"run":{"mcp":{"server":"memory"}}},"echo":{"run":{"mcp":{"server":"everything"}}}},
@@ -220,7 +220,7 @@ mod tests {
     #[test]
     fn an_mcp_program_is_asked_about_by_its_whole_command_line_where_programs_start() {
         let g = engine::parse_graph(MEMORY_GRAPH).expect("the graph reads");
-        let line = "MEMORY_FILE_PATH=/tmp/m.json node '/opt/mcp/server memory/index.js'";
+        let line = "MEMORY_FILE_PATH=m.json node 'mcp/server memory/index.js'";
         let all = contacts(&g);
         assert_eq!(all, vec![Contact::Program(line.into()), Contact::Origin("http://127.0.0.1:3001".into())]);
         // In the desktop app: both asked about, the line as the person reads it.
@@ -231,7 +231,7 @@ mod tests {
         assert_eq!(command_lines(&all), vec![line.to_string()]);
         assert!(unknown(&all, &entries_for(&all, "g1"), Some(&command_lines(&all)), "g1").is_empty());
         // Another line for the same program is asked about again.
-        let other = vec!["node '/opt/mcp/server memory/index.js'".to_string()];
+        let other = vec!["node 'mcp/server memory/index.js'".to_string()];
         assert_eq!(unknown(&all, &entries_for(&all, "g1"), Some(&other), "g1"), vec![all[0].clone()]);
         // In a web page programs cannot start: not asked (the run says where it can).
         assert_eq!(unknown(&all, &[], None, "g1"), vec![all[1].clone()]);
