@@ -14,11 +14,12 @@ Three measures of tests/mcp/graphs/test_simple_text.json (one set node) served b
 import asyncio
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from mcp_ports import free_port, wait_for_port
 
 ROOT = Path(__file__).resolve().parent.parent
 GRAPH = str(ROOT / "tests/mcp/graphs/test_simple_text.json")
@@ -50,26 +51,13 @@ def inspector_load(target, requests, concurrency, command=()):
     return report["throughput"], report["latencyMs"]["p50"], report["latencyMs"]["p99"]
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 def over_http(requests, concurrency):
     port = free_port()
     server = subprocess.Popen([BIN, "mcp", GRAPH, "--listen", f"127.0.0.1:{port}"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.time() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.time() > deadline:
-                    sys.exit("switchyard mcp --listen did not start")
-                time.sleep(0.05)
+        wait_for_port(port, "switchyard mcp --listen")
         return inspector_load(["--server-url", f"http://127.0.0.1:{port}/mcp", "--transport", "http"],
                               requests, concurrency)
     finally:

@@ -14,13 +14,13 @@ the first call. The binary is $SWITCHYARD_BIN, else target/release/switchyard.
 
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from mcp_ports import free_port, wait_for_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -73,11 +73,6 @@ def graph(calls, tool, servers):
     return doc
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 def durations(doc):
     with tempfile.TemporaryDirectory() as d:
@@ -116,15 +111,7 @@ def main():
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.time() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.time() > deadline:
-                    sys.exit("server-everything did not listen within 60 s")
-                time.sleep(0.05)
+        wait_for_port(port, "server-everything")
         http = {"ev": {"url": f"http://127.0.0.1:{port}/mcp"}}
         print(f"{'tool':<22} {'calls':>6} {'p50 ms':>9} {'p99 ms':>9} {'mean ms':>9} {'min ms':>9}")
         base = line("script", durations(graph(calls, script, None)))
