@@ -325,8 +325,9 @@ fn the_program_is_found_on_the_hosts_path_whatever_the_servers_env_says() {
         std::fs::set_permissions(&planted, std::fs::Permissions::from_mode(0o755)).expect("executable");
     }
     let mark = marker("path");
+    // Only shell builtins after PATH is replaced: `read` waits on the open stdin.
     let prog = sh(
-        "echo hello; sleep 30",
+        "echo hello; read -r line",
         vec![("PATH".into(), dir.path().display().to_string()), ("MARK".into(), mark.clone())],
     );
     let policy = allowing(&["sh"]);
