@@ -13,8 +13,7 @@ use serde_json::Value;
 
 use super::list::List;
 use super::message_ops::{add_op, remove_all_op, remove_op, replace_op};
-use super::messages::AbsentId;
-use crate::messages::{self, Item};
+use crate::messages::{self, AbsentId, Item};
 
 /// Applies `items` to `list` (the field `key`), each change one operation pushed to `patch`.
 /// Removals by id take effect at the end, as [`super::messages`] says.

@@ -9,32 +9,17 @@
 //! no message has (in the list, or written earlier in the update) fails the update
 //! ([`AbsentId`]).
 
-use std::fmt;
-
 use json_patch::PatchOperation;
 use serde_json::Value;
 
 use super::list::List;
 use super::message_ops::{add_op, remove_all_op, remove_op, replace_op};
 use super::{FieldSpec, State, message_batch};
-use crate::messages::{self, Item};
+use crate::messages::{self, AbsentId, Item};
 
 /// The most items an update is applied with one by one; a larger one goes through
 /// [`message_batch`], which finds messages by id without scanning the list for each.
 const ONE_BY_ONE: usize = 16;
-
-/// `{"remove": id}` for an id no message has: an error of the node that wrote it, as in
-/// LangGraph (a typo in an id would otherwise pass unnoticed).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct AbsentId(pub String);
-
-impl fmt::Display for AbsentId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot remove message `{}`: no message in the list has that id", self.0)
-    }
-}
-
-impl std::error::Error for AbsentId {}
 
 impl State {
     /// Applies an update (normalised: see [`crate::messages::normalize_update`]) to the
