@@ -170,8 +170,37 @@ def conflict_and_absent_id() -> tuple[Graph, dict, dict]:
     return g, {"status": "conflict", **expected}, {"status": "remove", **expected}
 
 
+def when_view_applies_own_update() -> tuple[Graph, dict, dict]:
+    """`a` adds message m1 and `b` removes it, in one step; `b` has a `when` edge.
+
+    Switchyard applies a's update, then b's: m1 comes and goes. LangGraph builds what b's
+    conditional edge sees by applying b's update alone to the state before the step, where
+    m1 is not: the removal fails the run.
+    """
+    g = Graph(
+        seed=-8,
+        fields={MSGS: Field("msgs", "messages"), "k": Field("int", "replace")},
+        input={MSGS: [], "k": 0},
+        nodes=[
+            Node("a", "set", set={MSGS: ("msgs", [("msg", "m1", "user", ("cat", "", ("int", 1)))])}),
+            Node("b", "set", set={MSGS: ("msgs", [("remove", "m1")])}),
+        ],
+        edges=[
+            Edge("start", "a"),
+            Edge("start", "b"),
+            Edge("a", "end"),
+            Edge("b", "end", when=("cmp", "==", ("field", "k"), ("int", 0))),
+        ],
+        max_steps=10,
+    )
+    sy = {"status": "completed", "steps": [["a", "b"]], "state": {MSGS: [], "k": 0}}
+    lg = {"status": "remove", "steps": [["a", "b"]], "state": {MSGS: [], "k": 0}}
+    return g, sy, lg
+
+
 CASES = [
     when_sees_whole_step,
+    when_view_applies_own_update,
     join_that_cannot_fire,
     max_steps_exactly,
     max_steps_more_remain,

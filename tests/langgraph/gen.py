@@ -23,7 +23,10 @@ Choices that keep the two semantics equal (the differences are in differences.py
   pool, so both sides name messages alike. An update adds or replaces messages, removes ids
   (present or not: an absent id fails the run on both sides), removes and re-adds an id, or
   starts with `{"remove": "all"}` followed by messages of distinct ids (the documented
-  difference is what follows a `remove: all` otherwise).
+  difference is what follows a `remove: all` otherwise). A node with a `when` or map edge
+  removes only ids present as it runs: LangGraph's view for such an edge (the state before the
+  step plus the node's own writes) applies the node's update alone, and fails on an id that
+  only a parallel node of the step adds.
 """
 
 from __future__ import annotations
@@ -301,9 +304,22 @@ class _Gen:
         for e in self.map_edges(nodes, owned):  # anywhere in the document: only their order matters
             edges.insert(self.rng.randint(0, len(edges)), e)
         self.make_reachable(nodes, edges, owned)
+        self.guard_removals(nodes, edges)
         # Without `limits` the default applies (24 steps).
         max_steps = self.rng.randint(2, 12) if self.rng.random() < 0.85 else None
         return Graph(self.seed, fields, self.inputs(fields), nodes, edges, max_steps)
+
+    def guard_removals(self, nodes, edges):
+        """A node with a `when` or map edge removes only ids it sees: LangGraph computes what
+        such an edge sees by applying the node's own update to the state before the step, so
+        removing an id a parallel node adds in the same step fails there (and not in
+        Switchyard, which applies the step's updates in order)."""
+        conditional = {e.source for e in edges if e.when is not None or e.map is not None}
+        for n in nodes:
+            update = n.set.get(MSGS)
+            if n.id in conditional and update is not None:
+                guarded = [("if_has", p[1], [p]) if p[0] == "remove" else p for p in update[1]]
+                n.set[MSGS] = ("msgs", guarded)
 
     def mark_mapped(self, nodes):
         """Some `set` nodes after the first become map targets, each fed by one or two map
