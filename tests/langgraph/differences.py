@@ -135,11 +135,12 @@ def after_remove_all() -> tuple[Graph, dict, dict]:
     `remove: all` through the reducer (the second m1 replaces the first); LangGraph keeps them
     as written, two messages with one id."""
     m1 = ("msg", "m1", "user", ("cat", "", ("int", 1)))
+    m1_again = ("msg", "m1", "user", ("cat", "", ("int", 2)))
     g = Graph(
         seed=-6,
         fields={MSGS: Field("msgs", "messages")},
         input={MSGS: []},
-        nodes=[Node("a", "set", set={MSGS: ("msgs", [("remove_all",), m1, ("msg", "m1", "user", ("cat", "", ("int", 2)))])})],
+        nodes=[Node("a", "set", set={MSGS: ("msgs", [("remove_all",), m1, m1_again])})],
         edges=[Edge("start", "a"), Edge("a", "end")],
         max_steps=10,
     )

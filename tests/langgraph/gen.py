@@ -298,7 +298,8 @@ class _Gen:
             if n.mapped:
                 edges += self.mapped_out_edges(n, [m.id for m in nodes if not m.join and not m.mapped])
             elif n.kind == "router":
-                edges += self.router_edges(n, [m.id for m in nodes if not m.join and not m.mapped], *self.by_kind(fields))
+                targets = [m.id for m in nodes if not m.join and not m.mapped]
+                edges += self.router_edges(n, targets, *self.by_kind(fields))
             else:
                 edges += self.set_edges(n, plain, owned(n.id))
         for e in self.map_edges(nodes, owned):  # anywhere in the document: only their order matters
@@ -462,7 +463,9 @@ class _Gen:
             sources = [
                 u
                 for u in seen
-                if by_id[u].kind == "set" and not by_id[u].mapped and not any(e.source == u and e.target == v.id for e in edges)
+                if by_id[u].kind == "set"
+                and not by_id[u].mapped
+                and not any(e.source == u and e.target == v.id for e in edges)
             ]
             if not sources:
                 v.join = False
@@ -478,13 +481,15 @@ class _Gen:
     def message(self, ints, lists, mid=None):
         """A message with an id from the pool (or `mid`), its content computed."""
         rng = self.rng
-        return ("msg", mid or rng.choice(MSG_IDS), rng.choice(["user", "assistant"]), ("cat", "v", self.int_expr(ints, lists)))
+        content = ("cat", "v", self.int_expr(ints, lists))
+        return ("msg", mid or rng.choice(MSG_IDS), rng.choice(["user", "assistant"]), content)
 
     def msgs_update(self, ints, lists):
         """An update of the messages field by a node that reads the state."""
         rng = self.rng
         if rng.random() < 0.1:  # a fresh start: what follows `remove: all` has distinct ids
-            return ("msgs", [("remove_all",)] + [self.message(ints, lists, i) for i in rng.sample(MSG_IDS, rng.randint(0, 2))])
+            fresh = [self.message(ints, lists, i) for i in rng.sample(MSG_IDS, rng.randint(0, 2))]
+            return ("msgs", [("remove_all",)] + fresh)
         parts = []
         for _ in range(rng.randint(1, 3)):
             r, mid = rng.random(), rng.choice(MSG_IDS)

@@ -91,7 +91,8 @@ def run(binary: str, doc: dict, inputs: dict, workdir: str) -> Outcome:
     }.get(record["status"])
     if record["status"] == "failed" and error.get("kind") in ("conflict", "join"):
         status = error["kind"]
-    if record["status"] == "failed" and error.get("kind") == "type" and "cannot remove message" in error.get("message", ""):
+    absent_id = error.get("kind") == "type" and "cannot remove message" in error.get("message", "")
+    if record["status"] == "failed" and absent_id:
         status = "remove"
     detail = f"exit {proc.returncode}, status {record['status']}, error {json.dumps(error) if error else 'null'}"
     return Outcome(status or "other", record.get("state"), steps, detail)
