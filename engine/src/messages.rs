@@ -55,6 +55,20 @@ impl fmt::Display for MessageError {
 
 impl std::error::Error for MessageError {}
 
+/// `{"remove": id}` for an id no message has (neither in the list nor written earlier in the
+/// update): an error of the node that wrote it, as in LangGraph, so a mistyped id does not
+/// pass unnoticed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AbsentId(pub String);
+
+impl fmt::Display for AbsentId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot remove message `{}`: no message in the list has that id", self.0)
+    }
+}
+
+impl std::error::Error for AbsentId {}
+
 /// One item of a normalised update.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Item<'a> {

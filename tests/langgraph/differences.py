@@ -10,7 +10,7 @@ import tempfile
 
 import langgraph_side
 import switchyard_side
-from gen import Edge, Field, Graph, Node
+from gen import MSGS, Edge, Field, Graph, Node
 
 ONE = ("int", 1)
 
@@ -99,7 +99,116 @@ def max_steps_more_remain() -> tuple[Graph, dict, dict]:
     return g, expected, expected
 
 
-CASES = [when_sees_whole_step, join_that_cannot_fire, max_steps_exactly, max_steps_more_remain]
+def map_sees_whole_step() -> tuple[Graph, dict, dict]:
+    """`a` and `b` run in one step; `a`'s map edge sends `[y]` to `c`, and only `b` writes y.
+
+    Switchyard's map list, like a `when`, sees the whole step's result (y is 1): c's instance
+    gets 1. LangGraph's function returning Sends sees the state before the step plus a's own
+    writes (y is still 0).
+    """
+    g = Graph(
+        seed=-5,
+        fields={"x": Field("int", "replace"), "y": Field("int", "replace"), "k": Field("int", "replace")},
+        input={"x": 0, "y": 0, "k": 0},
+        nodes=[
+            Node("a", "set", set={"x": ONE}),
+            Node("b", "set", set={"y": ONE}),
+            Node("c", "set", mapped=True, set={"x": ("item",)}),
+        ],
+        edges=[
+            Edge("start", "a"),
+            Edge("start", "b"),
+            Edge("a", "c", map=("list", [("field", "y")])),
+            Edge("b", "end"),
+            Edge("c", "end"),
+        ],
+        max_steps=10,
+    )
+    steps = [["a", "b"], ["c"]]
+    sy = {"status": "completed", "steps": steps, "state": {"x": 1, "y": 1, "k": 0}}
+    lg = {"status": "completed", "steps": steps, "state": {"x": 0, "y": 1, "k": 0}}
+    return g, sy, lg
+
+
+def after_remove_all() -> tuple[Graph, dict, dict]:
+    """An update `[remove all, m1 "a", m1 "b"]`: Switchyard applies the items after the
+    `remove: all` through the reducer (the second m1 replaces the first); LangGraph keeps them
+    as written, two messages with one id."""
+    m1 = ("msg", "m1", "user", ("cat", "", ("int", 1)))
+    m1_again = ("msg", "m1", "user", ("cat", "", ("int", 2)))
+    g = Graph(
+        seed=-6,
+        fields={MSGS: Field("msgs", "messages")},
+        input={MSGS: []},
+        nodes=[Node("a", "set", set={MSGS: ("msgs", [("remove_all",), m1, m1_again])})],
+        edges=[Edge("start", "a"), Edge("a", "end")],
+        max_steps=10,
+    )
+    one = {"id": "m1", "role": "user", "content": "1"}
+    two = {"id": "m1", "role": "user", "content": "2"}
+    sy = {"status": "completed", "steps": [["a"]], "state": {MSGS: [two]}}
+    lg = {"status": "completed", "steps": [["a"]], "state": {MSGS: [one, two]}}
+    return g, sy, lg
+
+
+def conflict_and_absent_id() -> tuple[Graph, dict, dict]:
+    """`a` and `b` both write `n` (a conflict) and `a` removes a message id that is not there,
+    in one step. Both fail the step, state unchanged; Switchyard reports the conflict (checked
+    before any update applies), LangGraph the first channel it fails to update, here the
+    messages."""
+    g = Graph(
+        seed=-7,
+        fields={MSGS: Field("msgs", "messages"), "n": Field("int", "replace")},
+        input={MSGS: [], "n": 0},
+        nodes=[
+            Node("a", "set", set={MSGS: ("msgs", [("remove", "m9")]), "n": ONE}),
+            Node("b", "set", set={"n": ("int", 2)}),
+        ],
+        edges=[Edge("start", "a"), Edge("start", "b"), Edge("a", "end"), Edge("b", "end")],
+        max_steps=10,
+    )
+    expected = {"steps": [["a", "b"]], "state": {MSGS: [], "n": 0}}
+    return g, {"status": "conflict", **expected}, {"status": "remove", **expected}
+
+
+def when_view_applies_own_update() -> tuple[Graph, dict, dict]:
+    """`a` adds message m1 and `b` removes it, in one step; `b` has a `when` edge.
+
+    Switchyard applies a's update, then b's: m1 comes and goes. LangGraph builds what b's
+    conditional edge sees by applying b's update alone to the state before the step, where
+    m1 is not: the removal fails the run.
+    """
+    g = Graph(
+        seed=-8,
+        fields={MSGS: Field("msgs", "messages"), "k": Field("int", "replace")},
+        input={MSGS: [], "k": 0},
+        nodes=[
+            Node("a", "set", set={MSGS: ("msgs", [("msg", "m1", "user", ("cat", "", ("int", 1)))])}),
+            Node("b", "set", set={MSGS: ("msgs", [("remove", "m1")])}),
+        ],
+        edges=[
+            Edge("start", "a"),
+            Edge("start", "b"),
+            Edge("a", "end"),
+            Edge("b", "end", when=("cmp", "==", ("field", "k"), ("int", 0))),
+        ],
+        max_steps=10,
+    )
+    sy = {"status": "completed", "steps": [["a", "b"]], "state": {MSGS: [], "k": 0}}
+    lg = {"status": "remove", "steps": [["a", "b"]], "state": {MSGS: [], "k": 0}}
+    return g, sy, lg
+
+
+CASES = [
+    when_sees_whole_step,
+    when_view_applies_own_update,
+    join_that_cannot_fire,
+    max_steps_exactly,
+    max_steps_more_remain,
+    map_sees_whole_step,
+    after_remove_all,
+    conflict_and_absent_id,
+]
 
 
 def check(binary: str) -> list[str]:

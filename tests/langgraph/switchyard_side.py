@@ -9,14 +9,14 @@ import tempfile
 
 from gen import Graph, to_rhai
 
-_TYPES = {"int": "integer", "bool": "boolean", "list": "list"}
+_TYPES = {"int": "integer", "bool": "boolean", "list": "list", "msgs": "messages"}
 
 
 def document(g: Graph) -> dict:
     state = {}
     for name, f in g.fields.items():
         decl = {"type": "number" if f.number else _TYPES[f.kind]}
-        if f.reducer != "replace":
+        if f.reducer not in ("replace", "messages"):  # a messages field's reducer is its own
             decl["reducer"] = f.reducer
         state[name] = decl
     nodes = [{"id": "start", "kind": "start"}]
@@ -37,6 +37,8 @@ def document(g: Graph) -> dict:
             edge["label"] = e.label
         if e.when is not None:
             edge["when"] = to_rhai(e.when)
+        if e.map is not None:
+            edge["map"] = to_rhai(e.map)
         edges.append(edge)
     doc = {
         "format": "switchyard/graph@1",
@@ -54,7 +56,7 @@ class Outcome:
     """What a run ended as, in terms both sides share."""
 
     def __init__(self, status: str, state: dict | None, steps: list, detail: str = ""):
-        self.status = status  # completed | conflict | limit | join | other
+        self.status = status  # completed | conflict | limit | join | remove (an absent message id) | other
         self.state = state
         self.steps = steps  # [[node ids of step 1, sorted], ...]
         self.detail = detail
@@ -80,7 +82,8 @@ def run(binary: str, doc: dict, inputs: dict, workdir: str) -> Outcome:
     if proc.returncode == 2 or not proc.stdout.strip():
         return Outcome("other", None, [], f"exit {proc.returncode}: {proc.stderr.strip()}")
     record = json.loads(proc.stdout)
-    steps = [sorted(s["ran"]) for s in record.get("steps", [])]
+    # An instance `node[i]` counts as its node: LangGraph names a Send task by its node.
+    steps = [sorted(name.split("[")[0] for name in s["ran"]) for s in record.get("steps", [])]
     error = record.get("error") or {}
     status = {
         "completed": "completed",
@@ -88,5 +91,8 @@ def run(binary: str, doc: dict, inputs: dict, workdir: str) -> Outcome:
     }.get(record["status"])
     if record["status"] == "failed" and error.get("kind") in ("conflict", "join"):
         status = error["kind"]
+    absent_id = error.get("kind") == "type" and "cannot remove message" in error.get("message", "")
+    if record["status"] == "failed" and absent_id:
+        status = "remove"
     detail = f"exit {proc.returncode}, status {record['status']}, error {json.dumps(error) if error else 'null'}"
     return Outcome(status or "other", record.get("state"), steps, detail)

@@ -16,11 +16,14 @@ use crate::script::{Ctx, to_dynamic};
 use crate::state::{excerpt, type_name};
 
 /// Where a step's routing leads: nodes to run as themselves (in the order routed, repeats
-/// allowed), and map instances, each target's items in the order routed.
+/// allowed), and map instances, each target's items in the order routed, with the order the
+/// edges gave them in ([`crate::run::task::Fanout`]).
 #[derive(Debug, Default)]
 pub(super) struct Targets {
     pub(super) plain: Vec<usize>,
     pub(super) mapped: BTreeMap<usize, Vec<MapItem>>,
+    /// (target, how many instances) per map edge followed, in the order followed.
+    pub(super) order: Vec<(usize, u32)>,
 }
 
 /// The scope a task's expressions see: the run's own, or, for a node some map edge leads
@@ -78,7 +81,9 @@ impl Run {
             );
             return Err(fail(ErrorKind::Limit, message));
         }
+        let count = items.len() as u32;
         instances.extend(items.into_iter().map(|item| MapItem { name: m.name.clone(), item }));
+        targets.order.push((e.to, count));
         Ok(())
     }
 

@@ -221,13 +221,10 @@ impl Run {
         self.next_tasks().into_iter().map(|t| t.name(&self.plan)).collect()
     }
 
-    /// What runs next, in task order: the active nodes and the map instances.
+    /// What runs next, in step order (format.md §10): the active nodes by id, then the map
+    /// instances in the order their edges were taken.
     fn next_tasks(&self) -> ThinVec<Task> {
-        let mut tasks: ThinVec<Task> = self.next.iter().copied().map(Task::plain).chain(self.fanout.tasks()).collect();
-        if !self.fanout.is_empty() {
-            tasks.sort_unstable();
-        }
-        tasks
+        self.next.iter().copied().map(Task::plain).chain(self.fanout.tasks()).collect()
     }
 
     /// This run as one inside the run whose MCP sessions are `mcp`: it uses them, and leaves

@@ -184,6 +184,7 @@ fn step_record(plan: &Plan, k: usize, s: &StepDoc, state: State) -> Result<StepR
     if s.step != k as u64 + 1 {
         return Err(bad(at("step"), format!("expected step {}, found {}", k + 1, s.step)));
     }
+    let next = tasks("next", &s.next)?;
     Ok(StepRecord {
         step: s.step,
         ran: tasks("ran", &s.ran)?,
@@ -192,8 +193,8 @@ fn step_record(plan: &Plan, k: usize, s: &StepDoc, state: State) -> Result<StepR
         errors,
         patch: s.patch.0.clone(),
         state,
-        next: tasks("next", &s.next)?,
-        map: map.into_iter().collect(),
+        map: map.into_iter().collect::<Fanout>().ordered_as(&next),
+        next,
         waiting: ids("waiting", &s.waiting)?.into(),
         pending_joins: ids("pending_joins", &s.pending_joins)?.into(),
         taken: s.taken.clone().into(),

@@ -13,7 +13,7 @@ use crate::plan::{Op, PlanEdge, PlanNode};
 use crate::record::{ErrorKind, RunError};
 use crate::run::map::Targets;
 use crate::run::outcome::{Outcome, Route};
-use crate::run::task::Task;
+use crate::run::task::{Fanout, Task};
 use crate::script::from_dynamic;
 use crate::state::excerpt;
 
@@ -180,7 +180,7 @@ impl Run {
     /// Turns routed targets into the next active set, holding back unsatisfied joins.
     pub(super) fn activate(&mut self, targets: Targets) {
         self.next.clear();
-        self.fanout = targets.mapped.into_iter().map(|(t, items)| (t, items.into())).collect();
+        self.fanout = Fanout::routed(targets.mapped, targets.order);
         for t in targets.plain {
             let node = self.plan.node(t);
             if node.kind == NodeKind::End {

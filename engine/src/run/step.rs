@@ -1,10 +1,12 @@
 //! One superstep (format.md §10–3.4): the active nodes and map instances run against the same
 //! snapshot of the state; their updates are type-checked, checked for conflicts, applied in
-//! node id (then instance) order and routed; then the step is committed as a checkpoint, or,
-//! when anything fails, kept as a failed step that changed nothing.
+//! step order (the nodes by id, then the instances in the order their map edges were taken,
+//! as LangGraph applies its `Send` tasks after the others) and routed in that order; then the
+//! step is committed as a checkpoint, or, when anything fails, kept as a failed step that
+//! changed nothing.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use json_patch::PatchOperation;
@@ -22,7 +24,7 @@ use crate::run::task::Task;
 use crate::run::types::StepRecord;
 use crate::update::Update;
 
-/// Each task that ran in a step, in task order, with what it did.
+/// Each task that ran in a step, in step order, with what it did.
 type Results = Vec<(Task, Outcome)>;
 
 impl Run {
@@ -168,8 +170,8 @@ impl Run {
     }
 
     /// What this step does: the human nodes (and suspended subgraphs) that wait for an
-    /// answer, and the tasks that run, in task order (the active nodes that do not wait and
-    /// the map instances due).
+    /// answer, and the tasks that run, in step order (the active nodes that do not wait, by
+    /// id, then the map instances due, in the order their edges were taken).
     fn tasks(&self) -> (Vec<usize>, Vec<Task>) {
         let mut waiting = Vec::new();
         let mut tasks = Vec::with_capacity(self.next.len());
@@ -180,40 +182,36 @@ impl Run {
                 tasks.push(Task::plain(ix));
             }
         }
-        if !self.fanout.is_empty() {
-            tasks.extend(self.fanout.tasks());
-            tasks.sort_unstable();
-        }
+        tasks.extend(self.fanout.tasks());
         (waiting, tasks)
     }
 
     /// Runs the step's tasks at the same time, against the same snapshot: those computed
     /// inside the engine one after the other (none waits), then the effects concurrently.
-    /// The results are in task order.
+    /// The results are in the order of `tasks`.
     async fn exec_all(&self, tasks: &[Task], host: &dyn Host, deadline: Deadline) -> Results {
         let mut results = Vec::with_capacity(tasks.len());
         let mut effects = Vec::new();
-        for &task in tasks {
+        for (at, &task) in tasks.iter().enumerate() {
             match self.exec_now(task, host, deadline) {
-                Some(outcome) => results.push((task, outcome)),
-                None => effects.push(task),
+                Some(outcome) => results.push((at, task, outcome)),
+                None => effects.push((at, task)),
             }
         }
-        if effects.is_empty() {
-            return results;
+        if !effects.is_empty() {
+            let outcomes = if let [(_, only)] = effects[..] {
+                vec![self.exec_effect(only, host, deadline).await]
+            } else {
+                let futures = effects.iter().map(|&(_, t)| self.exec_effect(t, host, deadline));
+                futures_util::future::join_all(futures).await
+            };
+            let computed = results.len();
+            results.extend(effects.into_iter().zip(outcomes).map(|((at, t), o)| (at, t, o)));
+            if computed > 0 {
+                results.sort_by_key(|(at, _, _)| *at);
+            }
         }
-        let outcomes = if let [only] = effects[..] {
-            vec![self.exec_effect(only, host, deadline).await]
-        } else {
-            let futures = effects.iter().map(|&t| self.exec_effect(t, host, deadline));
-            futures_util::future::join_all(futures).await
-        };
-        let computed = results.len();
-        results.extend(effects.into_iter().zip(outcomes));
-        if computed > 0 {
-            results.sort_by_key(|(task, _)| *task);
-        }
-        results
+        results.into_iter().map(|(_, task, outcome)| (task, outcome)).collect()
     }
 
     /// Type-checks every update before anything is applied: a bad one fails its node.
@@ -255,7 +253,7 @@ impl Run {
         })
     }
 
-    /// The second writer (in task order) of a `replace` field some other task also wrote:
+    /// The second writer (in step order) of a `replace` field some other task also wrote:
     /// two nodes, two instances of one node, or a node and an instance.
     fn find_conflict(&self, updates: &[(Task, Arc<Update>)], step_no: u64) -> Option<(Task, NodeError)> {
         let plan = &self.plan;
@@ -278,7 +276,7 @@ impl Run {
         None
     }
 
-    /// Applies the step's updates in node id order, through the reducers; the patch from
+    /// Applies the step's updates in step order, through the reducers; the patch from
     /// the last checkpoint's state. The caller restores the state when a reducer refuses an
     /// update (the task that wrote it is the culprit) or the new state is too big (the first
     /// task that ran is).
@@ -301,17 +299,17 @@ impl Run {
     }
 
     /// Routing, on the state after the step: the targets of every node's followed edges,
-    /// once per node however many instances of it ran. This step's updates and errors are
-    /// shown to `when` expressions as pending, and committed only if routing succeeds.
+    /// once per node however many instances of it ran, the nodes in the order they first
+    /// ran in the step (so the next step's instances come in the order LangGraph sends them).
+    /// This step's updates and errors are shown to `when` expressions as pending, and
+    /// committed only if routing succeeds.
     fn route_step(&self, results: &Results, record: &mut StepRecord, step_no: u64) -> Result<Targets, RunError> {
         self.refresh_context(step_no);
         self.live.swap_pending(record);
         let mut targets = Targets::default();
         let mut route_error = None;
-        for group in results.chunk_by(|a, b| a.0.node == b.0.node) {
-            let ix = group[0].0.node;
-            let outcomes = group.iter().map(|(_, o)| o);
-            if let Err(e) = self.route_node(ix, outcomes, &mut targets, &mut record.taken) {
+        for (ix, outcomes) in by_node(results) {
+            if let Err(e) = self.route_node(ix, outcomes.into_iter(), &mut targets, &mut record.taken) {
                 route_error.get_or_insert(e);
             }
         }
@@ -415,6 +413,21 @@ impl Run {
         self.error =
             Some(RunError { node: task.map(|t| t.name(&self.plan)), kind: error.kind, message: error.message });
     }
+}
+
+/// Each node's outcomes in the step (its own run and its instances), the nodes in the order
+/// they first appear in `results`.
+fn by_node(results: &Results) -> Vec<(usize, Vec<&Outcome>)> {
+    let mut groups: Vec<(usize, Vec<&Outcome>)> = Vec::new();
+    let mut group_of: HashMap<usize, usize> = HashMap::new();
+    for (task, outcome) in results {
+        let g = *group_of.entry(task.node).or_insert_with(|| {
+            groups.push((task.node, Vec::new()));
+            groups.len() - 1
+        });
+        groups[g].1.push(outcome);
+    }
+    groups
 }
 
 /// Files each node's result in the step record: who ran or was skipped, updates, errors,

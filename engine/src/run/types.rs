@@ -31,7 +31,7 @@ pub struct Breakpoints {
 #[derive(Debug, Clone)]
 pub struct StepRecord {
     pub step: u64,
-    /// What ran (in task order: node id, then instance).
+    /// What ran, in step order (the nodes by id, then the instances as their edges were taken).
     pub ran: ThinVec<Task>,
     /// Disabled nodes passed through in this step.
     pub skipped: ThinVec<Task>,

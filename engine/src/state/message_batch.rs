@@ -5,7 +5,7 @@
 //! there before it, counted with a Fenwick tree. An update of 100,000 messages that replace or
 //! remove others took minutes the plain way.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 
 use json_patch::PatchOperation;
@@ -13,10 +13,16 @@ use serde_json::Value;
 
 use super::list::List;
 use super::message_ops::{add_op, remove_all_op, remove_op, replace_op};
-use crate::messages::{self, Item};
+use crate::messages::{self, AbsentId, Item};
 
 /// Applies `items` to `list` (the field `key`), each change one operation pushed to `patch`.
-pub(super) fn apply(list: &mut List, key: &str, items: &[Item<'_>], patch: &mut Vec<PatchOperation>) {
+/// Removals by id take effect at the end, as [`super::messages`] says.
+pub(super) fn apply(
+    list: &mut List,
+    key: &str,
+    items: &[Item<'_>],
+    patch: &mut Vec<PatchOperation>,
+) -> Result<(), AbsentId> {
     let before: Vec<Rc<Value>> = list.items().to_vec();
     let mut slots: Vec<Option<Rc<Value>>> = before.iter().cloned().map(Some).collect();
     let mut live = Counts::new(slots.len() + items.len());
@@ -30,14 +36,19 @@ pub(super) fn apply(list: &mut List, key: &str, items: &[Item<'_>], patch: &mut 
     // Slots below this were emptied by a `{"remove": "all"}` (not one by one: many of those in
     // one update would each walk the whole list).
     let mut cleared = 0;
+    // The slots of the messages removed by id, emptied at the end.
+    let mut doomed: BTreeSet<usize> = BTreeSet::new();
     let mut changed = false;
     for item in items {
         match *item {
             Item::Message(m) => {
                 let found = messages::id_of(m).and_then(|id| ids.get(id)).and_then(|s| s.first().copied());
                 match found {
-                    Some(slot) if slots[slot].as_deref() == Some(m) => continue,
                     Some(slot) => {
+                        doomed.remove(&slot);
+                        if slots[slot].as_deref() == Some(m) {
+                            continue;
+                        }
                         slots[slot] = Some(Rc::new(m.clone()));
                         patch.push(replace_op(key, live.between(cleared, slot), m));
                     }
@@ -53,12 +64,14 @@ pub(super) fn apply(list: &mut List, key: &str, items: &[Item<'_>], patch: &mut 
                 }
             }
             Item::Remove(id) => {
-                let Some(slot) = ids.get_mut(id).filter(|s| !s.is_empty()).map(|s| s.remove(0)) else { continue };
-                patch.push(remove_op(key, live.between(cleared, slot)));
-                slots[slot] = None;
-                live.add(slot, -1);
+                let Some(slot) = ids.get(id).and_then(|s| s.first().copied()) else {
+                    return Err(AbsentId(id.to_string()));
+                };
+                doomed.insert(slot);
+                continue;
             }
             Item::RemoveAll => {
+                doomed.clear();
                 if live.between(cleared, slots.len()) == 0 {
                     continue;
                 }
@@ -69,9 +82,16 @@ pub(super) fn apply(list: &mut List, key: &str, items: &[Item<'_>], patch: &mut 
         }
         changed = true;
     }
+    for slot in doomed {
+        patch.push(remove_op(key, live.between(cleared, slot)));
+        slots[slot] = None;
+        live.add(slot, -1);
+        changed = true;
+    }
     if changed {
         *list = List::from_items(slots.split_off(cleared).into_iter().flatten().collect());
     }
+    Ok(())
 }
 
 /// A Fenwick tree of 0/1 counts per slot: how many slots before a given one hold a message.

@@ -1,9 +1,13 @@
 //! The `messages` reducer (format.md §4 (llm, tools) and §8, LangGraph's `add_messages`): a message whose id is in
 //! the list replaces that message in place, any other is appended; `{"remove": id}` removes
-//! one message (an id not in the list removes nothing), `{"remove": "all"}` empties the list;
-//! then `max_items` keeps the newest messages plus a leading `system` message, which is
-//! never dropped and not counted. Each change is one JSON Patch operation, so the record's
-//! patch replays it exactly.
+//! one message, `{"remove": "all"}` empties the list; then `max_items` keeps the newest
+//! messages plus a leading `system` message, which is never dropped and not counted. Each
+//! change is one JSON Patch operation, so the record's patch replays it exactly.
+//!
+//! Removals by id take effect at the end of the update, as in LangGraph: a message removed
+//! and written again in one update keeps its place, and removing it twice is no error. An id
+//! no message has (in the list, or written earlier in the update) fails the update
+//! ([`AbsentId`]).
 
 use json_patch::PatchOperation;
 use serde_json::Value;
@@ -11,7 +15,7 @@ use serde_json::Value;
 use super::list::List;
 use super::message_ops::{add_op, remove_all_op, remove_op, replace_op};
 use super::{FieldSpec, State, message_batch};
-use crate::messages::{self, Item};
+use crate::messages::{self, AbsentId, Item};
 
 /// The most items an update is applied with one by one; a larger one goes through
 /// [`message_batch`], which finds messages by id without scanning the list for each.
@@ -19,46 +23,73 @@ const ONE_BY_ONE: usize = 16;
 
 impl State {
     /// Applies an update (normalised: see [`crate::messages::normalize_update`]) to the
-    /// `messages` field `key`.
+    /// `messages` field `key`. On an error the list is left part changed: the caller drops
+    /// the state.
     pub(super) fn add_messages(
         &mut self,
         spec: &FieldSpec,
         key: &str,
         update: &Value,
         patch: &mut Vec<PatchOperation>,
-    ) {
-        let Some(list) = self.list_mut(key, patch) else { return };
+    ) -> Result<(), AbsentId> {
+        let Some(list) = self.list_mut(key, patch) else { return Ok(()) };
         let items: Vec<Item<'_>> = messages::items(update).collect();
-        if items.len() > ONE_BY_ONE {
-            message_batch::apply(list, key, &items, patch);
-        } else {
-            for item in items {
-                one(list, key, item, patch);
-            }
-        }
+        apply_items(list, key, &items, items.len() > ONE_BY_ONE, patch)?;
         if let Some(max) = spec.max_items {
             trim(list, key, max, patch);
         }
+        Ok(())
     }
 }
 
-/// Applies one item of an update: a message added or put in place, or removals.
-fn one(list: &mut List, key: &str, item: Item<'_>, patch: &mut Vec<PatchOperation>) {
-    match item {
-        Item::Message(m) => put(list, key, m, patch),
-        Item::Remove(id) => {
-            if let Some(index) = list.position_of_id(id) {
-                list.remove(index);
-                patch.push(remove_op(key, index));
+/// Applies the items of one update, by the batch path or one by one (the two give the same
+/// list; tests hold them to it).
+fn apply_items(
+    list: &mut List,
+    key: &str,
+    items: &[Item<'_>],
+    batch: bool,
+    patch: &mut Vec<PatchOperation>,
+) -> Result<(), AbsentId> {
+    if batch { message_batch::apply(list, key, items, patch) } else { one_by_one(list, key, items, patch) }
+}
+
+/// Applies a small update item by item, scanning the list for ids.
+fn one_by_one(list: &mut List, key: &str, items: &[Item<'_>], patch: &mut Vec<PatchOperation>) -> Result<(), AbsentId> {
+    // Ids to remove at the end of the update; written again, an id is no longer removed.
+    let mut doomed: Vec<&str> = Vec::new();
+    for item in items {
+        match *item {
+            Item::Message(m) => {
+                if let Some(id) = messages::id_of(m) {
+                    doomed.retain(|d| *d != id);
+                }
+                put(list, key, m, patch);
             }
-        }
-        Item::RemoveAll => {
-            if list.len > 0 {
-                list.clear();
-                patch.push(remove_all_op(key));
+            Item::Remove(id) => {
+                if list.position_of_id(id).is_none() {
+                    return Err(AbsentId(id.to_string()));
+                }
+                if !doomed.contains(&id) {
+                    doomed.push(id);
+                }
+            }
+            Item::RemoveAll => {
+                doomed.clear();
+                if list.len > 0 {
+                    list.clear();
+                    patch.push(remove_all_op(key));
+                }
             }
         }
     }
+    for id in doomed {
+        if let Some(index) = list.position_of_id(id) {
+            list.remove(index);
+            patch.push(remove_op(key, index));
+        }
+    }
+    Ok(())
 }
 
 /// Adds message `m`, or puts it in place of the message with its id.
@@ -98,7 +129,7 @@ mod tests {
     use super::*;
     use crate::messages::Writer;
     use crate::parse::parse_graph;
-    use crate::state::{Schema, normalize_written};
+    use crate::state::{FieldError, Schema, normalize_written};
 
     fn schema() -> Schema {
         let g = parse_graph(
@@ -110,20 +141,25 @@ mod tests {
         Schema::from_graph(&g)
     }
 
-    /// Normalises `update` as node `n` in step `step` writes it, applies it, and checks that
-    /// the patch replays the change and the tracked size is right.
-    fn write(st: &mut State, s: &Schema, key: &str, update: Value, step: u64) {
+    /// Normalises `update` as node `n` in step `step` writes it and applies it; when it
+    /// applies, checks that the patch replays the change and the tracked size is right.
+    fn try_write(st: &mut State, s: &Schema, key: &str, update: Value, step: u64) -> Result<(), FieldError> {
         let mut v = update;
         normalize_written(s.spec(key), &mut v, Some(Writer { node: "n", step })).unwrap();
         let before = Value::Object(st.to_json());
         let mut patch = vec![];
         let mut u = Map::new();
         u.insert(key.to_string(), v);
-        st.apply(s, &u, &mut patch).unwrap();
+        st.apply(s, &u, &mut patch)?;
         let mut replayed = before;
         json_patch::patch(&mut replayed, &patch).unwrap();
         assert_eq!(replayed, Value::Object(st.to_json()));
         assert_eq!(st.serialized_len(), serde_json::to_string(&st.to_json()).unwrap().len());
+        Ok(())
+    }
+
+    fn write(st: &mut State, s: &Schema, key: &str, update: Value, step: u64) {
+        try_write(st, s, key, update, step).unwrap();
     }
 
     fn contents(st: &State, key: &str) -> Vec<String> {
@@ -146,10 +182,36 @@ mod tests {
         write(&mut st, &s, "chat", json!({"id": "n:1:1", "role": "user", "content": "A"}), 2);
         assert_eq!(contents(&st, "chat"), ["n:1:1=A", "n:1:2=b"]);
         assert_eq!(contents(&snapshot, "chat"), ["n:1:1=a", "n:1:2=b"], "a checkpoint keeps its messages");
-        write(&mut st, &s, "chat", json!([{"remove": "n:1:1"}, {"remove": "ghost"}, "c"]), 3);
-        assert_eq!(contents(&st, "chat"), ["n:1:2=b", "n:3:3=c"]);
+        write(&mut st, &s, "chat", json!([{"remove": "n:1:1"}, "c"]), 3);
+        assert_eq!(contents(&st, "chat"), ["n:1:2=b", "n:3:2=c"]);
         write(&mut st, &s, "chat", json!([{"remove": "all"}, "d"]), 4);
         assert_eq!(contents(&st, "chat"), ["n:4:2=d"]);
+    }
+
+    #[test]
+    fn a_message_removed_and_written_again_in_one_update_keeps_its_place() {
+        let s = schema();
+        let mut st = State::initial(&s);
+        write(&mut st, &s, "chat", json!(["a", "b", "c"]), 1);
+        let again = json!({"id": "n:1:2", "role": "user", "content": "B"});
+        write(&mut st, &s, "chat", json!([{"remove": "n:1:2"}, again, {"remove": "n:1:1"}]), 2);
+        assert_eq!(contents(&st, "chat"), ["n:1:2=B", "n:1:3=c"]);
+        // Removed twice, or written and then removed: gone, and no error.
+        write(&mut st, &s, "chat", json!([{"remove": "n:1:3"}, {"remove": "n:1:3"}, "d", {"remove": "n:3:3"}]), 3);
+        assert_eq!(contents(&st, "chat"), ["n:1:2=B"]);
+    }
+
+    #[test]
+    fn removing_an_id_no_message_has_fails_naming_field_and_id() {
+        let s = schema();
+        let mut st = State::initial(&s);
+        write(&mut st, &s, "chat", json!(["a"]), 1);
+        let err = try_write(&mut st.clone(), &s, "chat", json!(["b", {"remove": "ghost"}]), 2).unwrap_err();
+        assert_eq!(err.field, "chat");
+        assert_eq!(err.message, "cannot remove message `ghost`: no message in the list has that id");
+        // After `{"remove": "all"}` the list is empty: its old ids are gone.
+        let err = try_write(&mut st, &s, "chat", json!([{"remove": "all"}, {"remove": "n:1:1"}]), 2).unwrap_err();
+        assert!(err.message.contains("`n:1:1`"), "{err}");
     }
 
     #[test]
@@ -169,36 +231,53 @@ mod tests {
         json!({"id": id, "role": "user", "content": content})
     }
 
+    /// `items` applied to a list of `base` by one path: the list after, or the error.
+    fn by_path(base: &[Value], items: &[Value], batch: bool) -> Result<Vec<Value>, AbsentId> {
+        let mut list = List::new(base.to_vec());
+        let update = Value::Array(items.to_vec());
+        let items: Vec<Item<'_>> = messages::items(&update).collect();
+        let mut patch = vec![];
+        apply_items(&mut list, "chat", &items, batch, &mut patch)?;
+        let after: Vec<Value> = list.items().iter().map(|v| (**v).clone()).collect();
+        let mut replayed = json!({"chat": base});
+        json_patch::patch(&mut replayed, &patch).unwrap();
+        assert_eq!(replayed["chat"], Value::Array(after.clone()), "the patch replays the update");
+        Ok(after)
+    }
+
     #[test]
-    fn a_large_update_changes_the_list_as_its_items_would_one_by_one() {
-        let s = schema();
-        let mut base = State::initial(&s);
-        let first: Vec<Value> = (0..30).map(|i| message(&format!("m{i}"), "old")).collect();
-        write(&mut base, &s, "chat", Value::Array(first), 1);
+    fn the_batch_path_gives_what_the_one_by_one_path_gives() {
+        let base: Vec<Value> = (0..30).map(|i| message(&format!("m{i}"), "old")).collect();
         let mut update = vec![
             message("m3", "new"),
             json!({"remove": "m0"}),
-            json!({"remove": "ghost"}),
             message("m3", "newer"),
+            json!({"remove": "m0"}),
             message("m29", "old"),
             json!({"remove": "m15"}),
+            message("m15", "back in place"),
             message("x1", "added"),
             json!({"remove": "x1"}),
             message("x1", "again"),
+            json!({"remove": "m7"}),
         ];
         update.extend((0..10).map(|i| message(&format!("y{i}"), "y")));
         update.extend([json!({"remove": "all"}), message("z", "after"), json!({"remove": "all"})]);
         update.extend([message("m3", "back"), json!({"remove": "m3"}), message("w", "last"), message("w", "last!")]);
         assert!(update.len() > ONE_BY_ONE);
-        for cut in [update.len(), 12, 6] {
-            let (mut batch, mut single) = (base.clone(), base.clone());
-            let part = Value::Array(update[..cut].to_vec());
-            write(&mut batch, &s, "chat", part, 2);
-            for item in &update[..cut] {
-                write(&mut single, &s, "chat", item.clone(), 2);
-            }
-            assert_eq!(batch.get("chat"), single.get("chat"), "the first {cut} items");
+        for cut in [update.len(), 21, 12, 7, 3] {
+            let part = &update[..cut];
+            assert_eq!(by_path(&base, part, true), by_path(&base, part, false), "the first {cut} items");
         }
+        let kept = by_path(&base, &update[..12], true).unwrap();
+        let ids: Vec<&str> = kept.iter().map(|m| m["id"].as_str().unwrap()).collect();
+        assert_eq!(ids[..4], ["m1", "m2", "m3", "m4"]);
+        assert_eq!(ids[13..16], ["m15", "m16", "m17"], "removed and written again, m15 keeps its place");
+        for absent in [json!({"remove": "ghost"}), json!({"remove": "all"})] {
+            let update = [message("a", "x"), absent.clone(), json!({"remove": "m1"})];
+            assert_eq!(by_path(&base, &update, true), by_path(&base, &update, false), "{absent}");
+        }
+        assert_eq!(by_path(&base, &[json!({"remove": "ghost"})], true), Err(AbsentId("ghost".into())));
     }
 
     #[test]

@@ -304,7 +304,8 @@ impl State {
     /// Applies one node's (already checked) update through the reducers, appending the
     /// RFC 6902 operations that describe the change to `patch`. Fails at the first field
     /// whose reducer cannot give a value (an `add` past what a JSON number or an integer
-    /// field holds), with the fields before it applied: the caller drops the state.
+    /// field holds, a message removed by an id no message has), with the fields before it
+    /// applied: the caller drops the state.
     pub fn apply<'a>(
         &mut self,
         schema: &Schema,
@@ -341,7 +342,7 @@ impl State {
         match spec.reducer {
             Reducer::Replace => self.replace(spec, key, value, patch),
             Reducer::Append => self.append(spec, key, value, patch),
-            Reducer::Messages => self.add_messages(spec, key, &value, patch),
+            Reducer::Messages => self.add_messages(spec, key, &value, patch).map_err(|e| e.to_string())?,
             Reducer::Add => {
                 let sum = match self.fields.get(key) {
                     Some(Slot::Value { value: current, .. }) => add::add(spec.ty, current, &value)?,
