@@ -29,16 +29,17 @@ fn chat_plan() -> Rc<Plan> {
         })
         .to_string(),
     )
-    .unwrap();
-    Rc::new(compile(&graph).plan.unwrap())
+    .expect("the graph parses");
+    Rc::new(compile(&graph).plan.expect("the graph compiles"))
 }
 
 fn object(v: Value) -> Map<String, Value> {
-    v.as_object().cloned().unwrap()
+    v.as_object().cloned().expect("an object")
 }
 
 fn ids(state: &Map<String, Value>) -> Vec<String> {
-    state["messages"].as_array().unwrap().iter().map(|m| m["id"].as_str().unwrap().to_string()).collect()
+    let messages = state["messages"].as_array().expect("a list of messages");
+    messages.iter().map(|m| m["id"].as_str().expect("an id").to_string()).collect()
 }
 
 #[test]
