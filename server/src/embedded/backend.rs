@@ -25,7 +25,10 @@ use crate::graphs::Graphs;
 use crate::interrupts::interrupts;
 use crate::wire::time::now;
 
-/// What the process knows of a run that has not ended.
+/// How long an ended run's events stay in memory for streams that join late.
+const FEED_KEPT: Duration = Duration::from_secs(60);
+
+/// What the process knows of a run that has not ended (or ended a moment ago).
 #[derive(Clone)]
 struct Live {
     feed: FeedWriter,
@@ -151,7 +154,12 @@ impl Embedded {
     /// A run has ended (or never started): forget it, drop a stateless run's thread, tell
     /// whoever listens.
     fn ended(&self, row: RunRow) {
-        self.inner.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&row.info.run_id);
+        // The feed stays a while: a stream asked for as the run started may read it only now.
+        let (this, run) = (self.clone(), row.info.run_id.clone());
+        self.inner.runtime.spawn(async move {
+            tokio::time::sleep(FEED_KEPT).await;
+            this.inner.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&run);
+        });
         if row.request.temporary {
             // A little later: whoever waits for the run reads its outcome first.
             let (store, thread) = (self.inner.store.clone(), row.info.thread_id.clone());

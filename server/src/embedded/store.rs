@@ -273,6 +273,18 @@ impl Store {
             .map_err(internal)
     }
 
+    /// Rewrites what a checkpoint says runs next and waits.
+    pub fn replace_checkpoint(&self, c: &CheckpointRow) -> Result<()> {
+        let k = &c.checkpoint;
+        self.conn()
+            .execute(
+                "UPDATE checkpoints SET next = ?2, interrupts = ?3 WHERE checkpoint_id = ?1",
+                params![k.id.0, json_text(&k.next), json_text(&k.interrupts)],
+            )
+            .map(drop)
+            .map_err(internal)
+    }
+
     pub fn checkpoint(&self, thread: &ThreadId, id: &CheckpointId) -> Result<Option<CheckpointRow>> {
         self.conn()
             .query_row(
