@@ -25,6 +25,9 @@ use crate::graphs::Graphs;
 use crate::interrupts::interrupts;
 use crate::wire::time::now;
 
+/// What is told of each run that ends.
+pub type RunEnded = Arc<dyn Fn(RunRow) + Send + Sync>;
+
 /// How long an ended run's events stay in memory for streams that join late.
 const FEED_KEPT: Duration = Duration::from_secs(60);
 
@@ -42,7 +45,7 @@ struct Inner {
     live: Mutex<HashMap<RunId, Live>>,
     locks: Mutex<HashMap<ThreadId, Arc<tokio::sync::Mutex<()>>>>,
     /// Called with each run that ends (webhooks).
-    on_end: Mutex<Option<Arc<dyn Fn(RunRow) + Send + Sync>>>,
+    on_end: Mutex<Option<RunEnded>>,
     /// The server's runtime (a run ends on its own engine thread).
     runtime: tokio::runtime::Handle,
 }
@@ -79,7 +82,7 @@ impl Embedded {
     }
 
     /// Called with every run that ends, after it is saved.
-    pub fn set_on_end(&self, f: Arc<dyn Fn(RunRow) + Send + Sync>) {
+    pub fn set_on_end(&self, f: RunEnded) {
         *self.inner.on_end.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(f);
     }
 

@@ -9,13 +9,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use engine::run::{Breakpoints, StartFrom};
 use engine::{Plan, Run, RunRecord, Status};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
 use crate::domain::{Checkpoint, CheckpointId, RunStatus, Source, ThreadStatus};
 use crate::embedded::events;
 use crate::embedded::host::{HostSettings, JournalHost};
-use crate::embedded::store::{CheckpointRow, RunRow, Store};
+use crate::embedded::store::{Base, CheckpointRow, RunRow, Store};
 use crate::feed::{Event, FeedWriter};
 use crate::graphs::LoadedGraph;
 use crate::interrupts::{interrupt_id, interrupts};
@@ -62,7 +62,7 @@ pub fn spawn(job: Job) {
 struct Begun {
     run: Run,
     /// The state and chain step the engine's run starts from (not the defaults).
-    base: Option<(Map<String, Value>, u64)>,
+    base: Option<Base>,
     /// The newest checkpoint before this run's first.
     parent: Option<CheckpointId>,
     /// The run starts with an input: its step 0 is a checkpoint of its own.
@@ -220,7 +220,7 @@ fn materialize(
     plan: Rc<Plan>,
     c: &CheckpointRow,
     host: &JournalHost,
-) -> Result<(Run, Option<(Map<String, Value>, u64)>), String> {
+) -> Result<(Run, Option<Base>), String> {
     let owner = job
         .store
         .run(&c.checkpoint.run_id)

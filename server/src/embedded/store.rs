@@ -61,13 +61,17 @@ pub struct ThreadRow {
     pub head: Option<CheckpointId>,
 }
 
+/// The state an engine run started from and that state's step in the thread (a run that
+/// continues a thread); none: the graph's defaults, step 0.
+pub type Base = (Map<String, Value>, u64);
+
 /// A run row: what the API shows, and what restarting it needs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunRow {
     pub info: RunInfo,
     pub request: RunRequest,
     /// The state and chain step the engine's run started from, when not the defaults.
-    pub base: Option<(Map<String, Value>, u64)>,
+    pub base: Option<Base>,
     /// The engine's record (with steps) after its last step.
     pub record: Option<Value>,
     pub error: Option<(String, String)>,
