@@ -16,6 +16,7 @@
 //! | [`wire`] | LangGraph's JSON shapes |
 //! | [`api`] | the routes, SSE, errors, tokens, CORS |
 //! | [`embedded`] | the embedded backend: SQLite, runs in the process, the effect journal |
+//! | [`webhooks`] | a run POSTed to its `webhook` when it ends |
 
 pub mod api;
 pub mod backend;
@@ -25,6 +26,7 @@ pub mod feed;
 pub mod graphs;
 pub mod interrupts;
 pub mod options;
+pub mod webhooks;
 pub mod wire;
 
 use std::net::SocketAddr;
@@ -72,7 +74,9 @@ pub async fn start(options: &Options) -> Result<Running, String> {
     for w in warnings {
         eprintln!("switchyard server: {w}");
     }
-    let backend = Embedded::new(store, graphs.clone(), Arc::new(settings), tokio::runtime::Handle::current());
+    let runtime = tokio::runtime::Handle::current();
+    let backend = Embedded::new(store, graphs.clone(), Arc::new(settings), runtime.clone());
+    backend.set_on_end(webhooks::sender(graphs.clone(), runtime));
     let continued = backend.recover().map_err(|e| e.to_string())?;
     if continued > 0 {
         eprintln!("switchyard server: continuing {continued} run(s) left going");
