@@ -148,3 +148,33 @@ fn a_run_naming_a_webhook_is_posted_there_when_it_ends() {
     assert_eq!(body["thread_id"], tid.as_str());
     assert_eq!(body["values"]["echo"], "echo: w");
 }
+
+#[test]
+fn a_cron_starts_runs_on_its_schedule_until_it_is_deleted() {
+    let server = Server::start(&[simple_graph()]);
+    let tid = server.thread();
+    let body = json!({"assistant_id": "simple", "schedule": "* * * * * *", "input": {"text": "tick"}});
+    let (status, cron) = server.post(&format!("/threads/{tid}/runs/crons"), &body);
+    assert_eq!(status, 200, "{cron}");
+    let id = cron["cron_id"].as_str().unwrap_or_default().to_string();
+    assert_eq!(cron["thread_id"], tid.as_str());
+    // Every second a run: the thread's count grows.
+    server.until(&format!("/threads/{tid}"), |t| t["values"]["count"].as_i64().is_some_and(|n| n >= 2));
+    let (_, found) = server.post("/runs/crons/search", &json!({"assistant_id": "simple"}));
+    assert_eq!(found.as_array().map(Vec::len), Some(1));
+    let (_, n) = server.post("/runs/crons/count", &json!({}));
+    assert_eq!(n, 1);
+    assert_eq!(server.delete(&format!("/runs/crons/{id}")), 204);
+    assert_eq!(server.delete(&format!("/runs/crons/{id}")), 404);
+    let (status, bad) = server.post("/runs/crons", &json!({"assistant_id": "simple", "schedule": "every day"}));
+    assert_eq!(status, 422, "{bad}");
+    // A stateless cron makes a thread per run, marked with the cron's id.
+    let (_, stateless) = server
+        .post("/runs/crons", &json!({"assistant_id": "simple", "schedule": "* * * * * *", "input": {"text": "s"}}));
+    let search = json!({"metadata": {"cron_id": stateless["cron_id"]}});
+    let since = Instant::now();
+    while server.post("/threads/search", &search).1.as_array().is_none_or(Vec::is_empty) {
+        assert!(since.elapsed() < Duration::from_secs(30), "the stateless cron never ran");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
