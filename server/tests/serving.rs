@@ -178,3 +178,18 @@ fn a_cron_starts_runs_on_its_schedule_until_it_is_deleted() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+#[test]
+fn a_long_step_keeps_the_stream_alive_with_heartbeats() {
+    let model = FakeOpenAi::start();
+    model.set_hook_delay_ms(6500);
+    let server = Server::start(&[slow_graph(&model.base_url())]);
+    let response = agent()
+        .post(&server.url("/runs/stream"))
+        .send_json(json!({"assistant_id": "slow", "input": {"n": 1}, "stream_mode": "updates"}))
+        .expect("streamed");
+    let mut text = String::new();
+    let _ = response.into_body().into_reader().read_to_string(&mut text);
+    assert!(text.lines().any(|l| l.starts_with(':')), "no heartbeat comment in {text}");
+    assert!(text.contains("\"done\":true"), "{text}");
+}

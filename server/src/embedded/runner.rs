@@ -358,6 +358,9 @@ fn finish(mut job: Job, run: &Run, cancelled: bool, head: Option<CheckpointId>) 
     if status == RunStatus::Error {
         let (kind, message) = match run.error() {
             Some(e) => (error_name(e.kind), e.message.clone()),
+            None if run.status() == Status::LimitReached => {
+                ("GraphRecursionError".into(), format!("the run reached its step limit ({} steps)", run.step_count()))
+            }
             None => ("GraphError".into(), format!("the run stopped {:?}", run.status())),
         };
         job.row.error = Some((kind, message));
