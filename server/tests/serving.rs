@@ -193,3 +193,25 @@ fn a_long_step_keeps_the_stream_alive_with_heartbeats() {
     assert!(text.lines().any(|l| l.starts_with(':')), "no heartbeat comment in {text}");
     assert!(text.contains("\"done\":true"), "{text}");
 }
+
+#[test]
+fn every_template_loads_and_the_server_refuses_an_open_address_without_tokens() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../templates");
+    let mut templates: Vec<_> = std::fs::read_dir(&root)
+        .expect("the templates")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    templates.sort();
+    let graphs = switchyard_server::graphs::Graphs::load(&templates).expect("every template loads");
+    assert_eq!(graphs.list.len(), templates.len());
+
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_switchyard-server"))
+        .args(&templates)
+        .args(["--listen", "0.0.0.0:0", "--data", ":memory:"])
+        .output()
+        .expect("the server runs");
+    assert_eq!(out.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("--token-file"), "{said}");
+}
