@@ -241,6 +241,16 @@ impl Store {
         self.runs_where("WHERE thread_id = ?1 ORDER BY seq DESC", &thread.0)
     }
 
+    /// The ids of a thread's runs that have not ended, oldest first (without loading records).
+    pub fn unfinished_runs(&self, thread: &ThreadId) -> Result<Vec<RunId>> {
+        let conn = self.conn();
+        let mut stmt = conn
+            .prepare("SELECT run_id FROM runs WHERE thread_id = ?1 AND status IN ('pending', 'running') ORDER BY seq")
+            .map_err(internal)?;
+        let rows = stmt.query_map(params![thread.0], |r| r.get::<_, String>(0).map(RunId)).map_err(internal)?;
+        rows.collect::<std::result::Result<_, _>>().map_err(internal)
+    }
+
     /// Runs with this status, oldest first (what a restart continues).
     pub fn runs_with_status(&self, status: RunStatus) -> Result<Vec<RunRow>> {
         self.runs_where("WHERE status = ?1 ORDER BY seq", status.as_str())
