@@ -278,3 +278,37 @@ fn threads_are_searched_deleted_and_copied() {
     assert_eq!(server.get(&format!("/threads/{tid}")).0, 404);
     assert_eq!(server.get(&format!("/threads/{cid}")).0, 200, "the copy stays");
 }
+
+#[test]
+fn several_waiting_nodes_are_answered_at_once_by_interrupt_id() {
+    let graph = json!({
+        "format": "switchyard/graph@1",
+        "name": "two",
+        "state": {"a": {"type": "string"}, "b": {"type": "string"}},
+        "nodes": [
+            {"id": "start", "kind": "start"},
+            {"id": "ask_a", "kind": "human", "prompt": "a?", "writes": "a"},
+            {"id": "ask_b", "kind": "human", "prompt": "b?", "writes": "b"},
+            {"id": "end", "kind": "end"}
+        ],
+        "edges": [{"from": "start", "to": "ask_a"}, {"from": "start", "to": "ask_b"},
+                  {"from": "ask_a", "to": "end"}, {"from": "ask_b", "to": "end"}]
+    });
+    let server = Server::start(&[graph]);
+    let tid = server.thread();
+    let wait = format!("/threads/{tid}/runs/wait");
+    let (_, stopped) = server.post(&wait, &json!({"assistant_id": "two", "input": {}}));
+    let interrupts = stopped["__interrupt__"].as_array().cloned().unwrap_or_default();
+    assert_eq!(interrupts.len(), 2, "{stopped}");
+    let id_of = |node: &str| {
+        interrupts.iter().find(|i| i["value"]["node"] == node).map(|i| i["id"].clone()).unwrap_or_default()
+    };
+    let (status, refused) = server.post(&wait, &json!({"assistant_id": "two", "command": {"resume": "both"}}));
+    assert_eq!(status, 422, "one value for two waiting nodes is refused: {refused}");
+    let mut answers = serde_json::Map::new();
+    answers.insert(id_of("ask_a").as_str().unwrap_or_default().to_string(), json!("x"));
+    answers.insert(id_of("ask_b").as_str().unwrap_or_default().to_string(), json!("y"));
+    let (status, done) = server.post(&wait, &json!({"assistant_id": "two", "command": {"resume": answers}}));
+    assert_eq!(status, 200, "{done}");
+    assert_eq!((done["a"].clone(), done["b"].clone()), (json!("x"), json!("y")));
+}
