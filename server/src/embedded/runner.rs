@@ -95,7 +95,14 @@ async fn drive(mut job: Job) {
     }
     job.row.base = begun.base.clone();
     job.row.info.status = RunStatus::Running;
-    save_run(&job, &begun.run);
+    if begun.fresh {
+        // Its step 0 is a checkpoint, read through this record.
+        save_run(&job, &begun.run);
+    } else {
+        // No record until the first step: a restart before it begins again from the request
+        // (the checkpoint and the answer), which nothing has changed yet.
+        let _ = job.store.update_run(&job.row);
+    }
     set_thread(&job, ThreadStatus::Busy, None);
     let mut head = begun.parent.clone();
     if begun.fresh {
