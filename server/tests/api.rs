@@ -64,9 +64,13 @@ fn a_second_run_continues_the_threads_state_and_history_numbers_steps_across_run
     let (_, second) = server.post(&wait, &json!({"assistant_id": "simple", "input": {"text": "b"}}));
     assert_eq!(second, json!({"text": "b", "count": 2, "echo": "echo: b"}), "the count adds to the first run's");
     let (_, history) = server.post(&format!("/threads/{tid}/history"), &json!({"limit": 20}));
-    let steps: Vec<u64> =
-        history.as_array().into_iter().flatten().filter_map(|h| h["metadata"]["step"].as_u64()).collect();
-    assert_eq!(steps, [5, 4, 3, 2, 1, 0]);
+    let steps: Vec<i64> =
+        history.as_array().into_iter().flatten().filter_map(|h| h["metadata"]["step"].as_i64()).collect();
+    // As LangGraph numbers them: each run's input checkpoint (-1 for the first), then its
+    // input applied, then a step each.
+    assert_eq!(steps, [6, 5, 4, 3, 2, 1, 0, -1]);
+    assert_eq!(history[3]["metadata"]["source"], "input");
+    assert_eq!(history[3]["next"], json!(["__start__"]));
     let next: Vec<Value> = history.as_array().into_iter().flatten().map(|h| h["next"].clone()).collect();
     assert_eq!(next[..3], [json!([]), json!(["shout"]), json!(["inc"])]);
     // Each checkpoint names its parent: the chain goes back across the runs.
@@ -273,7 +277,7 @@ fn threads_are_searched_deleted_and_copied() {
     assert_ne!(cid, tid);
     assert_eq!(copy["values"]["echo"], "echo: c");
     let (_, history) = server.post(&format!("/threads/{cid}/history"), &json!({}));
-    assert_eq!(history.as_array().map(Vec::len), Some(3));
+    assert_eq!(history.as_array().map(Vec::len), Some(4));
     assert_eq!(server.delete(&format!("/threads/{tid}")), 204);
     assert_eq!(server.get(&format!("/threads/{tid}")).0, 404);
     assert_eq!(server.get(&format!("/threads/{cid}")).0, 200, "the copy stays");
