@@ -8,11 +8,14 @@ use std::sync::Arc;
 use engine::host::KeyRing;
 
 use crate::mcp::{AllowedCommands, McpPolicy, McpTokens};
+use crate::reach::Reach;
 
-/// Keys and MCP policy for a host.
+/// Keys, MCP policy and reach for a host.
 pub struct HostEnv {
     pub keys: KeyRing,
     pub mcp: Arc<McpPolicy>,
+    /// The addresses HTTP requests (and MCP servers over HTTP) may connect to.
+    pub reach: Arc<Reach>,
 }
 
 impl HostEnv {
@@ -31,6 +34,13 @@ impl HostEnv {
         warnings.extend(token_warnings);
         let mut mcp = McpPolicy::open(allowed, tokens);
         mcp.secrets = keys.keys().map(str::to_string).collect();
-        (HostEnv { keys, mcp: Arc::new(mcp) }, warnings)
+        (HostEnv { keys, mcp: Arc::new(mcp), reach: Arc::new(Reach::open()) }, warnings)
+    }
+
+    /// The same, connecting only where `reach` allows (a server's graphs are untrusted).
+    pub fn within(self, reach: Reach) -> HostEnv {
+        let reach = Arc::new(reach);
+        let mcp = McpPolicy { reach: reach.clone(), ..(*self.mcp).clone() };
+        HostEnv { keys: self.keys, mcp: Arc::new(mcp), reach }
     }
 }

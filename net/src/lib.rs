@@ -105,7 +105,27 @@ pub fn send_within(
     max_reply_bytes: usize,
     reach: &Arc<Reach>,
 ) -> Result<HttpResponse, HttpFailure> {
-    let mut resp = start(req, key, reply::ACCEPT_ENCODING, reach)?;
+    send_bounded(req, key, max_reply_bytes, reach, redirect::MAX_REDIRECTS)
+}
+
+/// [`send_within`] following no redirect: a reply that redirects is the answer (a webhook
+/// must not be sent on to an address it was not given).
+pub fn send_once_within(
+    req: &HttpRequest,
+    max_reply_bytes: usize,
+    reach: &Arc<Reach>,
+) -> Result<HttpResponse, HttpFailure> {
+    send_bounded(req, None, max_reply_bytes, reach, 0)
+}
+
+fn send_bounded(
+    req: &HttpRequest,
+    key: Option<&str>,
+    max_reply_bytes: usize,
+    reach: &Arc<Reach>,
+    max_redirects: usize,
+) -> Result<HttpResponse, HttpFailure> {
+    let mut resp = start(req, key, reply::ACCEPT_ENCODING, reach, max_redirects)?;
     let status = resp.status().as_u16();
     let headers = headers_of(&resp);
     // The compressed body is bounded too: it is never larger than what it inflates to by
@@ -137,6 +157,7 @@ fn start(
     key: Option<&str>,
     accept_encoding: &str,
     reach: &Arc<Reach>,
+    max_redirects: usize,
 ) -> Result<ureq::http::Response<ureq::Body>, HttpFailure> {
     let deadline = Instant::now() + Duration::from_millis(req.timeout_ms);
     let mut headers = req.headers.clone();
@@ -145,7 +166,7 @@ fn start(
     }
     let first = Hop { method: req.method.clone(), url: req.url.clone(), headers, body: req.body.clone(), keyed: true };
     let mut hop = first.clone();
-    for _ in 0..=redirect::MAX_REDIRECTS {
+    for _ in 0..=max_redirects {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
             return Err(timed_out(req));
@@ -154,11 +175,11 @@ fn start(
             send_hop(&hop, key.filter(|_| hop.keyed), req.auth, left, reach).map_err(|e| client_error(e, req))?;
         let location = resp.headers().get("location").and_then(|v| v.to_str().ok());
         match redirect::next_hop(&hop, &first.url, resp.status().as_u16(), location) {
-            Some(next) => hop = next,
-            None => return Ok(resp),
+            Some(next) if max_redirects > 0 => hop = next,
+            _ => return Ok(resp),
         }
     }
-    Err(fail(format!("more than {} redirects", redirect::MAX_REDIRECTS)))
+    Err(fail(format!("more than {max_redirects} redirects")))
 }
 
 /// Sends one request of a chain, within `left`, following no redirect.

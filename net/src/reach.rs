@@ -199,6 +199,27 @@ impl Reach {
         each_rule(list, |r| self.deny(r))
     }
 
+    /// The reach of served graphs: public addresses, the internal ones in `allow` and in
+    /// [`ALLOWED_ADDRESSES_VAR`], never those in `deny`, in [`DENIED_ADDRESSES_VAR`] or in
+    /// `also_denied` (the server's own addresses). Comma-separated lists; an entry that is not
+    /// an address is an error (a security setting is not guessed at). `switchyard serve` and
+    /// `switchyard server` both start from it.
+    pub fn served_settings(allow: Option<&str>, deny: Option<&str>, also_denied: &[&str]) -> Result<Reach, BadAddress> {
+        let env = |name: &str| std::env::var(name).unwrap_or_default();
+        let mut reach = Reach::served();
+        let mut bad = reach.allow_list(allow.unwrap_or_default());
+        bad.extend(reach.allow_list(&env(ALLOWED_ADDRESSES_VAR)));
+        bad.extend(reach.deny_list(deny.unwrap_or_default()));
+        bad.extend(reach.deny_list(&env(DENIED_ADDRESSES_VAR)));
+        for list in also_denied.iter().filter(|l| !l.trim().is_empty()) {
+            bad.extend(reach.deny_list(list));
+        }
+        match bad.into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(reach),
+        }
+    }
+
     /// The allowed rules that open every port of an internal address: a Restate server there
     /// is reached too, unless its addresses are denied.
     pub fn wide_allowances(&self) -> impl Iterator<Item = &AddressRule> {

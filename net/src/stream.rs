@@ -22,7 +22,18 @@ pub fn send_stream_bound(
     trusted: &[Origin],
     on_text: &mut dyn FnMut(&str),
 ) -> Result<HttpResponse, HttpFailure> {
-    send_stream_with(req, bound_key(req, key, trusted), MAX_REPLY_BYTES, on_text)
+    send_stream_bound_within(req, key, trusted, on_text, &std::sync::Arc::new(crate::reach::Reach::open()))
+}
+
+/// [`send_stream_bound`], connecting only to the addresses `reach` allows.
+pub fn send_stream_bound_within(
+    req: &HttpRequest,
+    key: Option<&str>,
+    trusted: &[Origin],
+    on_text: &mut dyn FnMut(&str),
+    reach: &std::sync::Arc<crate::reach::Reach>,
+) -> Result<HttpResponse, HttpFailure> {
+    stream_within(req, bound_key(req, key, trusted), MAX_REPLY_BYTES, on_text, reach)
 }
 
 /// Sends `req` with `key` and reads the reply as it arrives, keeping at most
@@ -35,7 +46,17 @@ pub fn send_stream_with(
     max_reply_bytes: usize,
     on_text: &mut dyn FnMut(&str),
 ) -> Result<HttpResponse, HttpFailure> {
-    let mut resp = start(req, key, "identity", &std::sync::Arc::new(crate::reach::Reach::open()))?;
+    stream_within(req, key, max_reply_bytes, on_text, &std::sync::Arc::new(crate::reach::Reach::open()))
+}
+
+fn stream_within(
+    req: &HttpRequest,
+    key: Option<&str>,
+    max_reply_bytes: usize,
+    on_text: &mut dyn FnMut(&str),
+    reach: &std::sync::Arc<crate::reach::Reach>,
+) -> Result<HttpResponse, HttpFailure> {
+    let mut resp = start(req, key, "identity", reach, crate::redirect::MAX_REDIRECTS)?;
     let status = resp.status().as_u16();
     let headers = headers_of(&resp);
     let mut body = resp.body_mut().with_config().limit(max_reply_bytes as u64).reader();

@@ -3,7 +3,7 @@
 //! never the ones the operator denies (`--deny`, `SWITCHYARD_DENIED_ADDRESSES`) nor the Restate
 //! ingress the clients use (`SWITCHYARD_SERVER`). The rule itself is [`net::reach::Reach`].
 
-use net::reach::{ALLOWED_ADDRESSES_VAR, BadAddress, DENIED_ADDRESSES_VAR, Reach};
+use net::reach::{BadAddress, DENIED_ADDRESSES_VAR, Reach};
 
 /// The clients' variable naming the Restate ingress: a graph never reaches it.
 const SERVER_VAR: &str = "SWITCHYARD_SERVER";
@@ -11,21 +11,9 @@ const SERVER_VAR: &str = "SWITCHYARD_SERVER";
 /// The reach of served graphs given the `--allow` and `--deny` lists and the environment; an
 /// entry that is not an address is an error (a security setting is not guessed at).
 pub fn settings(allow: Option<&str>, deny: Option<&str>) -> Result<Reach, BadAddress> {
-    let env = |name: &str| std::env::var(name).unwrap_or_default();
-    let mut reach = Reach::served();
-    let mut bad = reach.allow_list(allow.unwrap_or_default());
-    bad.extend(reach.allow_list(&env(ALLOWED_ADDRESSES_VAR)));
-    bad.extend(reach.deny_list(deny.unwrap_or_default()));
-    bad.extend(reach.deny_list(&env(DENIED_ADDRESSES_VAR)));
     // The ingress serves every run's record: denied whenever the environment names it.
-    let server = env(SERVER_VAR);
-    if !server.trim().is_empty() {
-        bad.extend(reach.deny_list(&server));
-    }
-    match bad.into_iter().next() {
-        Some(e) => Err(e),
-        None => Ok(reach),
-    }
+    let server = std::env::var(SERVER_VAR).unwrap_or_default();
+    Reach::served_settings(allow, deny, &[&server])
 }
 
 /// A warning for each allowed entry that opens every port of an internal address, where the

@@ -72,14 +72,21 @@ pub async fn start(options: &Options) -> Result<Running, String> {
     let graphs = Arc::new(Graphs::load(&options.graphs).map_err(|e| e.to_string())?);
     let data = options.data_file()?;
     let store = Store::open(&data)?;
+    // Bound first: the address it got is one graphs and webhooks must not reach.
+    let listener = tokio::net::TcpListener::bind(&options.listen)
+        .await
+        .map_err(|e| format!("--listen {}: {e}", options.listen))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let reach = options.reach(addr)?;
     let allowed = net::mcp::AllowedCommands::of(options.allow_command.iter());
     let (settings, warnings) = HostSettings::from_env(allowed);
     for w in warnings {
         eprintln!("switchyard server: {w}");
     }
+    let settings = Arc::new(settings.within(reach));
     let runtime = tokio::runtime::Handle::current();
-    let backend = Embedded::new(store, graphs.clone(), Arc::new(settings), runtime.clone());
-    backend.set_on_end(webhooks::sender(graphs.clone(), runtime));
+    let backend = Embedded::new(store, graphs.clone(), settings.clone(), runtime.clone());
+    backend.set_on_end(webhooks::sender(graphs.clone(), settings.reach.clone(), runtime));
     let continued = backend.recover().map_err(|e| e.to_string())?;
     if continued > 0 {
         eprintln!("switchyard server: continuing {continued} run(s) left going");
@@ -90,10 +97,6 @@ pub async fn start(options: &Options) -> Result<Running, String> {
     let state = AppState { backend: shared, graphs, started_at: wire::time::now(), crons: Some(crons) };
     let http = HttpOptions { tokens, cors_origins: options.cors_origin.clone() };
     let app = api::router(state, &http);
-    let listener = tokio::net::TcpListener::bind(&options.listen)
-        .await
-        .map_err(|e| format!("--listen {}: {e}", options.listen))?;
-    let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let task = tokio::spawn(async move {
         if let Err(e) = axum::serve(listener, app).await {
             eprintln!("switchyard server: {e}");

@@ -34,6 +34,15 @@ pub struct Options {
     /// A program graphs may start as a stdio MCP server (repeatable).
     #[arg(long)]
     pub allow_command: Vec<String>,
+    /// Loopback or private addresses graphs and webhooks may reach (denied by default),
+    /// comma-separated: `127.0.0.1:11434`, `10.0.0.0/8`, `[::1]:8080`; also
+    /// $SWITCHYARD_ALLOWED_ADDRESSES.
+    #[arg(long, value_name = "LIST")]
+    pub allow: Option<String>,
+    /// Addresses graphs and webhooks never reach, even when allowed; also
+    /// $SWITCHYARD_DENIED_ADDRESSES. The server's own address is always denied.
+    #[arg(long, value_name = "LIST")]
+    pub deny: Option<String>,
 }
 
 impl Options {
@@ -48,6 +57,9 @@ impl Options {
             Some(path) => crate::api::auth::read_tokens(path).map_err(|e| format!("--token-file {e}"))?,
             None => Vec::new(),
         };
+        for origin in &self.cors_origin {
+            check_origin(origin)?;
+        }
         if tokens.is_empty() && !is_loopback(&self.listen) {
             return Err(format!(
                 "--listen {}: anyone who can reach this address could run the graphs (and spend their model keys); \
@@ -56,6 +68,14 @@ impl Options {
             ));
         }
         Ok(tokens)
+    }
+
+    /// What graphs' requests and webhooks reach: `--allow`, `--deny` and the environment, with
+    /// the server's own address `addr` denied (a graph must not call this API with no token).
+    pub fn reach(&self, addr: SocketAddr) -> Result<net::reach::Reach, String> {
+        let own = own_addresses(addr);
+        let own: Vec<&str> = own.iter().map(String::as_str).collect();
+        net::reach::Reach::served_settings(self.allow.as_deref(), self.deny.as_deref(), &own).map_err(|e| e.to_string())
     }
 
     /// The data file: `--data`, or `switchyard/server.sqlite` in the user's data folder.
@@ -70,6 +90,31 @@ impl Options {
             .ok_or("no data folder: set XDG_DATA_HOME or HOME, or give --data FILE")?;
         Ok(base.join("switchyard").join("server.sqlite").to_string_lossy().into_owned())
     }
+}
+
+/// `addr` as address rules: an unspecified address (0.0.0.0) listens on loopback too.
+fn own_addresses(addr: SocketAddr) -> Vec<String> {
+    let mut own = vec![addr.to_string()];
+    if addr.ip().is_unspecified() {
+        own.push(format!("127.0.0.1:{}", addr.port()));
+        own.push(format!("[::1]:{}", addr.port()));
+    }
+    own
+}
+
+/// A `--cors-origin`: `scheme://host[:port]`, nothing more (`*` would let any page call with
+/// a person's credentials; the CORS layer refuses it).
+fn check_origin(origin: &str) -> Result<(), String> {
+    let bare = origin.split_once("://").is_some_and(|(_, rest)| !rest.contains(['/', '?', '#']));
+    if origin == "*" {
+        return Err(
+            "--cors-origin *: name each origin that may call (scheme://host[:port]); any origin is not allowed".into(),
+        );
+    }
+    if !bare || engine::host::Origin::of(origin).is_none() {
+        return Err(format!("--cors-origin {origin}: expected an origin, scheme://host[:port]"));
+    }
+    Ok(())
 }
 
 /// Whether `listen` is a loopback address (`localhost` counts).
@@ -94,5 +139,18 @@ mod tests {
         let mut o = Options::new(vec![]);
         o.listen = "0.0.0.0:2024".into();
         assert!(o.check().unwrap_err().contains("--token-file"));
+    }
+
+    #[test]
+    fn cors_origins_are_origins_and_never_any() {
+        let mut o = Options::new(vec![]);
+        o.cors_origin = vec!["*".into()];
+        assert!(o.check().unwrap_err().contains("any origin is not allowed"));
+        for bad in ["example.com", "https://example.com/app", "ftp://example.com"] {
+            o.cors_origin = vec![bad.into()];
+            assert!(o.check().unwrap_err().contains("expected an origin"), "{bad}");
+        }
+        o.cors_origin = vec!["https://example.com".into(), "http://localhost:5173".into()];
+        assert!(o.check().is_ok());
     }
 }

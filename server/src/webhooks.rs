@@ -1,10 +1,12 @@
 //! Run webhooks: when a run that named a `webhook` ends, the run (with its final values or
 //! its error) is POSTed there once, off the runs' threads. A webhook that fails is reported
-//! on stderr and not retried.
+//! on stderr and not retried. It reaches what graphs reach (`--allow`, `--deny`; never the
+//! server itself) and follows no redirect: the caller chose the URL, not its server.
 
 use std::sync::Arc;
 
 use engine::host::HttpRequest;
+use net::reach::Reach;
 use serde_json::{Value, json};
 
 use crate::embedded::RunEnded;
@@ -27,7 +29,7 @@ pub fn payload(row: &RunRow, graphs: &Graphs) -> Value {
 }
 
 /// The hook that sends each ending run's webhook, if it names one.
-pub fn sender(graphs: Arc<Graphs>, runtime: tokio::runtime::Handle) -> RunEnded {
+pub fn sender(graphs: Arc<Graphs>, reach: Arc<Reach>, runtime: tokio::runtime::Handle) -> RunEnded {
     Arc::new(move |row: RunRow| {
         let Some(url) = row.request.webhook.clone() else { return };
         let request = HttpRequest {
@@ -38,7 +40,8 @@ pub fn sender(graphs: Arc<Graphs>, runtime: tokio::runtime::Handle) -> RunEnded 
             timeout_ms: TIMEOUT_MS,
             auth: None,
         };
-        runtime.spawn_blocking(move || match net::send_with(&request, None, 1 << 20) {
+        let reach = reach.clone();
+        runtime.spawn_blocking(move || match net::send_once_within(&request, 1 << 20, &reach) {
             Ok(reply) if reply.status < 300 => {}
             Ok(reply) => eprintln!("switchyard server: webhook {url}: HTTP {}", reply.status),
             Err(e) => eprintln!("switchyard server: webhook {url}: {}", e.message),

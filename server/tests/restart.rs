@@ -46,7 +46,7 @@ fn free_port() -> u16 {
 fn spawn(graph: &std::path::Path, data: &std::path::Path, port: u16) -> Child {
     Command::new(env!("CARGO_BIN_EXE_switchyard-server"))
         .arg(graph)
-        .args(["--listen", &format!("127.0.0.1:{port}"), "--data"])
+        .args(["--listen", &format!("127.0.0.1:{port}"), "--allow", "127.0.0.1", "--data"])
         .arg(data)
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())

@@ -150,6 +150,44 @@ fn a_run_naming_a_webhook_is_posted_there_when_it_ends() {
     assert_eq!(body["values"]["echo"], "echo: w");
 }
 
+/// The error a run ended with, once it ended.
+fn run_error(server: &Server, tid: &str, body: Value) -> String {
+    let (status, run) = server.post(&format!("/threads/{tid}/runs"), &body);
+    assert_eq!(status, 200, "{run}");
+    let rid = run["run_id"].as_str().unwrap_or_default().to_string();
+    assert_eq!(wait_final(server, tid, &rid), "error");
+    let (_, state) = server.get(&format!("/threads/{tid}/state"));
+    let (_, joined) = server.get(&format!("/threads/{tid}/runs/{rid}/join"));
+    format!("{state} {joined}")
+}
+
+#[test]
+fn graphs_and_webhooks_reach_no_internal_address_unless_allowed_and_never_the_server() {
+    let model = FakeOpenAi::start();
+    let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).unwrap_or(0);
+    let own = json!({"format": "switchyard/graph@1", "name": "own", "state": {"reply": {"type": "any"}},
+        "nodes": [{"id": "start", "kind": "start"},
+                  {"id": "call", "kind": "http", "method": "GET", "url": format!("http://127.0.0.1:{port}/ok"), "writes": "reply"},
+                  {"id": "end", "kind": "end"}],
+        "edges": [{"from": "start", "to": "call"}, {"from": "call", "to": "end"}]});
+    // Loopback allowed, yet the server's own address stays out of reach.
+    let server = Server::start_with(&[own], |o| o.listen = format!("127.0.0.1:{port}"));
+    let tid = server.thread();
+    let error = run_error(&server, &tid, json!({"assistant_id": "own", "input": {}}));
+    assert!(error.contains("denied"), "{error}");
+    for bad in ["file:///etc/passwd", "gopher://127.0.0.1/", "hook"] {
+        let (status, body) =
+            server.post(&format!("/threads/{tid}/runs"), &json!({"assistant_id": "own", "input": {}, "webhook": bad}));
+        assert_eq!(status, 422, "{bad}: {body}");
+    }
+    // Without --allow, a loopback model is not reached.
+    let closed = Server::start_with(&[slow_graph(&model.base_url())], |o| o.allow = None);
+    let tid = closed.thread();
+    let error = run_error(&closed, &tid, json!({"assistant_id": "slow", "input": {"n": 1}}));
+    assert!(error.contains("loopback or private"), "{error}");
+    assert_eq!(model.total_calls(), 0);
+}
+
 #[test]
 fn a_cron_starts_runs_on_its_schedule_until_it_is_deleted() {
     let server = Server::start(&[simple_graph()]);

@@ -147,13 +147,14 @@ impl Talk<'_, '_> {
             timeout_ms: u64::try_from(left.as_millis()).unwrap_or(u64::MAX).max(1),
             auth: None,
         };
-        let resp = start(&req, self.token, "identity", &self.policy.reach).map_err(|f| {
-            if f.timed_out {
-                McpEnd::TimedOut
-            } else {
-                McpEnd::Failed(format!("could not reach {}: {}", self.url, f.message))
-            }
-        })?;
+        let resp =
+            start(&req, self.token, "identity", &self.policy.reach, crate::redirect::MAX_REDIRECTS).map_err(|f| {
+                if f.timed_out {
+                    McpEnd::TimedOut
+                } else {
+                    McpEnd::Failed(format!("could not reach {}: {}", self.url, f.message))
+                }
+            })?;
         self.status = Some(resp.status().as_u16());
         Ok(resp)
     }
@@ -332,7 +333,9 @@ pub(super) fn delete_session(endpoint: &McpEndpoint, session_id: &str, policy: &
         timeout_ms: DELETE_TIMEOUT_MS,
         auth: None,
     };
-    if let Ok(mut resp) = start(&req, policy.tokens.token_for(url), "identity", &policy.reach) {
+    if let Ok(mut resp) =
+        start(&req, policy.tokens.token_for(url), "identity", &policy.reach, crate::redirect::MAX_REDIRECTS)
+    {
         let _ = resp.body_mut().with_config().limit(64 * 1024).reader().read_to_end(&mut Vec::new());
     }
 }

@@ -91,9 +91,10 @@ impl Host for JournalHost {
         let key = request.auth.and_then(|auth| self.settings.keys.key_for(auth, &request.url)).map(str::to_string);
         let trusted = self.settings.keys.trusted().to_vec();
         let held: Vec<String> = self.settings.keys.keys().map(str::to_string).collect();
+        let reach = self.settings.reach.clone();
         Box::pin(async move {
             let sent = tokio::task::spawn_blocking(move || {
-                net::send_bound(&request, key.as_deref(), &trusted).map(|mut r| {
+                net::send_bound_within(&request, key.as_deref(), &trusted, &reach).map(|mut r| {
                     r.body = engine::host::redact(&r.body, held.iter().map(String::as_str));
                     r
                 })
@@ -130,16 +131,19 @@ impl Host for JournalHost {
         let key = request.auth.and_then(|auth| self.settings.keys.key_for(auth, &request.url)).map(str::to_string);
         let trusted = self.settings.keys.trusted().to_vec();
         let held: Vec<String> = self.settings.keys.keys().map(str::to_string).collect();
+        let reach = self.settings.reach.clone();
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
         Box::pin(async move {
             let sent = tokio::task::spawn_blocking(move || {
-                net::stream::send_stream_bound(&request, key.as_deref(), &trusted, &mut |piece| {
+                let mut send = |piece: &str| {
                     let _ = tx.send(piece.to_string());
-                })
-                .map(|mut r| {
-                    r.body = engine::host::redact(&r.body, held.iter().map(String::as_str));
-                    r
-                })
+                };
+                net::stream::send_stream_bound_within(&request, key.as_deref(), &trusted, &mut send, &reach).map(
+                    |mut r| {
+                        r.body = engine::host::redact(&r.body, held.iter().map(String::as_str));
+                        r
+                    },
+                )
             });
             // Pieces are handed on as they come; the channel closes when the request ends.
             while let Some(piece) = rx.recv().await {

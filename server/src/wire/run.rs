@@ -106,7 +106,7 @@ pub fn read_body(body: &Value, thread_id: ThreadId, graphs: &Graphs) -> Result<R
         metadata: b.get("metadata").and_then(Value::as_object).cloned().unwrap_or_default(),
         kwargs,
         multitask_strategy,
-        webhook: b.get("webhook").and_then(Value::as_str).map(str::to_string),
+        webhook: webhook(b.get("webhook"))?,
         temporary: false,
     };
     Ok(RunBody {
@@ -117,6 +117,16 @@ pub fn read_body(body: &Value, thread_id: ThreadId, graphs: &Graphs) -> Result<R
         keep_thread: b.get("on_completion").and_then(Value::as_str) == Some("keep"),
         create_thread: b.get("if_not_exists").and_then(Value::as_str) == Some("create"),
     })
+}
+
+/// `webhook`: an http or https URL (anything else, `file:` or a bare name, would have the
+/// server fetch what the caller cannot).
+fn webhook(given: Option<&Value>) -> Result<Option<String>, String> {
+    match given {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(url)) if engine::host::Origin::of(url).is_some() => Ok(Some(url.clone())),
+        Some(other) => Err(format!("webhook: expected an http or https URL, got {other}")),
+    }
 }
 
 /// `stream_mode`: one mode or a list; `values` when absent.

@@ -28,6 +28,8 @@ impl Server {
         let mut options = Options::new(paths);
         options.listen = "127.0.0.1:0".into();
         options.data = Some(":memory:".into());
+        // The fake model providers listen on loopback, which served graphs reach only when allowed.
+        options.allow = Some("127.0.0.1".into());
         edit(&mut options);
         let runtime =
             tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("a runtime");
