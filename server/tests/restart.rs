@@ -113,3 +113,45 @@ fn a_run_killed_mid_step_continues_after_a_restart_without_repeating_a_model_cal
     assert_eq!(calls.get("first about ships"), Some(&1), "{calls:?}");
     assert_eq!(calls.get("second about ships"), Some(&1), "the finished call came from the journal: {calls:?}");
 }
+
+#[test]
+fn a_run_whose_graph_is_gone_after_a_restart_ends_in_error_and_frees_its_thread() {
+    let model = FakeOpenAi::start();
+    model.set_hook_delay_ms(60_000);
+    let dir = tempfile::tempdir().expect("a folder");
+    let paths = support::write_graphs(&dir, &[graph(&model.base_url()), support::simple_graph()]);
+    let data = dir.path().join("server.sqlite");
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let mut server = spawn(&paths[0], &data, port);
+    let agent = support::agent();
+    wait_for("the server listening", || agent.get(&format!("{base}/ok")).call().is_ok());
+    let post = |path: &str, body: Value| -> Value {
+        let mut r = agent.post(&format!("{base}{path}")).send_json(body).expect("answered");
+        serde_json::from_str(&r.body_mut().read_to_string().unwrap_or_default()).unwrap_or_default()
+    };
+    let get = |path: &str| -> Value {
+        let mut r = agent.get(&format!("{base}{path}")).call().expect("answered");
+        serde_json::from_str(&r.body_mut().read_to_string().unwrap_or_default()).unwrap_or_default()
+    };
+    let tid = post("/threads", json!({}))["thread_id"].as_str().expect("a thread").to_string();
+    let run =
+        post(&format!("/threads/{tid}/runs"), json!({"assistant_id": "restartable", "input": {"topic": "ships"}}));
+    let rid = run["run_id"].as_str().expect("a run").to_string();
+    wait_for("the webhook called", || !model.hooks().is_empty());
+    server.kill().expect("killed");
+    let _ = server.wait();
+
+    // Started again without that graph: the run cannot go on, and says so.
+    let mut server = spawn(&paths[1], &data, port);
+    wait_for("the server listening again", || agent.get(&format!("{base}/ok")).call().is_ok());
+    let joined = get(&format!("/threads/{tid}/runs/{rid}/join"));
+    let run = get(&format!("/threads/{tid}/runs/{rid}"));
+    let thread = get(&format!("/threads/{tid}"));
+    let next = post(&format!("/threads/{tid}/runs/wait"), json!({"assistant_id": "simple", "input": {"text": "hi"}}));
+    let _ = server.kill();
+    let _ = server.wait();
+    assert_eq!(run["status"], "error", "{run} {joined}");
+    assert_eq!(thread["status"], "error", "{thread}");
+    assert_eq!(next["echo"], "echo: hi", "the thread takes runs again: {next}");
+}

@@ -17,6 +17,7 @@ use crate::domain::{
     Checkpoint, CheckpointId, MultitaskStrategy, Outcome, RunId, RunInfo, RunRequest, RunStatus, Source, StateUpdate,
     ThreadId, ThreadInfo, ThreadQuery, ThreadStatus,
 };
+use crate::embedded::abandon::{Abandoned, OnEnd, abandon};
 use crate::embedded::host::HostSettings;
 use crate::embedded::runner::{self, Job};
 use crate::embedded::store::{CheckpointRow, RunRow, Store, ThreadRow};
@@ -124,12 +125,6 @@ impl Embedded {
         recover: bool,
         started: Option<oneshot::Sender<std::result::Result<(), String>>>,
     ) {
-        let Some(graph) = self.inner.graphs.find(row.info.assistant_id.as_str()).cloned() else {
-            if let Some(tx) = started {
-                let _ = tx.send(Err(format!("assistant {} is no longer served", row.info.assistant_id)));
-            }
-            return;
-        };
         let live = self
             .live(&row.info.run_id)
             .unwrap_or_else(|| Live { feed: FeedWriter::new(), cancel: Arc::new(AtomicBool::new(false)) });
@@ -139,7 +134,19 @@ impl Embedded {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .insert(row.info.run_id.clone(), live.clone());
         let this = self.clone();
-        let on_end = Box::new(move |row: RunRow| this.ended(row));
+        let on_end = OnEnd::new(move |row: RunRow| this.ended(row));
+        let Some(graph) = self.inner.graphs.find(row.info.assistant_id.as_str()).cloned() else {
+            let message = format!("assistant {} is no longer served", row.info.assistant_id);
+            if let Some(tx) = started {
+                // Refused at request time: the caller deletes the run.
+                let _ = tx.send(Err(message));
+                live.feed.close();
+                return;
+            }
+            // A queued or recovered run: it ends here, and its thread is free again.
+            drop(guard);
+            return abandon(&self.inner.store, row, &live.feed, &on_end, Abandoned::GraphGone, message);
+        };
         runner::spawn(Job {
             row,
             graph,

@@ -3,11 +3,13 @@
 //! | module | what it holds |
 //! |---|---|
 //! | `store` | the SQLite store: threads, runs, checkpoints, the effect journal, crons (schema versioned) |
+//! | `abandon` | a run that cannot go on (a panic, no thread, its graph gone) ended as `error`, once |
 //! | `runner` | a run on an engine thread of its own: where it starts, its steps saved and told |
 //! | `events` | a step's events for every stream mode |
 //! | `host` | the runs' host: HTTP and MCP through `net`, every reply journaled |
 //! | `backend` | [`Embedded`]: the [`crate::backend::Backend`] over them, live runs, restart |
 
+mod abandon;
 mod backend;
 mod events;
 pub mod host;

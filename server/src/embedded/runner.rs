@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
 use crate::domain::{Checkpoint, CheckpointId, RunStatus, Source, ThreadStatus};
+use crate::embedded::abandon::{Abandoned, OnEnd, abandon, panic_message};
 use crate::embedded::events;
 use crate::embedded::host::{HostSettings, JournalHost};
 use crate::embedded::store::{Base, CheckpointRow, RunRow, Store};
@@ -38,25 +39,45 @@ pub struct Job {
     /// Held for the run's life: one run at a time per thread.
     pub guard: Option<tokio::sync::OwnedMutexGuard<()>>,
     /// Called with the final row once the run has ended.
-    pub on_end: Box<dyn FnOnce(RunRow) + Send>,
+    pub on_end: OnEnd,
 }
 
-/// Starts the job's engine thread.
+/// What ends the run if its thread cannot: enough of the job, kept outside it.
+struct Fallback {
+    store: Store,
+    row: RunRow,
+    feed: FeedWriter,
+    on_end: OnEnd,
+}
+
+impl Fallback {
+    fn of(job: &Job) -> Fallback {
+        Fallback { store: job.store.clone(), row: job.row.clone(), feed: job.feed.clone(), on_end: job.on_end.clone() }
+    }
+
+    fn abandon(self, why: Abandoned, message: String) {
+        abandon(&self.store, self.row, &self.feed, &self.on_end, why, message);
+    }
+}
+
+/// Starts the job's engine thread. Whatever happens there (a panic included), the run ends:
+/// a run left `running` would keep its thread busy and its waiters waiting for ever.
 pub fn spawn(job: Job) {
-    let failed = job.feed.clone();
+    let failed = Fallback::of(&job);
+    let inside = Fallback::of(&job);
     let started = engine::stack::spawn_run_thread("run", move || {
-        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build();
-        match runtime {
-            Ok(rt) => rt.block_on(drive(job)),
-            Err(e) => {
-                job.feed.push(Event::new("error", json!({"error": "RuntimeError", "message": e.to_string()})));
-                job.feed.close();
-            }
+        let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+            Ok(rt) => rt,
+            Err(e) => return inside.abandon(Abandoned::NotStarted, e.to_string()),
+        };
+        // The job (and the thread's lock it holds) is dropped as the panic unwinds.
+        let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| runtime.block_on(drive(job))));
+        if let Err(payload) = ran {
+            inside.abandon(Abandoned::Panicked, panic_message(payload.as_ref()));
         }
     });
     if let Err(e) = started {
-        failed.push(Event::new("error", json!({"error": "RuntimeError", "message": e.to_string()})));
-        failed.close();
+        failed.abandon(Abandoned::NotStarted, e.to_string());
     }
 }
 
@@ -194,7 +215,7 @@ fn refuse(mut job: Job, message: String) {
     if let Some(tx) = job.started.take() {
         let _ = tx.send(Err(message));
         job.feed.close();
-        (job.on_end)(job.row);
+        job.on_end.call(job.row);
         return;
     }
     job.row.error = Some(("InvalidInput".into(), message.clone()));
@@ -204,7 +225,7 @@ fn refuse(mut job: Job, message: String) {
     set_thread(&job, ThreadStatus::Error, None);
     job.feed.push(Event::new("error", json!({"error": "InvalidInput", "message": message})));
     job.feed.close();
-    (job.on_end)(job.row);
+    job.on_end.call(job.row);
 }
 
 /// A run started from its request: a new input at a checkpoint (or on an empty thread), or a
@@ -449,7 +470,7 @@ fn finish(mut job: Job, run: &Run, cancelled: Option<bool>, head: Option<Checkpo
     // The thread is free before anyone hears the run ended: their next run must not queue.
     drop(job.guard.take());
     job.feed.close();
-    (job.on_end)(job.row);
+    job.on_end.call(job.row);
 }
 
 /// An engine error kind as an exception-like name (`GraphRecursionError` at the step limit,
