@@ -23,6 +23,8 @@ pub enum BackendError {
     Conflict(String),
     /// The request does not fit: an input the graph refuses, an answer that is not one (422).
     Invalid(String),
+    /// Too many runs: the server's queue, or the thread's, is full (429).
+    TooMany(String),
     /// Something on the server's side went wrong (500).
     Internal(String),
 }
@@ -30,7 +32,10 @@ pub enum BackendError {
 impl fmt::Display for BackendError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BackendError::NotFound(m) | BackendError::Conflict(m) | BackendError::Invalid(m) => f.write_str(m),
+            BackendError::NotFound(m)
+            | BackendError::Conflict(m)
+            | BackendError::Invalid(m)
+            | BackendError::TooMany(m) => f.write_str(m),
             BackendError::Internal(m) => write!(f, "internal error: {m}"),
         }
     }

@@ -85,7 +85,8 @@ pub async fn start(options: &Options) -> Result<Running, String> {
     }
     let settings = Arc::new(settings.within(reach));
     let runtime = tokio::runtime::Handle::current();
-    let backend = Embedded::new(store, graphs.clone(), settings.clone(), runtime.clone());
+    let turns = embedded::turns::Turns::new(options.max_runs, options.max_waiting);
+    let backend = Embedded::new(store, graphs.clone(), settings.clone(), runtime.clone(), turns);
     backend.set_on_end(webhooks::sender(graphs.clone(), settings.reach.clone(), runtime));
     let continued = backend.recover().map_err(|e| e.to_string())?;
     if continued > 0 {

@@ -9,8 +9,13 @@ use clap::Parser;
 /// LangGraph's local port.
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:2024";
 
+/// Runs going at once by default.
+pub const DEFAULT_MAX_RUNS: usize = 64;
+/// Runs waiting for a turn by default.
+pub const DEFAULT_MAX_WAITING: usize = 1024;
+
 /// The command line.
-#[derive(Debug, Clone, Parser, Default)]
+#[derive(Debug, Clone, Parser)]
 #[command(name = "switchyard-server", about = "Serves Switchyard graphs through LangGraph's Agent Server API")]
 pub struct Options {
     /// Graph documents, one assistant each (graph_id = the graph's name).
@@ -39,6 +44,12 @@ pub struct Options {
     /// $SWITCHYARD_ALLOWED_ADDRESSES.
     #[arg(long, value_name = "LIST")]
     pub allow: Option<String>,
+    /// Runs going at once, on all threads; further runs wait their turn.
+    #[arg(long, default_value_t = DEFAULT_MAX_RUNS)]
+    pub max_runs: usize,
+    /// Runs waiting for a turn, on all threads; beyond that a new run is refused (429).
+    #[arg(long, default_value_t = DEFAULT_MAX_WAITING)]
+    pub max_waiting: usize,
     /// Addresses graphs and webhooks never reach, even when allowed; also
     /// $SWITCHYARD_DENIED_ADDRESSES. The server's own address is always denied.
     #[arg(long, value_name = "LIST")]
@@ -48,7 +59,19 @@ pub struct Options {
 impl Options {
     /// Options for `graphs` with the defaults.
     pub fn new(graphs: Vec<PathBuf>) -> Options {
-        Options { graphs, listen: DEFAULT_LISTEN.into(), ..Options::default() }
+        Options {
+            graphs,
+            listen: DEFAULT_LISTEN.into(),
+            data: None,
+            restate: None,
+            token_file: None,
+            cors_origin: Vec::new(),
+            allow_command: Vec::new(),
+            max_runs: DEFAULT_MAX_RUNS,
+            max_waiting: DEFAULT_MAX_WAITING,
+            allow: None,
+            deny: None,
+        }
     }
 
     /// The tokens, read; refuses a non-loopback address without any.

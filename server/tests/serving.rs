@@ -103,6 +103,35 @@ fn a_busy_thread_rejects_a_run_or_queues_it_and_cancel_stops_one() {
     assert_eq!(status, 409, "an ended run cannot be cancelled");
 }
 
+#[test]
+fn runs_beyond_the_servers_limit_wait_their_turn_and_past_the_line_are_refused() {
+    let model = FakeOpenAi::start();
+    model.set_hook_delay_ms(1500);
+    let server = Server::start_with(&[slow_graph(&model.base_url())], |o| {
+        o.max_runs = 1;
+        o.max_waiting = 1;
+    });
+    let start = |n: u64| {
+        let tid = server.thread();
+        let (status, run) =
+            server.post(&format!("/threads/{tid}/runs"), &json!({"assistant_id": "slow", "input": {"n": n}}));
+        (tid, status, run)
+    };
+    let (t1, status, first) = start(1);
+    assert_eq!(status, 200, "{first}");
+    let (t2, status, second) = start(2);
+    assert_eq!(status, 200, "{second}");
+    assert_eq!(second["status"], "pending", "the one turn is taken: it waits");
+    let (_, status, third) = start(3);
+    assert_eq!(status, 429, "the line is full: {third}");
+    let first = first["run_id"].as_str().unwrap_or_default().to_string();
+    let second = second["run_id"].as_str().unwrap_or_default().to_string();
+    assert_eq!(wait_final(&server, &t1, &first), "success");
+    assert_eq!(wait_final(&server, &t2, &second), "success");
+    let (_, status, again) = start(4);
+    assert_eq!(status, 200, "turns are given back: {again}");
+}
+
 /// Streams a run and goes away after the first event.
 fn stream_and_leave(server: &Server, tid: &str, body: Value) {
     let response = agent().post(&server.url(&format!("/threads/{tid}/runs/stream"))).send_json(body).expect("streamed");

@@ -41,6 +41,7 @@ impl From<BackendError> for ApiError {
             BackendError::NotFound(_) => StatusCode::NOT_FOUND,
             BackendError::Conflict(_) => StatusCode::CONFLICT,
             BackendError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            BackendError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
             BackendError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         ApiError::new(status, e.to_string())

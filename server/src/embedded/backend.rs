@@ -21,6 +21,7 @@ use crate::embedded::abandon::{Abandoned, OnEnd, abandon};
 use crate::embedded::host::HostSettings;
 use crate::embedded::runner::{self, Job};
 use crate::embedded::store::{CheckpointRow, RunRow, Store, ThreadRow};
+use crate::embedded::turns::{Turn, Turns};
 use crate::feed::{Event, Feed, FeedWriter, Next};
 use crate::graphs::Graphs;
 use crate::interrupts::interrupts;
@@ -28,6 +29,9 @@ use crate::wire::time::now;
 
 /// What is told of each run that ends.
 pub type RunEnded = Arc<dyn Fn(RunRow) + Send + Sync>;
+
+/// Runs a thread may have waiting behind the one going (`multitask_strategy: "enqueue"`).
+const MAX_QUEUED_PER_THREAD: usize = 32;
 
 /// How long an ended run's events stay in memory for streams that join late.
 const FEED_KEPT: Duration = Duration::from_secs(60);
@@ -47,6 +51,8 @@ struct Inner {
     locks: Mutex<HashMap<ThreadId, Arc<tokio::sync::Mutex<()>>>>,
     /// Called with each run that ends (webhooks).
     on_end: Mutex<Option<RunEnded>>,
+    /// How many runs go at once.
+    turns: Arc<Turns>,
     /// The server's runtime (a run ends on its own engine thread).
     runtime: tokio::runtime::Handle,
 }
@@ -69,9 +75,11 @@ impl Embedded {
         graphs: Arc<Graphs>,
         settings: Arc<HostSettings>,
         runtime: tokio::runtime::Handle,
+        turns: Turns,
     ) -> Embedded {
         let inner = Inner {
             runtime,
+            turns: Arc::new(turns),
             store,
             graphs,
             settings,
@@ -100,7 +108,10 @@ impl Embedded {
                 let this = self.clone();
                 self.inner.runtime.spawn(async move {
                     let guard = lock.lock_owned().await;
-                    this.launch(row, Some(guard), true, None);
+                    match this.inner.turns.wait().await {
+                        Ok(turn) => this.launch(row, Some(guard), turn, true, None),
+                        Err(e) => eprintln!("switchyard server: run {}: {e}", row.info.run_id),
+                    }
                 });
                 n += 1;
             }
@@ -122,6 +133,7 @@ impl Embedded {
         &self,
         row: RunRow,
         guard: Option<tokio::sync::OwnedMutexGuard<()>>,
+        turn: Turn,
         recover: bool,
         started: Option<oneshot::Sender<std::result::Result<(), String>>>,
     ) {
@@ -157,6 +169,7 @@ impl Embedded {
             recover,
             started,
             guard,
+            turn: Some(turn),
             on_end,
         });
     }
@@ -233,6 +246,12 @@ impl Embedded {
                         self.cancel(&thread, run)?;
                     }
                 }
+                MultitaskStrategy::Enqueue if busy.len() > MAX_QUEUED_PER_THREAD => {
+                    return Err(BackendError::TooMany(format!(
+                        "thread {thread} already has {} runs waiting; wait for some to end",
+                        busy.len() - 1
+                    )));
+                }
                 MultitaskStrategy::Enqueue => {}
             }
         }
@@ -258,9 +277,10 @@ impl Embedded {
         let row = RunRow { info: info.clone(), request, base: None, record: None, error: None };
         self.inner.store.insert_run(&row)?;
         let lock = self.lock_of(&thread);
-        if let Ok(guard) = lock.clone().try_lock_owned() {
+        let now = lock.clone().try_lock_owned().ok().and_then(|guard| Some((guard, self.inner.turns.try_take()?)));
+        if let Some((guard, turn)) = now {
             let (tx, rx) = oneshot::channel();
-            self.launch(row, Some(guard), false, Some(tx));
+            self.launch(row, Some(guard), turn, false, Some(tx));
             match rx.await {
                 Ok(Ok(())) => Ok(info),
                 Ok(Err(message)) => {
@@ -270,13 +290,26 @@ impl Embedded {
                 Err(_) => Err(BackendError::Internal("the run's thread ended before it started".into())),
             }
         } else {
-            // Queued: it starts when the runs before it have ended.
+            // Queued: it starts when the runs before it on the thread have ended and a turn
+            // is free.
+            let place = match self.inner.turns.line() {
+                Ok(place) => place,
+                Err(e) => {
+                    self.inner.store.delete_run(&info.run_id)?;
+                    return Err(e);
+                }
+            };
             let live = Live { feed: FeedWriter::new(), cancel: Arc::new(AtomicBool::new(false)) };
             self.inner.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(info.run_id.clone(), live);
             let this = self.clone();
             tokio::spawn(async move {
                 let guard = lock.lock_owned().await;
-                this.launch(row, Some(guard), false, None);
+                let turn = this.inner.turns.wait().await;
+                drop(place);
+                match turn {
+                    Ok(turn) => this.launch(row, Some(guard), turn, false, None),
+                    Err(e) => eprintln!("switchyard server: run {}: {e}", row.info.run_id),
+                }
             });
             Ok(info)
         }

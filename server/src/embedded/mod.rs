@@ -6,6 +6,7 @@
 //! | `abandon` | a run that cannot go on (a panic, no thread, its graph gone) ended as `error`, once |
 //! | `runner` | a run on an engine thread of its own: where it starts, its steps saved and told |
 //! | `events` | a step's events for every stream mode |
+//! | `turns` | how many runs go at once server-wide, the line of those waiting and its bound |
 //! | `host` | the runs' host: HTTP and MCP through `net`, every reply journaled |
 //! | `backend` | [`Embedded`]: the [`crate::backend::Backend`] over them, live runs, restart |
 
@@ -15,5 +16,6 @@ mod events;
 pub mod host;
 mod runner;
 pub mod store;
+pub mod turns;
 
 pub use backend::{Embedded, RunEnded};

@@ -19,6 +19,7 @@ use crate::embedded::abandon::{Abandoned, OnEnd, abandon, panic_message};
 use crate::embedded::events;
 use crate::embedded::host::{HostSettings, JournalHost};
 use crate::embedded::store::{Base, CheckpointRow, RunRow, Store};
+use crate::embedded::turns::Turn;
 use crate::feed::{Event, FeedWriter};
 use crate::graphs::LoadedGraph;
 use crate::interrupts::{interrupt_id, interrupts};
@@ -38,6 +39,8 @@ pub struct Job {
     pub started: Option<oneshot::Sender<Result<(), String>>>,
     /// Held for the run's life: one run at a time per thread.
     pub guard: Option<tokio::sync::OwnedMutexGuard<()>>,
+    /// Held for the run's life: one of the server's turns.
+    pub turn: Option<Turn>,
     /// Called with the final row once the run has ended.
     pub on_end: OnEnd,
 }
@@ -212,6 +215,7 @@ fn plan_for(job: &Job) -> Result<Rc<Plan>, String> {
 fn refuse(mut job: Job, message: String) {
     // The thread is free before anyone hears of it: the client's next run must not queue.
     drop(job.guard.take());
+    drop(job.turn.take());
     if let Some(tx) = job.started.take() {
         let _ = tx.send(Err(message));
         job.feed.close();
@@ -469,6 +473,7 @@ fn finish(mut job: Job, run: &Run, cancelled: Option<bool>, head: Option<Checkpo
     }
     // The thread is free before anyone hears the run ended: their next run must not queue.
     drop(job.guard.take());
+    drop(job.turn.take());
     job.feed.close();
     job.on_end.call(job.row);
 }
