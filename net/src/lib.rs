@@ -6,13 +6,15 @@
 //! text and in the decoded strings of a JSON reply ([`redact`]). A model's streamed reply
 //! (server-sent events) is read as it arrives ([`stream`]). Exchanges with MCP servers, over
 //! stdio or Streamable HTTP, are carried out by [`mcp`]. What a host takes from the
-//! environment (keys, MCP policy) is read by [`host_env`].
+//! environment (keys, MCP policy) is read by [`host_env`]; whether a file of secrets is
+//! readable by others, by [`secret_file`].
 
 pub mod host_env;
 pub mod mcp;
 pub mod reach;
 pub mod redirect;
 pub mod reply;
+pub mod secret_file;
 pub mod stream;
 
 use std::sync::Arc;

@@ -64,6 +64,9 @@ impl Running {
 /// listening; the message says what is wrong.
 pub async fn start(options: &Options) -> Result<Running, String> {
     let tokens = options.check()?;
+    for w in options.warnings() {
+        eprintln!("switchyard server: {w}");
+    }
     if options.restate.is_some() {
         return Err(
             "--restate: the Restate backend is not in this build yet; leave it out to use the embedded store".into()

@@ -74,6 +74,16 @@ impl Options {
         }
     }
 
+    /// Warnings about the options: a token file others may read.
+    pub fn warnings(&self) -> Vec<String> {
+        match &self.token_file {
+            Some(path) if net::secret_file::readable_by_others(path) => {
+                vec![format!("--token-file {}: others than its owner may read it; chmod 600 it", path.display())]
+            }
+            _ => Vec::new(),
+        }
+    }
+
     /// The tokens, read; refuses a non-loopback address without any.
     pub fn check(&self) -> Result<Vec<String>, String> {
         let tokens = match &self.token_file {
@@ -162,6 +172,21 @@ mod tests {
         let mut o = Options::new(vec![]);
         o.listen = "0.0.0.0:2024".into();
         assert!(o.check().unwrap_err().contains("--token-file"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_token_file_others_may_read_is_warned_about() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("a folder");
+        let path = dir.path().join("tokens");
+        std::fs::write(&path, "secret\n").expect("written");
+        let mut o = Options::new(vec![]);
+        o.token_file = Some(path.clone());
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+        assert!(o.warnings().iter().any(|w| w.contains("chmod 600")), "{:?}", o.warnings());
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+        assert!(o.warnings().is_empty());
     }
 
     #[test]

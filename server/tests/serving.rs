@@ -132,6 +132,27 @@ fn runs_beyond_the_servers_limit_wait_their_turn_and_past_the_line_are_refused()
     assert_eq!(status, 200, "turns are given back: {again}");
 }
 
+#[cfg(unix)]
+#[test]
+fn the_data_file_and_its_folder_are_private_to_their_owner() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("a folder");
+    let folder = dir.path().join("new").join("data");
+    let data = folder.join("server.sqlite");
+    let path = data.to_string_lossy().into_owned();
+    let server = Server::start_with(&[simple_graph()], |o| o.data = Some(path));
+    let tid = server.thread();
+    let (status, _) =
+        server.post(&format!("/threads/{tid}/runs/wait"), &json!({"assistant_id": "simple", "input": {"text": "p"}}));
+    assert_eq!(status, 200);
+    let mode = |p: &std::path::Path| std::fs::metadata(p).map(|m| m.permissions().mode() & 0o777).unwrap_or(0);
+    assert_eq!(mode(&folder), 0o700);
+    assert_eq!(mode(&data), 0o600);
+    let wal = folder.join("server.sqlite-wal");
+    assert!(wal.exists());
+    assert_eq!(mode(&wal), 0o600);
+}
+
 /// Streams a run and goes away after the first event.
 fn stream_and_leave(server: &Server, tid: &str, body: Value) {
     let response = agent().post(&server.url(&format!("/threads/{tid}/runs/stream"))).send_json(body).expect("streamed");

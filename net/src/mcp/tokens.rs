@@ -150,16 +150,7 @@ fn client_origin(url: &str) -> Option<Origin> {
     }
 }
 
-#[cfg(unix)]
-fn readable_by_others(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o044 != 0)
-}
-
-#[cfg(not(unix))]
-fn readable_by_others(_path: &Path) -> bool {
-    false
-}
+use crate::secret_file::readable_by_others;
 
 #[cfg(test)]
 mod tests {

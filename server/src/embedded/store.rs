@@ -101,15 +101,31 @@ fn parse<T: serde::de::DeserializeOwned + Default>(text: &str) -> T {
     serde_json::from_str(text).unwrap_or_default()
 }
 
+/// Creates the data file's folder (0700) and the file (0600) when they are missing: it holds
+/// every thread's state and model replies. SQLite gives its `-wal` and `-shm` files the
+/// database file's permissions. An existing file keeps its own.
+fn private_file(path: &Path) -> std::result::Result<(), String> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder.create(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path).map(drop).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 impl Store {
     /// Opens (creating) the store at `path`; `:memory:` keeps nothing.
     pub fn open(path: &str) -> std::result::Result<Store, String> {
         let conn = if path == ":memory:" {
             Connection::open_in_memory()
         } else {
-            if let Some(dir) = Path::new(path).parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-            }
+            private_file(Path::new(path))?;
             Connection::open(path)
         }
         .map_err(|e| format!("{path}: {e}"))?;
