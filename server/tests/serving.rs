@@ -153,6 +153,42 @@ fn the_data_file_and_its_folder_are_private_to_their_owner() {
     assert_eq!(mode(&wal), 0o600);
 }
 
+#[test]
+fn a_queued_run_cancelled_before_its_turn_never_applies_its_input() {
+    let model = FakeOpenAi::start();
+    model.set_hook_delay_ms(1500);
+    let server = Server::start(&[slow_graph(&model.base_url())]);
+    let tid = server.thread();
+    let runs = format!("/threads/{tid}/runs");
+    let (_, first) = server.post(&runs, &json!({"assistant_id": "slow", "input": {"n": 1}}));
+    let (_, queued) =
+        server.post(&runs, &json!({"assistant_id": "slow", "input": {"n": 2}, "multitask_strategy": "enqueue"}));
+    let queued = queued["run_id"].as_str().unwrap_or_default().to_string();
+    let (status, _) = server.post(&format!("{runs}/{queued}/cancel"), &json!({}));
+    assert_eq!(status, 202);
+    let first = first["run_id"].as_str().unwrap_or_default().to_string();
+    assert_eq!(wait_final(&server, &tid, &first), "success");
+    assert_eq!(wait_final(&server, &tid, &queued), "interrupted");
+    let (_, state) = server.get(&format!("/threads/{tid}/state"));
+    assert_eq!(state["values"]["n"], 1, "{state}");
+    assert_eq!(model.hooks().values().sum::<u32>(), 1, "the cancelled run called nothing");
+}
+
+#[test]
+fn update_state_on_a_busy_thread_is_a_conflict() {
+    let model = FakeOpenAi::start();
+    model.set_hook_delay_ms(1500);
+    let server = Server::start(&[slow_graph(&model.base_url())]);
+    let tid = server.thread();
+    let (_, first) = server.post(&format!("/threads/{tid}/runs"), &json!({"assistant_id": "slow", "input": {"n": 1}}));
+    let (status, body) = server.post(&format!("/threads/{tid}/state"), &json!({"values": {"n": 5}}));
+    assert_eq!(status, 409, "{body}");
+    let first = first["run_id"].as_str().unwrap_or_default().to_string();
+    assert_eq!(wait_final(&server, &tid, &first), "success");
+    let (status, body) = server.post(&format!("/threads/{tid}/state"), &json!({"values": {"n": 5}}));
+    assert_eq!(status, 200, "{body}");
+}
+
 /// Streams a run and goes away after the first event.
 fn stream_and_leave(server: &Server, tid: &str, body: Value) {
     let response = agent().post(&server.url(&format!("/threads/{tid}/runs/stream"))).send_json(body).expect("streamed");

@@ -277,7 +277,15 @@ impl Embedded {
         let row = RunRow { info: info.clone(), request, base: None, record: None, error: None };
         self.inner.store.insert_run(&row)?;
         let lock = self.lock_of(&thread);
-        let now = lock.clone().try_lock_owned().ok().and_then(|guard| Some((guard, self.inner.turns.try_take()?)));
+        let guard = lock.clone().try_lock_owned().ok();
+        if guard.is_none() && row.request.multitask_strategy == MultitaskStrategy::Reject {
+            // Another run took the thread since it was looked at: still a reject.
+            self.inner.store.delete_run(&info.run_id)?;
+            return Err(BackendError::Conflict(format!(
+                "thread {thread} is busy; use multitask_strategy \"enqueue\" to queue this run"
+            )));
+        }
+        let now = guard.and_then(|guard| Some((guard, self.inner.turns.try_take()?)));
         if let Some((guard, turn)) = now {
             let (tx, rx) = oneshot::channel();
             self.launch(row, Some(guard), turn, false, Some(tx));
@@ -339,10 +347,15 @@ impl Embedded {
     /// `update_state`: the checkpoint's run forked there with `values` set, kept as a new
     /// checkpoint (nothing runs) that becomes the thread's head.
     async fn update(&self, thread: &ThreadId, update: StateUpdate) -> Result<Checkpoint> {
-        let t = self.thread_row(thread)?;
+        self.thread_row(thread)?;
+        // Decided under the thread's lock, held until the new head is written: a run that
+        // starts meanwhile waits for it, and two updates do not both fork the same head.
+        let busy = || BackendError::Conflict(format!("thread {thread} is busy; update its state once the run ends"));
+        let _guard = self.lock_of(thread).try_lock_owned().map_err(|_| busy())?;
         if !self.busy(thread)?.is_empty() {
-            return Err(BackendError::Conflict(format!("thread {thread} is busy; update its state once the run ends")));
+            return Err(busy());
         }
+        let t = self.thread_row(thread)?;
         let at_id = update.checkpoint.clone().or(t.head.clone()).ok_or_else(|| {
             BackendError::Invalid(format!("thread {thread} has no checkpoint yet; start a run with this input instead"))
         })?;
@@ -396,7 +409,8 @@ impl Embedded {
             set: Some(set),
         };
         self.inner.store.insert_checkpoint(&row)?;
-        let mut t = t;
+        // Read again: the thread's metadata may have changed while the fork was computed.
+        let mut t = self.thread_row(thread)?;
         t.head = Some(row.checkpoint.id.clone());
         t.status = if row.checkpoint.next.is_empty() { ThreadStatus::Idle } else { ThreadStatus::Interrupted };
         t.updated_at = now();

@@ -106,6 +106,10 @@ impl Begun {
 }
 
 async fn drive(mut job: Job) {
+    if job.cancel.load(Ordering::SeqCst) {
+        // Cancelled while it waited its turn: its input is never applied.
+        return cancelled_before_start(job);
+    }
     let plan = match plan_for(&job) {
         Ok(plan) => plan,
         Err(message) => return refuse(job, message),
@@ -209,6 +213,19 @@ fn plan_for(job: &Job) -> Result<Rc<Plan>, String> {
         plan.limits.max_steps = plan.limits.max_steps.min(limit.max(1));
     }
     Ok(Rc::new(plan))
+}
+
+/// A run cancelled before it began: `interrupted`, the thread as it was.
+fn cancelled_before_start(mut job: Job) {
+    drop(job.guard.take());
+    drop(job.turn.take());
+    job.row.info.status = RunStatus::Interrupted;
+    job.row.info.updated_at = now();
+    if let Err(e) = job.store.update_run(&job.row) {
+        job.feed.push(Event::new("error", json!({"error": "StoreError", "message": e.to_string()})));
+    }
+    job.feed.close();
+    job.on_end.call(job.row);
 }
 
 /// The run could not start: the client is told, and a recovered run is failed.
