@@ -189,6 +189,39 @@ fn update_state_on_a_busy_thread_is_a_conflict() {
     assert_eq!(status, 200, "{body}");
 }
 
+#[test]
+fn a_store_that_fails_mid_run_ends_the_run_in_error_and_keeps_the_head() {
+    let model = FakeOpenAi::start();
+    model.set_hook_delay_ms(1500);
+    let dir = tempfile::tempdir().expect("a folder");
+    let data = dir.path().join("server.sqlite");
+    let path = data.to_string_lossy().into_owned();
+    let server = Server::start_with(&[slow_graph(&model.base_url())], |o| o.data = Some(path));
+    let tid = server.thread();
+    let (_, run) = server.post(&format!("/threads/{tid}/runs"), &json!({"assistant_id": "slow", "input": {"n": 1}}));
+    let rid = run["run_id"].as_str().unwrap_or_default().to_string();
+    let since = Instant::now();
+    while model.hooks().is_empty() {
+        assert!(since.elapsed() < Duration::from_secs(30), "the slow step never began");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let (_, before) = server.get(&format!("/threads/{tid}/state"));
+    // The step's checkpoint can no longer be written.
+    let conn = rusqlite::Connection::open(&data).expect("opened");
+    conn.busy_timeout(Duration::from_secs(10)).expect("a timeout");
+    conn.execute_batch("CREATE TRIGGER full BEFORE INSERT ON checkpoints BEGIN SELECT RAISE(ABORT, 'disk full'); END;")
+        .expect("broken");
+    assert_eq!(wait_final(&server, &tid, &rid), "error");
+    let (_, thread) = server.get(&format!("/threads/{tid}"));
+    assert_eq!(thread["status"], "error", "{thread}");
+    let (_, joined) = server.get(&format!("/threads/{tid}/runs/{rid}/join"));
+    assert!(joined.to_string().contains("could not save"), "{joined}");
+    // The head is still the last checkpoint written.
+    let (_, after) = server.get(&format!("/threads/{tid}/state"));
+    assert!(before["checkpoint"]["checkpoint_id"].is_string(), "{before}");
+    assert_eq!(after["checkpoint"]["checkpoint_id"], before["checkpoint"]["checkpoint_id"], "{after}");
+}
+
 /// Streams a run and goes away after the first event.
 fn stream_and_leave(server: &Server, tid: &str, body: Value) {
     let response = agent().post(&server.url(&format!("/threads/{tid}/runs/stream"))).send_json(body).expect("streamed");

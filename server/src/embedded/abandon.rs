@@ -1,5 +1,5 @@
-//! A run that cannot go on: its engine thread panicked or never started, or its graph is no
-//! longer served. Without this, the run would stay `running`, its thread busy, and whoever
+//! A run that cannot go on: its engine thread panicked or never started, its graph is no
+//! longer served, or the store failed under it. Without this, the run would stay `running`, its thread busy, and whoever
 //! waits on it or streams it would wait for ever. Here the run and its thread are marked
 //! `error`, an `error` event goes out, the feed closes and the run's end is told once.
 
@@ -46,6 +46,8 @@ pub enum Abandoned {
     NotStarted,
     /// The run's graph is no longer among those served.
     GraphGone,
+    /// The store refused a write the run needs.
+    StoreFailed,
 }
 
 impl Abandoned {
@@ -54,6 +56,7 @@ impl Abandoned {
             Abandoned::Panicked => "InternalError",
             Abandoned::NotStarted => "RuntimeError",
             Abandoned::GraphGone => "GraphNotFound",
+            Abandoned::StoreFailed => "StoreError",
         }
     }
 }

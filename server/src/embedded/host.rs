@@ -56,6 +56,14 @@ impl JournalHost {
         self.step.set(step);
     }
 
+    /// Journals a reply. One that cannot be kept is only a call a restart would make again:
+    /// the run goes on, and the operator hears of it.
+    fn keep(&self, step: u64, hash: &str, occurrence: u64, reply: &str) {
+        if let Err(e) = self.store.journal(&self.run, step, hash, occurrence, reply) {
+            eprintln!("switchyard server: run {}: a reply was not journaled: {e}", self.run);
+        }
+    }
+
     /// The journal's key for this request: its hash, and how many identical ones this step
     /// made before it.
     fn key(&self, what: &str, request: &impl serde::Serialize) -> (String, u64) {
@@ -103,7 +111,7 @@ impl Host for JournalHost {
             let reply = sent
                 .unwrap_or_else(|_| Err(HttpFailure { message: "the request was dropped".into(), timed_out: false }));
             if let Ok(text) = serde_json::to_string(&reply) {
-                self.store.journal(&self.run, step, &hash, occurrence, &text);
+                self.keep(step, &hash, occurrence, &text);
             }
             reply
         })
@@ -153,7 +161,7 @@ impl Host for JournalHost {
                 .await
                 .unwrap_or_else(|_| Err(HttpFailure { message: "the request was dropped".into(), timed_out: false }));
             if let Ok(text) = serde_json::to_string(&reply) {
-                self.store.journal(&self.run, step, &hash, occurrence, &text);
+                self.keep(step, &hash, occurrence, &text);
             }
             reply
         })
@@ -194,7 +202,7 @@ impl Host for JournalHost {
                     let reply =
                         sent.unwrap_or_else(|_| McpReply::ended(McpEnd::Failed("the exchange was dropped".into())));
                     if let Ok(text) = serde_json::to_string(&reply) {
-                        self.store.journal(&self.run, step, &hash, occurrence, &text);
+                        self.keep(step, &hash, occurrence, &text);
                     }
                     reply
                 }

@@ -14,6 +14,7 @@ use engine::{Plan, Run, RunRecord, Status};
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
+use crate::backend::BackendError;
 use crate::domain::{Checkpoint, CheckpointId, RunStatus, Source, ThreadStatus};
 use crate::embedded::abandon::{Abandoned, OnEnd, abandon, panic_message};
 use crate::embedded::events;
@@ -136,66 +137,100 @@ async fn drive(mut job: Job) {
     }
     job.row.base = begun.base.clone();
     job.row.info.status = RunStatus::Running;
+    let stepping = Stepping { host: &host, now_step: &now_step, streamed: &streamed };
+    match run_steps(&mut job, &mut begun, &stepping).await {
+        Ok(Stopped { cancelled, mid_step, head }) => {
+            if mid_step && let Ok(Some(stored)) = job.store.run(&job.row.info.run_id) {
+                job.row.record = stored.record;
+            }
+            finish(job, &begun.run, cancelled.then_some(mid_step), head);
+        }
+        Err(e) => store_failed(job, &e),
+    }
+}
+
+/// What the step loop shares with the host's streaming callback.
+struct Stepping<'a> {
+    host: &'a JournalHost,
+    /// The step under way, counted across the thread.
+    now_step: &'a Cell<u64>,
+    /// The nodes whose model streamed in that step.
+    streamed: &'a RefCell<BTreeSet<String>>,
+}
+
+/// How the step loop ended.
+struct Stopped {
+    cancelled: bool,
+    /// Cancelled inside a step (its results dropped).
+    mid_step: bool,
+    /// The newest checkpoint written.
+    head: Option<CheckpointId>,
+}
+
+/// The run's steps, each saved (record, checkpoint, then the thread's head) before its
+/// events go out; a store that fails stops the run there, the head on the last checkpoint
+/// written.
+async fn run_steps(job: &mut Job, begun: &mut Begun, s: &Stepping<'_>) -> Result<Stopped, BackendError> {
     if begun.fresh {
         // Its step 0 is a checkpoint, read through this record.
-        save_run(&job, &begun.run);
+        save_run(job, &begun.run)?;
     } else {
         // No record until the first step: a restart before it begins again from the request
         // (the checkpoint and the answer), which nothing has changed yet.
-        let _ = job.store.update_run(&job.row);
+        job.store.update_run(&job.row)?;
     }
-    set_thread(&job, ThreadStatus::Busy, None);
+    set_thread(job, ThreadStatus::Busy, None)?;
     let mut head = begun.parent.clone();
     if begun.fresh {
-        head = Some(input_checkpoint(&job, &begun, head));
-        head = Some(checkpoint(&job, &begun, 0, Source::Loop, head));
+        head = Some(input_checkpoint(job, begun, head)?);
+        head = Some(checkpoint(job, begun, 0, Source::Loop, head)?);
         events::values(&job.feed, &begun.run, &job.graph);
     }
     let mut first = true;
-    let (mut cancelled, mut mid_step) = (false, false);
     while begun.run.status() == Status::Running || (first && begun.run.at_breakpoint()) {
         first = false;
         if job.cancel.load(Ordering::SeqCst) {
-            cancelled = true;
-            break;
+            return Ok(Stopped { cancelled: true, mid_step: false, head });
         }
         let before = begun.run.step_count();
-        host.at_step(before + 1);
-        now_step.set(begun.chain() + before + 1);
-        streamed.borrow_mut().clear();
+        s.host.at_step(before + 1);
+        s.now_step.set(begun.chain() + before + 1);
+        s.streamed.borrow_mut().clear();
         // A cancel stops the step where it is (a model call may never answer): the run keeps
         // its record as of the step before.
         let finished = tokio::select! {
-            () = begun.run.step(&host) => true,
+            () = begun.run.step(s.host) => true,
             () = cancel_asked(&job.cancel) => false,
         };
         if !finished {
-            cancelled = true;
-            mid_step = true;
-            break;
+            return Ok(Stopped { cancelled: true, mid_step: true, head });
         }
         let k = begun.run.step_count();
         if k == before {
             // Stopped without a step (a human node or a breakpoint reached): the newest
             // checkpoint now has something waiting.
             if let Some(id) = &head {
-                mark_waiting(&job, &begun.run, id);
+                mark_waiting(job, &begun.run, id)?;
             }
             events::stopped(&job.feed, &begun.run, &job.graph);
             continue;
         }
-        save_run(&job, &begun.run);
+        save_run(job, &begun.run)?;
         let failed = begun.run.steps().last().is_some_and(|s| s.failed);
         if !failed {
-            head = Some(checkpoint(&job, &begun, k, Source::Loop, head));
+            head = Some(checkpoint(job, begun, k, Source::Loop, head)?);
         }
         let chain = begun.chain() + k;
-        events::step(&job.feed, &begun.run, &job.graph, chain, &job.row.info, &streamed.borrow());
+        events::step(&job.feed, &begun.run, &job.graph, chain, &job.row.info, &s.streamed.borrow());
     }
-    if mid_step && let Ok(Some(stored)) = job.store.run(&job.row.info.run_id) {
-        job.row.record = stored.record;
-    }
-    finish(job, &begun.run, cancelled.then_some(mid_step), head);
+    Ok(Stopped { cancelled: false, mid_step: false, head })
+}
+
+/// The store failed mid-run: the run ends `error` (as far as the store still takes it).
+fn store_failed(job: Job, e: &BackendError) {
+    let fallback = Fallback::of(&job);
+    drop(job);
+    fallback.abandon(Abandoned::StoreFailed, format!("the server could not save the run: {e}"));
 }
 
 /// Resolves once a cancel has been asked for.
@@ -242,8 +277,10 @@ fn refuse(mut job: Job, message: String) {
     job.row.error = Some(("InvalidInput".into(), message.clone()));
     job.row.info.status = RunStatus::Error;
     job.row.info.updated_at = now();
-    let _ = job.store.update_run(&job.row);
-    set_thread(&job, ThreadStatus::Error, None);
+    let saved = job.store.update_run(&job.row).and_then(|()| set_thread(&job, ThreadStatus::Error, None));
+    if let Err(e) = saved {
+        return store_failed(job, &e);
+    }
     job.feed.push(Event::new("error", json!({"error": "InvalidInput", "message": message})));
     job.feed.close();
     job.on_end.call(job.row);
@@ -373,7 +410,13 @@ fn answer(run: &mut Run, resume: Value) -> Result<(), String> {
 }
 
 /// Writes checkpoint `k` of the engine's run; returns its id (the thread's new head).
-fn checkpoint(job: &Job, begun: &Begun, k: u64, source: Source, parent: Option<CheckpointId>) -> CheckpointId {
+fn checkpoint(
+    job: &Job,
+    begun: &Begun,
+    k: u64,
+    source: Source,
+    parent: Option<CheckpointId>,
+) -> Result<CheckpointId, BackendError> {
     let run = &begun.run;
     let id = CheckpointId(uuid::Uuid::now_v7().to_string());
     let waiting =
@@ -397,14 +440,14 @@ fn checkpoint(job: &Job, begun: &Begun, k: u64, source: Source, parent: Option<C
         local_step: k,
         set: None,
     };
-    let _ = job.store.insert_checkpoint(&row);
-    set_thread(job, ThreadStatus::Busy, Some(id.clone()));
-    id
+    job.store.insert_checkpoint(&row)?;
+    set_thread(job, ThreadStatus::Busy, Some(id.clone()))?;
+    Ok(id)
 }
 
 /// The checkpoint before a run's input is applied (LangGraph's `source: "input"`): the values
 /// it starts from, `__start__` next. A run from it goes on from the input applied.
-fn input_checkpoint(job: &Job, begun: &Begun, parent: Option<CheckpointId>) -> CheckpointId {
+fn input_checkpoint(job: &Job, begun: &Begun, parent: Option<CheckpointId>) -> Result<CheckpointId, BackendError> {
     let id = CheckpointId(uuid::Uuid::now_v7().to_string());
     let row = CheckpointRow {
         checkpoint: Checkpoint {
@@ -424,38 +467,40 @@ fn input_checkpoint(job: &Job, begun: &Begun, parent: Option<CheckpointId>) -> C
         local_step: 0,
         set: None,
     };
-    let _ = job.store.insert_checkpoint(&row);
-    id
+    job.store.insert_checkpoint(&row)?;
+    Ok(id)
 }
 
 /// Checkpoint `id` as the run stands now: what runs next and waits.
-fn mark_waiting(job: &Job, run: &Run, id: &CheckpointId) {
+fn mark_waiting(job: &Job, run: &Run, id: &CheckpointId) -> Result<(), BackendError> {
     let thread = &job.row.info.thread_id;
-    if let Ok(Some(mut row)) = job.store.checkpoint(thread, id) {
+    if let Some(mut row) = job.store.checkpoint(thread, id)? {
         row.checkpoint.next = run.next_ids();
         row.checkpoint.interrupts = interrupts(run.run_id(), run.waiting());
-        let _ = job.store.replace_checkpoint(&row);
+        job.store.replace_checkpoint(&row)?;
     }
+    Ok(())
 }
 
 /// Saves the run's record as it stands.
-fn save_run(job: &Job, run: &Run) {
+fn save_run(job: &Job, run: &Run) -> Result<(), BackendError> {
     let mut row = job.row.clone();
-    row.record = serde_json::to_value(run.record(true)).ok();
+    row.record = Some(serde_json::to_value(run.record(true)).map_err(|e| BackendError::Internal(e.to_string()))?);
     row.info.updated_at = now();
-    let _ = job.store.update_run(&row);
+    job.store.update_run(&row)
 }
 
 /// Sets the thread's status, and its head when one is given.
-fn set_thread(job: &Job, status: ThreadStatus, head: Option<CheckpointId>) {
-    if let Ok(Some(mut t)) = job.store.thread(&job.row.info.thread_id) {
+fn set_thread(job: &Job, status: ThreadStatus, head: Option<CheckpointId>) -> Result<(), BackendError> {
+    if let Some(mut t) = job.store.thread(&job.row.info.thread_id)? {
         t.status = status;
         if head.is_some() {
             t.head = head;
         }
         t.updated_at = now();
-        let _ = job.store.update_thread(&t);
+        job.store.update_thread(&t)?;
     }
+    Ok(())
 }
 
 /// The run has stopped: its status as LangGraph names it, the thread's, the last events.
@@ -483,8 +528,10 @@ fn finish(mut job: Job, run: &Run, cancelled: Option<bool>, head: Option<Checkpo
         };
         job.row.error = Some((kind, message));
     }
-    let _ = job.store.update_run(&job.row);
-    set_thread(&job, thread_status, head);
+    let saved = job.store.update_run(&job.row).and_then(|()| set_thread(&job, thread_status, head));
+    if let Err(e) = saved {
+        return store_failed(job, &e);
+    }
     if let Some((error, message)) = &job.row.error {
         job.feed.push(Event::new("error", json!({"error": error, "message": message})));
     }

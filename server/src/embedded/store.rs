@@ -349,11 +349,14 @@ impl Store {
             .flatten()
     }
 
-    pub fn journal(&self, run: &RunId, step: u64, hash: &str, occurrence: u64, reply: &str) {
-        let _ = self.conn().execute(
-            "INSERT OR REPLACE INTO journal (run_id, step, request_hash, occurrence, reply) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![run.0, step as i64, hash, occurrence as i64, reply],
-        );
+    pub fn journal(&self, run: &RunId, step: u64, hash: &str, occurrence: u64, reply: &str) -> Result<()> {
+        self.conn()
+            .execute(
+                "INSERT OR REPLACE INTO journal (run_id, step, request_hash, occurrence, reply) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![run.0, step as i64, hash, occurrence as i64, reply],
+            )
+            .map(drop)
+            .map_err(internal)
     }
 
     // Crons: each stored as its JSON body.
