@@ -316,3 +316,22 @@ fn several_waiting_nodes_are_answered_at_once_by_interrupt_id() {
     assert_eq!(status, 200, "{done}");
     assert_eq!((done["a"].clone(), done["b"].clone()), (json!("x"), json!("y")));
 }
+
+#[test]
+fn unsupported_command_keys_and_as_node_are_refused_by_name() {
+    let server = Server::start(&[approval_graph()]);
+    let tid = server.thread();
+    let runs = format!("/threads/{tid}/runs/wait");
+    let (status, _) = server.post(&runs, &json!({"assistant_id": "approval", "input": {"request": "a day off"}}));
+    assert_eq!(status, 200);
+    for (command, key) in
+        [(json!({"goto": "review"}), "command.goto"), (json!({"resume": "yes", "update": {"x": 1}}), "command.update")]
+    {
+        let (status, body) = server.post(&runs, &json!({"assistant_id": "approval", "command": command}));
+        assert_eq!(status, 422, "{body}");
+        assert!(body["detail"].as_str().unwrap_or_default().contains(key), "{body}");
+    }
+    let (status, body) = server.post(&format!("/threads/{tid}/state"), &json!({"values": {}, "as_node": "review"}));
+    assert_eq!(status, 422, "{body}");
+    assert!(body["detail"].as_str().unwrap_or_default().contains("as_node"), "{body}");
+}

@@ -148,6 +148,11 @@ async fn update_state(
     body: JsonBody,
 ) -> ApiResult<Json<Value>> {
     let body = body.object()?;
+    if body.get("as_node").is_some_and(|v| !v.is_null()) {
+        // Switchyard sets state as of a checkpoint, not as a node's write: no node's edges
+        // would follow it.
+        return Err(ApiError::invalid("as_node: not supported by switchyard server; leave it out to set the values"));
+    }
     let values = match body.get("values") {
         Some(Value::Object(m)) => m.clone(),
         None | Some(Value::Null) => Map::new(),

@@ -68,15 +68,20 @@ pub fn read_body(body: &Value, thread_id: ThreadId, graphs: &Graphs) -> Result<R
     }
     let command = b.get("command").filter(|v| !v.is_null());
     let resume = command.and_then(|c| c.get("resume")).cloned();
+    if command.and_then(|c| c.get("goto")).is_some_and(|v| !v.is_null()) {
+        return Err("command.goto: not supported by switchyard server (a graph's edges decide what runs next)".into());
+    }
     if let Some(update) = command.and_then(|c| c.get("update")).filter(|v| !v.is_null()) {
-        // An update with the resume is applied as input would be.
-        if input.is_none() && resume.is_none() {
-            let mut update = update.clone();
-            if let Value::Object(m) = &mut update {
-                values_from_wire(m, &graph.message_fields);
-            }
-            input = Some(update);
+        // Alone, an update is applied as input would be; with an answer or an input there is
+        // no one place to apply it, so it is refused rather than dropped.
+        if resume.is_some() || input.is_some() {
+            return Err("command.update: not supported together with command.resume or input; update the state first (POST /threads/{id}/state), then resume".into());
         }
+        let mut update = update.clone();
+        if let Value::Object(m) = &mut update {
+            values_from_wire(m, &graph.message_fields);
+        }
+        input = Some(update);
     }
     let checkpoint = b
         .get("checkpoint_id")
