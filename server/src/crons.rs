@@ -64,6 +64,15 @@ impl Crons {
             .ok_or_else(|| BackendError::Invalid("schedule: required".into()))?
             .to_string();
         let payload = payload_of(&body);
+        let on_run_completed = match body.get("on_run_completed") {
+            None | Some(Value::Null) => "delete",
+            Some(Value::String(s)) if s == "delete" || s == "keep" => s.as_str(),
+            Some(other) => {
+                return Err(BackendError::Invalid(format!(
+                    "on_run_completed: expected \"delete\" or \"keep\", got {other}"
+                )));
+            }
+        };
         let probe = ThreadId(thread.as_ref().map_or_else(|| "cron".to_string(), |t| t.0.clone()));
         let parsed = read_body(&payload, probe, &self.graphs).map_err(BackendError::Invalid)?;
         if let Some(t) = &thread {
@@ -75,6 +84,7 @@ impl Crons {
             "cron_id": uuid::Uuid::now_v7().to_string(),
             "assistant_id": parsed.graph.assistant_id,
             "thread_id": thread,
+            "on_run_completed": on_run_completed,
             "schedule": schedule,
             "payload": payload,
             "metadata": body.get("metadata").cloned().unwrap_or(json!({})),
@@ -179,6 +189,8 @@ impl Crons {
         };
         let mut parsed = read_body(&cron["payload"], thread, &self.graphs).map_err(BackendError::Invalid)?;
         parsed.request.multitask_strategy = MultitaskStrategy::Enqueue;
+        // A thread made for this run goes once the run has ended, unless the cron keeps them.
+        parsed.request.temporary = cron["thread_id"].is_null() && cron["on_run_completed"] != "keep";
         parsed.request.metadata.insert("cron_id".into(), cron["cron_id"].clone());
         self.backend.start_run(parsed.request).await.map(drop)
     }

@@ -335,3 +335,16 @@ fn unsupported_command_keys_and_as_node_are_refused_by_name() {
     assert_eq!(status, 422, "{body}");
     assert!(body["detail"].as_str().unwrap_or_default().contains("as_node"), "{body}");
 }
+
+#[test]
+fn if_not_exists_create_makes_a_thread_only_with_a_uuid() {
+    let server = Server::start(&[simple_graph()]);
+    let body = json!({"assistant_id": "simple", "input": {"text": "c"}, "if_not_exists": "create"});
+    let (status, bad) = server.post("/threads/not-a-uuid/runs/wait", &body);
+    assert_eq!(status, 422, "{bad}");
+    assert_eq!(server.get("/threads/not-a-uuid").0, 404);
+    let id = "0190c6a2-7b3c-7d4e-8f00-123456789abc";
+    let (status, values) = server.post(&format!("/threads/{id}/runs/wait"), &body);
+    assert_eq!(status, 200, "{values}");
+    assert_eq!(server.get(&format!("/threads/{id}")).0, 200);
+}

@@ -100,7 +100,7 @@ fn a_busy_thread_rejects_a_run_or_queues_it_and_cancel_stops_one() {
     // Cancelled inside its slow step: that step is not a checkpoint, nothing after it ran.
     assert_eq!(state["next"], json!(["wait"]), "{state}");
     let (status, _) = server.post(&format!("/threads/{tid}/runs/{first}/cancel"), &json!({}));
-    assert_eq!(status, 409, "an ended run cannot be cancelled");
+    assert_eq!(status, 404, "an ended run has nothing to cancel");
 }
 
 #[test]
@@ -335,6 +335,19 @@ fn a_cron_starts_runs_on_its_schedule_until_it_is_deleted() {
         assert!(since.elapsed() < Duration::from_secs(30), "the stateless cron never ran");
         std::thread::sleep(Duration::from_millis(50));
     }
+    // Its run ended, that thread goes (on_run_completed "delete", the default).
+    let (_, threads) = server.post("/threads/search", &search);
+    let first = threads[0]["thread_id"].as_str().unwrap_or_default().to_string();
+    let since = Instant::now();
+    while server.get(&format!("/threads/{first}")).0 != 404 {
+        assert!(since.elapsed() < Duration::from_secs(30), "the cron's thread stayed");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let (status, bad) = server.post(
+        "/runs/crons",
+        &json!({"assistant_id": "simple", "schedule": "* * * * *", "on_run_completed": "archive"}),
+    );
+    assert_eq!(status, 422, "{bad}");
 }
 
 #[test]

@@ -50,6 +50,12 @@ async fn start(state: &AppState, on: On, body: JsonBody) -> ApiResult<(RunInfo, 
         let new = NewThread { thread_id: Some(thread), ..NewThread::default() };
         state.backend.create_thread(new).await?;
     } else if parsed.create_thread {
+        if uuid::Uuid::parse_str(&thread.0).is_err() {
+            return Err(ApiError::invalid(format!(
+                "thread_id: `{}` is not a UUID; if_not_exists \"create\" makes a thread only with a UUID id",
+                thread.0
+            )));
+        }
         let new = NewThread { thread_id: Some(thread), if_exists_do_nothing: true, ..NewThread::default() };
         state.backend.create_thread(new).await?;
     } else {

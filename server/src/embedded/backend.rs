@@ -326,7 +326,11 @@ impl Embedded {
     fn cancel(&self, thread: &ThreadId, run: &RunId) -> Result<()> {
         let row = self.run_row(thread, run)?;
         if row.info.status.is_final() {
-            return Err(BackendError::Conflict(format!("run {run} has already ended ({})", row.info.status.as_str())));
+            // As LangGraph answers: only a run that has not ended can be found to cancel.
+            return Err(BackendError::NotFound(format!(
+                "run {run} has already ended ({}); there is nothing to cancel",
+                row.info.status.as_str()
+            )));
         }
         if let Some(live) = self.live(run) {
             live.cancel.store(true, Ordering::SeqCst);
