@@ -119,8 +119,11 @@ impl Embedded {
         Ok(n)
     }
 
+    /// The thread's lock. Locks nobody holds or waits for (only the map has them: a guard
+    /// and a waiter each hold a clone) are dropped first, so the map holds busy threads only.
     fn lock_of(&self, thread: &ThreadId) -> Arc<tokio::sync::Mutex<()>> {
         let mut locks = self.inner.locks.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        locks.retain(|_, lock| Arc::strong_count(lock) > 1);
         locks.entry(thread.clone()).or_default().clone()
     }
 
@@ -686,5 +689,33 @@ impl Backend for Embedded {
             self.inner.store.delete_run(&run)
         }
         .boxed()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn the_lock_map_keeps_only_locks_in_use() {
+        let store = Store::open(":memory:").expect("a store");
+        let (settings, _) = HostSettings::from_env(net::mcp::AllowedCommands::of(Vec::<String>::new()));
+        let backend = Embedded::new(
+            store,
+            Arc::new(Graphs::default()),
+            Arc::new(settings),
+            tokio::runtime::Handle::current(),
+            Turns::new(1, 1),
+        );
+        let count = || backend.inner.locks.lock().map(|l| l.len()).unwrap_or(usize::MAX);
+        let held = backend.lock_of(&ThreadId("a".into())).try_lock_owned().expect("free");
+        for i in 0..100 {
+            drop(backend.lock_of(&ThreadId(format!("t{i}"))));
+        }
+        // `a` is held; of the hundred, only the last one asked for is still there.
+        assert_eq!(count(), 2);
+        drop(held);
+        drop(backend.lock_of(&ThreadId("b".into())));
+        assert_eq!(count(), 1);
     }
 }
