@@ -138,7 +138,7 @@ impl Embedded {
         guard: Option<tokio::sync::OwnedMutexGuard<()>>,
         turn: Turn,
         recover: bool,
-        started: Option<oneshot::Sender<std::result::Result<(), String>>>,
+        started: Option<oneshot::Sender<Result<()>>>,
     ) {
         let live = self
             .live(&row.info.run_id)
@@ -154,7 +154,7 @@ impl Embedded {
             let message = format!("assistant {} is no longer served", row.info.assistant_id);
             if let Some(tx) = started {
                 // Refused at request time: the caller deletes the run.
-                let _ = tx.send(Err(message));
+                let _ = tx.send(Err(BackendError::Invalid(message)));
                 live.feed.close();
                 return;
             }
@@ -294,9 +294,9 @@ impl Embedded {
             self.launch(row, Some(guard), turn, false, Some(tx));
             match rx.await {
                 Ok(Ok(())) => Ok(info),
-                Ok(Err(message)) => {
+                Ok(Err(e)) => {
                     self.inner.store.delete_run(&info.run_id)?;
-                    Err(BackendError::Invalid(message))
+                    Err(e)
                 }
                 Err(_) => Err(BackendError::Internal("the run's thread ended before it started".into())),
             }

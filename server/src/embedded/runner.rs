@@ -37,7 +37,7 @@ pub struct Job {
     /// Continue the run from its stored record (a restart) rather than from its request.
     pub recover: bool,
     /// Told whether the run could start (the message is a 422's detail).
-    pub started: Option<oneshot::Sender<Result<(), String>>>,
+    pub started: Option<oneshot::Sender<Result<(), BackendError>>>,
     /// Held for the run's life: one run at a time per thread.
     pub guard: Option<tokio::sync::OwnedMutexGuard<()>>,
     /// Held for the run's life: one of the server's turns.
@@ -113,7 +113,7 @@ async fn drive(mut job: Job) {
     }
     let plan = match plan_for(&job) {
         Ok(plan) => plan,
-        Err(message) => return refuse(job, message),
+        Err(e) => return refuse(job, e),
     };
     let feed = job.feed.clone();
     let delta_meta =
@@ -130,7 +130,7 @@ async fn drive(mut job: Job) {
     let begun = if job.recover { recover(&job, plan, &host) } else { begin(&job, plan, &host) };
     let mut begun = match begun {
         Ok(b) => b,
-        Err(message) => return refuse(job, message),
+        Err(e) => return refuse(job, e),
     };
     if let Some(tx) = job.started.take() {
         let _ = tx.send(Ok(()));
@@ -240,10 +240,15 @@ async fn cancel_asked(flag: &AtomicBool) {
     }
 }
 
+/// A request the run cannot take (a 422 when its caller waits to hear).
+fn invalid(e: impl std::fmt::Display) -> BackendError {
+    BackendError::Invalid(e.to_string())
+}
+
 /// The plan, its step limit lowered to the run's `recursion_limit` when that is lower.
-fn plan_for(job: &Job) -> Result<Rc<Plan>, String> {
-    let graph = engine::parse::graph_from_value(job.graph.document.clone()).map_err(|e| e.to_string())?;
-    let mut plan = engine::compile(&graph).plan.ok_or("the graph no longer compiles")?;
+fn plan_for(job: &Job) -> Result<Rc<Plan>, BackendError> {
+    let graph = engine::parse::graph_from_value(job.graph.document.clone()).map_err(invalid)?;
+    let mut plan = engine::compile(&graph).plan.ok_or_else(|| invalid("the graph no longer compiles"))?;
     if let Some(limit) = job.row.request.max_steps {
         plan.limits.max_steps = plan.limits.max_steps.min(limit.max(1));
     }
@@ -264,16 +269,20 @@ fn cancelled_before_start(mut job: Job) {
 }
 
 /// The run could not start: the client is told, and a recovered run is failed.
-fn refuse(mut job: Job, message: String) {
+fn refuse(mut job: Job, error: BackendError) {
     // The thread is free before anyone hears of it: the client's next run must not queue.
     drop(job.guard.take());
     drop(job.turn.take());
     if let Some(tx) = job.started.take() {
-        let _ = tx.send(Err(message));
+        let _ = tx.send(Err(error));
         job.feed.close();
         job.on_end.call(job.row);
         return;
     }
+    let BackendError::Invalid(message) = error else {
+        // Not the request's fault: the store (or the server) failed.
+        return store_failed(job, &error);
+    };
     job.row.error = Some(("InvalidInput".into(), message.clone()));
     job.row.info.status = RunStatus::Error;
     job.row.info.updated_at = now();
@@ -288,17 +297,15 @@ fn refuse(mut job: Job, message: String) {
 
 /// A run started from its request: a new input at a checkpoint (or on an empty thread), or a
 /// checkpoint continued (answering what waits there).
-fn begin(job: &Job, plan: Rc<Plan>, host: &JournalHost) -> Result<Begun, String> {
+fn begin(job: &Job, plan: Rc<Plan>, host: &JournalHost) -> Result<Begun, BackendError> {
     let request = &job.row.request;
-    let at = match &request.checkpoint {
-        Some(id) => Some(
-            job.store
-                .checkpoint(&request.thread_id, id)
-                .map_err(|e| e.to_string())?
-                .ok_or_else(|| format!("checkpoint_id: thread {} has no checkpoint {id}", request.thread_id))?,
-        ),
-        None => head_of(job)?,
-    };
+    let at =
+        match &request.checkpoint {
+            Some(id) => Some(job.store.checkpoint(&request.thread_id, id)?.ok_or_else(|| {
+                invalid(format!("checkpoint_id: thread {} has no checkpoint {id}", request.thread_id))
+            })?),
+            None => head_of(job)?,
+        };
     let parent = at.as_ref().map(|c| c.checkpoint.id.clone());
     let mut begun = match (&request.input, at) {
         (Some(input), Some(c)) => {
@@ -307,12 +314,12 @@ fn begin(job: &Job, plan: Rc<Plan>, host: &JournalHost) -> Result<Begun, String>
             let first = u64::try_from(c.checkpoint.step + 2).unwrap_or(1);
             let base = (c.checkpoint.values.clone(), first);
             let from = StartFrom { state: &base.0, step: base.1 };
-            let run = Run::start_from(plan, from, input.clone(), host).map_err(|e| e.to_string())?;
+            let run = Run::start_from(plan, from, input.clone(), host).map_err(invalid)?;
             Begun { run, base: Some(base), parent, fresh: true }
         }
         (input, None) => {
             let input = input.clone().unwrap_or_else(|| json!({}));
-            let run = Run::start(plan, input, host).map_err(|e| e.to_string())?;
+            let run = Run::start(plan, input, host).map_err(invalid)?;
             Begun { run, base: None, parent, fresh: true }
         }
         (None, Some(c)) => {
@@ -321,7 +328,7 @@ fn begin(job: &Job, plan: Rc<Plan>, host: &JournalHost) -> Result<Begun, String>
         }
     };
     if let Some(resume) = &request.resume {
-        answer(&mut begun.run, resume.clone())?;
+        answer(&mut begun.run, resume.clone()).map_err(invalid)?;
     }
     let before: std::collections::BTreeSet<String> = request.interrupt_before.iter().cloned().collect();
     let after = request.interrupt_after.iter().cloned().collect();
@@ -330,10 +337,10 @@ fn begin(job: &Job, plan: Rc<Plan>, host: &JournalHost) -> Result<Begun, String>
 }
 
 /// The thread's newest checkpoint, if any.
-fn head_of(job: &Job) -> Result<Option<CheckpointRow>, String> {
-    let thread = job.store.thread(&job.row.request.thread_id).map_err(|e| e.to_string())?;
+fn head_of(job: &Job) -> Result<Option<CheckpointRow>, BackendError> {
+    let thread = job.store.thread(&job.row.request.thread_id)?;
     match thread.and_then(|t| t.head) {
-        Some(id) => job.store.checkpoint(&job.row.request.thread_id, &id).map_err(|e| e.to_string()),
+        Some(id) => job.store.checkpoint(&job.row.request.thread_id, &id),
         None => Ok(None),
     }
 }
@@ -345,17 +352,16 @@ fn materialize(
     plan: Rc<Plan>,
     c: &CheckpointRow,
     host: &JournalHost,
-) -> Result<(Run, Option<Base>), String> {
+) -> Result<(Run, Option<Base>), BackendError> {
     let owner = job
         .store
-        .run(&c.checkpoint.run_id)
-        .map_err(|e| e.to_string())?
-        .ok_or_else(|| format!("checkpoint {}: its run is gone", c.checkpoint.id))?;
-    let run = rebuild(plan, &owner, host)?;
+        .run(&c.checkpoint.run_id)?
+        .ok_or_else(|| invalid(format!("checkpoint {}: its run is gone", c.checkpoint.id)))?;
+    let run = rebuild(plan, &owner, host).map_err(invalid)?;
     let run = match &c.set {
-        Some(set) => run.fork(c.local_step, Some(set.clone()), host).map_err(|e| e.to_string())?,
+        Some(set) => run.fork(c.local_step, Some(set.clone()), host).map_err(invalid)?,
         None if c.local_step == run.step_count() => run,
-        None => run.fork(c.local_step, None, host).map_err(|e| e.to_string())?,
+        None => run.fork(c.local_step, None, host).map_err(invalid)?,
     };
     Ok((run, owner.base))
 }
@@ -373,11 +379,11 @@ pub fn rebuild(plan: Rc<Plan>, row: &RunRow, host: &dyn engine::Host) -> Result<
 
 /// A run that was going when the server stopped: its record as stored, continued; the step
 /// it was in runs again with the journal's replies.
-fn recover(job: &Job, plan: Rc<Plan>, host: &JournalHost) -> Result<Begun, String> {
+fn recover(job: &Job, plan: Rc<Plan>, host: &JournalHost) -> Result<Begun, BackendError> {
     if job.row.record.is_none() {
         return begin(job, plan, host);
     }
-    let run = rebuild(plan, &job.row, host)?;
+    let run = rebuild(plan, &job.row, host).map_err(invalid)?;
     let parent = head_of(job)?.map(|c| c.checkpoint.id);
     Ok(Begun { run, base: job.row.base.clone(), parent, fresh: false })
 }
