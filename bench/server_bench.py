@@ -1,6 +1,6 @@
 """`switchyard server` under load, with the official Python client (not a timed test; it prints figures).
 
-    cargo build --release -p switchyard
+    cargo build --release -p switchyard -p switchyard-server -p switchyard-serve
     $CARGO_TARGET_DIR/langgraph-venv/bin/python bench/server_bench.py [--seconds S] [--clients N]
     ./dev bench server        # builds, installs the client and runs this
 
