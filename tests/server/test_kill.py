@@ -69,8 +69,6 @@ class KillDuringARun(unittest.TestCase):
         journaled model replies are not fetched again."""
         if suite.backend is None or suite.backend.name != "restate":
             raise unittest.SkipTest("the Restate backend is not under test (--backend restate)")
-        if suite.backend.restate is None:
-            suite.backend.server([self.graph]).stop()  # starts Restate and its worker once
         restate = suite.backend.restate
         server = Server([self.graph], args=["--restate", restate.ingress]).start()
         self.addCleanup(server.stop)
