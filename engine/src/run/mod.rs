@@ -9,7 +9,7 @@
 //! |---|---|
 //! | `types` | [`Breakpoints`], [`StepRecord`] (the record's own types are [`crate::record`]'s) |
 //! | `task` | [`Task`]: a node or one map instance `<node>[<index>]`; [`MapItem`] and [`Fanout`]: the items of the instances due to run |
-//! | `start` | [`Run::start`]: defaults, input, the first active set |
+//! | `start` | [`Run::start`]: defaults, input, the first active set; [`Run::start_from`]: an earlier run's state instead of the defaults |
 //! | `step` | [`Run::step`]: one superstep, from the active set to the next |
 //! | `exec` | running one node: `set`, `script`, `router`, `human`, pinned and disabled nodes |
 //! | `subgraph` | a `subgraph` node: an embedded run (its `graph` or a definition it `use`s) driven to its end |
@@ -63,6 +63,7 @@ use thin_vec::ThinVec;
 use self::nodeset::NodeSet;
 use self::scope::Live;
 pub use self::scope::OUTPUT_HISTORY;
+pub use self::start::StartFrom;
 pub use self::task::{Fanout, Task};
 pub use self::types::{Breakpoints, StepRecord};
 use crate::effects::McpSessions;
@@ -128,6 +129,9 @@ pub struct Run {
     /// Whether this run opened `mcp` and so closes it when it stops (a run inside another
     /// leaves that to the outer one).
     owns_mcp: bool,
+    /// The step of the chain of runs this one continues at which it starts (0 for a run of
+    /// its own; [`Run::start_from`]): message ids name steps counted across the chain.
+    chain_step: u64,
 }
 
 impl Run {
@@ -168,6 +172,7 @@ impl Run {
             enclosing: None,
             mcp,
             owns_mcp: true,
+            chain_step: 0,
         }
     }
 
