@@ -15,14 +15,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 class FakeModel:
-    def __init__(self):
+    def __init__(self, port=0):
         self.calls = {}
         self.lock = threading.Lock()
         self.cond = threading.Condition(self.lock)
         self.held = None  # None: answer at once; "": hold every call; a word: hold calls naming it
         self.waiting = 0
         handler = type("Handler", (_Handler,), {"model": self})
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), handler)
         self.httpd.daemon_threads = True
         self.port = self.httpd.server_address[1]
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()

@@ -1,6 +1,11 @@
 """Runs the client test suite against `switchyard server` (see README.md).
 
     python tests/server/run.py [--backend embedded|restate] [-k PATTERN]... [MODULE...]
+    python tests/server/run.py --url URL [--model-port PORT] ...   # a server already running
+
+--url tests a server someone else started (LangGraph's own `langgraph dev` with graphs of the
+same names, to check the tests themselves); the kill tests skip then, and the model graphs'
+fake model listens on --model-port.
 
 One server serves every template, graphs/simple.json and the model graphs (model_graphs.py,
 calling a fake model on a free port) for the whole suite; the kill tests start their own.
@@ -38,9 +43,25 @@ def start_early_cron(client):
         return e
 
 
+class Running:
+    """A server this script did not start (--url): nothing to stop, no log to show."""
+
+    def __init__(self, url):
+        self.url = url.rstrip("/")
+        self.log = type("NoLog", (), {"name": "(not started here)"})()
+
+    def log_text(self):
+        return ""
+
+    def stop(self):
+        pass
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--backend", default="embedded", choices=["embedded", "restate"])
+    parser.add_argument("--url", help="test the server already running there instead of starting one")
+    parser.add_argument("--model-port", type=int, default=0, help="the fake model's port (default: a free one)")
     parser.add_argument("-k", dest="patterns", action="append", help="only tests whose name contains this")
     parser.add_argument("modules", nargs="*", default=MODULES)
     args = parser.parse_args()
@@ -48,12 +69,13 @@ def main():
     from langgraph_sdk import get_sync_client
 
     suite.backend = Backend(args.backend)
-    suite.model = FakeModel()
+    suite.model = FakeModel(args.model_port)
     folder = tempfile.TemporaryDirectory(prefix="switchyard-server-graphs-")
     made = [graph_file(folder.name, g(suite.model.base_url))
             for g in (model_graphs.held, model_graphs.chat)]
     try:
-        suite.server = suite.backend.server(TEMPLATES + [str(GRAPHS / "simple.json")] + made)
+        graphs = TEMPLATES + [str(GRAPHS / "simple.json")] + made
+        suite.server = Running(args.url) if args.url else suite.backend.server(graphs)
         print(f"switchyard server ({args.backend}) on {suite.server.url}", file=sys.stderr)
         suite.early_cron = start_early_cron(get_sync_client(url=suite.server.url))
         loader = unittest.TestLoader()

@@ -5,6 +5,7 @@ import time
 import unittest
 import uuid
 
+import httpx
 from langgraph_sdk import get_sync_client
 
 # Set by run.py before any test runs.
@@ -39,6 +40,19 @@ class ServerCase(unittest.TestCase):
             if time.time() > deadline:
                 self.fail(f"run {run_id} still {run['status']} after {within} s")
             time.sleep(0.05)
+
+    def refused(self, status, call, *args, **kwargs):
+        """The reply text of a call that must fail with HTTP `status` (runs.wait raises httpx's
+        error, other calls the SDK's typed ones; both are HTTPStatusError)."""
+        with self.assertRaises(httpx.HTTPStatusError) as caught:
+            call(*args, **kwargs)
+        self.assertEqual(caught.exception.response.status_code, status, caught.exception.response.text)
+        return caught.exception.response.text
+
+    @staticmethod
+    def bare(interrupts):
+        """Interrupts as {id, value}: LangGraph 0.16 adds `response_schema` in some places."""
+        return [{"id": i["id"], "value": i["value"]} for i in interrupts]
 
     @staticmethod
     def unique(word):

@@ -14,6 +14,10 @@ from support import TEMPLATES
 NAMESPACE = uuid.UUID("6ba7b821-9dad-11d1-80b4-00c04fd430c8")
 
 
+def assistant_id(graph_id):
+    return str(uuid.uuid5(NAMESPACE, graph_id))
+
+
 def template_names():
     return [json.load(open(p))["name"] for p in TEMPLATES]
 
@@ -29,7 +33,7 @@ class Assistants(suite.ServerCase):
     def test_assistant_ids_follow_langgraphs_recipe(self):
         """Rule: assistant_id = uuid5(6ba7b821-…, graph_id), as LangGraph names default assistants."""
         for a in self.client.assistants.search(limit=100):
-            self.assertEqual(a["assistant_id"], str(uuid.uuid5(NAMESPACE, a["graph_id"])), a)
+            self.assertEqual(a["assistant_id"], assistant_id(a["graph_id"]), a)
             self.assertEqual(a["name"], a["graph_id"])
             for key in ("config", "metadata", "version", "created_at", "updated_at"):
                 self.assertIn(key, a)
@@ -45,13 +49,13 @@ class Assistants(suite.ServerCase):
         self.assertEqual([a["assistant_id"] for a in first + second],
                          [a["assistant_id"] for a in everything[:4]])
 
-    def test_get_by_id_and_by_graph_id(self):
-        """Rule: an assistant is found by its id, and (as the SDK documents) by its graph name."""
+    def test_get_by_id(self):
+        """Rule: an assistant is found by its id, and carries its graph's description."""
         for name in template_names():
-            by_id = self.client.assistants.get(str(uuid.uuid5(NAMESPACE, name)))
+            by_id = self.client.assistants.get(assistant_id(name))
             self.assertEqual(by_id["graph_id"], name)
         description = json.load(open(TEMPLATES[3])).get("description")
-        got = self.client.assistants.get(str(uuid.uuid5(NAMESPACE, "Approval workflow")))
+        got = self.client.assistants.get(assistant_id("Approval workflow"))
         if description:
             self.assertEqual(got["description"], description)
 
@@ -64,7 +68,7 @@ class Assistants(suite.ServerCase):
         """Rule: get_graph gives nodes and edges between them; notes are left out; start is __start__."""
         for path in TEMPLATES:
             doc = json.load(open(path))
-            graph = self.client.assistants.get_graph(doc["name"])
+            graph = self.client.assistants.get_graph(assistant_id(doc["name"]))
             ids = {n["id"] for n in graph["nodes"]}
             self.assertIn("__start__", ids, doc["name"])
             for note in (n["id"] for n in doc["nodes"] if n["kind"] == "note"):
@@ -84,7 +88,7 @@ class Assistants(suite.ServerCase):
         what start requires."""
         for path in TEMPLATES:
             doc = json.load(open(path))
-            schemas = self.client.assistants.get_schemas(doc["name"])
+            schemas = self.client.assistants.get_schemas(assistant_id(doc["name"]))
             self.assertEqual(schemas["graph_id"], doc["name"])
             props = schemas["state_schema"]["properties"]
             self.assertEqual(set(props), set(doc["state"]), doc["name"])

@@ -3,8 +3,11 @@
 tests run; these tests run last."""
 
 import time
+import uuid
 
 import suite
+
+SIMPLE = str(uuid.uuid5(uuid.UUID("6ba7b821-9dad-11d1-80b4-00c04fd430c8"), "simple"))
 
 
 class Crons(suite.ServerCase):
@@ -14,12 +17,12 @@ class Crons(suite.ServerCase):
         on_thread = self.client.crons.create_for_thread(tid, "simple", schedule="0 0 1 1 *", input={"text": "jan"})
         stateless = self.client.crons.create("simple", schedule="0 0 1 1 *", input={"text": "jan"})
         self.assertIn(on_thread["cron_id"], [c["cron_id"] for c in self.client.crons.search(thread_id=tid)])
-        ids = [c["cron_id"] for c in self.client.crons.search(assistant_id="simple", limit=100)]
+        ids = [c["cron_id"] for c in self.client.crons.search(assistant_id=SIMPLE, limit=100)]
         self.assertIn(stateless["cron_id"], ids)
         for cron in (on_thread, stateless):
             self.client.crons.delete(cron["cron_id"])
         self.assertEqual(self.client.crons.search(thread_id=tid), [])
-        ids = [c["cron_id"] for c in self.client.crons.search(assistant_id="simple", limit=100)]
+        ids = [c["cron_id"] for c in self.client.crons.search(assistant_id=SIMPLE, limit=100)]
         self.assertNotIn(stateless["cron_id"], ids)
 
     def test_a_cron_fires_on_its_schedule(self):

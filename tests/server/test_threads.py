@@ -1,6 +1,8 @@
 """Threads: runs that share state, the history of their checkpoints numbered as LangGraph
 numbers them, forks through update_state, and the thread's life (search, metadata, delete)."""
 
+import uuid
+
 from langgraph_sdk.errors import NotFoundError
 
 import suite
@@ -24,7 +26,7 @@ class Threads(suite.ServerCase):
 
     def test_create_with_an_id_and_if_exists(self):
         """Rule: a client may name its thread; if_exists="do_nothing" returns the existing one."""
-        tid = self.unique("thread")
+        tid = str(uuid.uuid4())
         self.assertEqual(self.client.threads.create(thread_id=tid)["thread_id"], tid)
         self.client.threads.update(tid, metadata={"kept": True})
         again = self.client.threads.create(thread_id=tid, if_exists="do_nothing")
