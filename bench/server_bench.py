@@ -12,7 +12,9 @@ restate-server binary, on Restate:
   once it is answered and finished. Also the p50 and p99 of one such round trip;
 - first-event latency of a streamed run: the time from sending runs.stream to its first event
   (metadata) and to its first values event, 100 runs one after another, p50 and p99.
-The binary is $SWITCHYARD_BIN, else target/release/switchyard.
+The binary is $SWITCHYARD_BIN, else target/release/switchyard. With --url, the same
+measures against a server already running there (LangGraph's `langgraph dev` serving a graph
+named "Approval workflow" that interrupts for {"decision": ...}, for comparison).
 """
 
 import argparse
@@ -83,21 +85,26 @@ async def first_event(url, runs):
     return firsts, first_values
 
 
+def figures(name, url, clients, seconds):
+    """The table rows of both measures against the server at `url`."""
+    rate, rounds = asyncio.run(throughput(url, clients, seconds))
+    firsts, values = asyncio.run(first_event(url, 100))
+    return [
+        (name, f"approval runs/s, {clients} clients", f"{rate:.1f}",
+         f"round p50 {pct(rounds, 0.5):.0f} ms, p99 {pct(rounds, 0.99):.0f} ms, {len(rounds)} runs"),
+        (name, "stream: first event (metadata)", f"{pct(firsts, 0.5):.1f} ms",
+         f"p99 {pct(firsts, 0.99):.1f} ms, {len(firsts)} runs"),
+        (name, "stream: first values event", f"{pct(values, 0.5):.1f} ms",
+         f"p99 {pct(values, 0.99):.1f} ms, mean {statistics.mean(values) * 1000:.1f} ms"),
+    ]
+
+
 def measure(backend_name, clients, seconds):
     backend = Backend(backend_name)
     server = None
     try:
         server = backend.server([APPROVAL])
-        rate, rounds = asyncio.run(throughput(server.url, clients, seconds))
-        firsts, values = asyncio.run(first_event(server.url, 100))
-        return [
-            (backend_name, f"approval runs/s, {clients} clients", f"{rate:.1f}",
-             f"round p50 {pct(rounds, 0.5):.0f} ms, p99 {pct(rounds, 0.99):.0f} ms, {len(rounds)} runs"),
-            (backend_name, "stream: first event (metadata)", f"{pct(firsts, 0.5):.1f} ms",
-             f"p99 {pct(firsts, 0.99):.1f} ms, {len(firsts)} runs"),
-            (backend_name, "stream: first values event", f"{pct(values, 0.5):.1f} ms",
-             f"p99 {pct(values, 0.99):.1f} ms, mean {statistics.mean(values) * 1000:.1f} ms"),
-        ]
+        return figures(backend_name, server.url, clients, seconds)
     finally:
         if server:
             server.stop()
@@ -108,9 +115,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--url", help="measure the server already running there instead")
     args = parser.parse_args()
-    backends = ["embedded"] + (["restate"] if os.environ.get("SWITCHYARD_RESTATE_SERVER") else [])
-    rows = []
+    rows = figures(args.url, args.url, args.clients, args.seconds) if args.url else []
+    backends = [] if args.url else ["embedded"] + (["restate"] if os.environ.get("SWITCHYARD_RESTATE_SERVER") else [])
     for name in backends:
         print(f"measuring {name} ...", file=sys.stderr)
         rows += measure(name, args.clients, args.seconds)
