@@ -87,7 +87,10 @@ class Server:
         self.proc = None
 
     def command(self):
-        cmd = [switchyard_binary(), "server", *self.graphs, "--listen", f"127.0.0.1:{self.port}"]
+        # SWITCHYARD_SERVER_BIN runs the server program itself (what `switchyard server` starts).
+        program = [os.environ["SWITCHYARD_SERVER_BIN"]] if os.environ.get("SWITCHYARD_SERVER_BIN") else \
+            [switchyard_binary(), "server"]
+        cmd = [*program, *self.graphs, "--listen", f"127.0.0.1:{self.port}"]
         if self.data is not None:
             cmd += ["--data", self.data]
         return cmd + self.args
