@@ -73,6 +73,12 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
     def do_POST(self):
+        try:
+            self.answer()
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the caller was killed while its reply was held: what kill tests do
+
+    def answer(self):
         body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
         if not self.path.endswith("/chat/completions"):
             return self.send_json(404, {"error": {"message": f"no such path {self.path}"}})
