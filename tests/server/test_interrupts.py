@@ -56,6 +56,17 @@ class Interrupts(suite.ServerCase):
         self.assertEqual(values[-1]["final_status"], "completed")
         self.assertTrue(values[-1]["final_result"].startswith("Rejected."), values[-1])
 
+    def test_a_free_text_question_takes_a_string(self):
+        """Rule: a human node without a form (001's operator question) is answered with the bare
+        value, as LangGraph's interrupt() is; the answer lands in the node's field."""
+        tid = self.thread()
+        waiting = self.client.runs.wait(tid, "Step engine", input={"readings": [12, 15, 18, 21, 24, 27]})
+        [interrupt] = waiting["__interrupt__"]
+        self.assertEqual(interrupt["value"]["node"], "ask_operator")
+        done = self.client.runs.wait(tid, "Step engine", command={"resume": "Page the plant engineer"})
+        self.assertEqual(done["operator_note"], "Page the plant engineer")
+        self.assertEqual(self.client.threads.get(tid)["status"], "idle")
+
     def test_an_answer_the_form_refuses_is_422_and_changes_nothing(self):
         """Rule: an answer Switchyard refuses (a field of the wrong type) is 422 with the
         engine's message; the thread still waits with the same interrupt."""

@@ -3,9 +3,10 @@ clients read them (metadata first, values after the input, updates and values pe
 interrupts as an `__interrupt__` update and value, messages, debug, then the stream closes)."""
 
 import json
+import subprocess
 
 import suite
-from support import http
+from support import ROOT, http, switchyard_binary
 
 
 class Streaming(suite.ServerCase):
@@ -113,3 +114,41 @@ class Streaming(suite.ServerCase):
         self.wait_for_run(tid, run["run_id"])
         list(self.client.runs.join_stream(tid, run["run_id"]))
         self.assertEqual(self.client.runs.join(tid, run["run_id"])["echo"], "echo: joined")
+
+
+# One input per template that runs to its end without a person (the docs' examples).
+TEMPLATE_INPUTS = {
+    "000-task-loop.json": {"request": "Create a note about AI"},
+    "001-step-engine.json": {"readings": [3, 4, 2, 5], "context_available": True},
+    "002-agent-graph.json": {"task": "What is self-reflection?"},
+    "005-tool-agent.json": {"question": "What is the weather in Paris and Oslo?"},
+    "006-map-reduce.json": {"document": "Intro. It matters.\n## Goals\nShip it."},
+}
+
+
+def comparable(values):
+    """Values with messages reduced to (speaker, text): the server speaks LangChain's `type`."""
+    speaker = {"human": "user", "ai": "assistant"}
+    out = {}
+    for key, value in values.items():
+        if isinstance(value, list) and value and isinstance(value[0], dict) and "content" in value[0] \
+                and ("type" in value[0] or "role" in value[0]):
+            value = [(speaker.get(m.get("type"), m.get("type")) if "type" in m else m["role"], m["content"])
+                     for m in value]
+        out[key] = value
+    return out
+
+
+class TemplatesAsTheCliRunsThem(suite.ServerCase):
+    def test_each_template_ends_with_the_state_the_cli_gives(self):
+        """Rule: a template served to langgraph-sdk ends with the same state `switchyard run`
+        gives for the same input (messages compared by speaker and text)."""
+        for name, given in TEMPLATE_INPUTS.items():
+            path = str(ROOT / "templates" / name)
+            with self.subTest(template=name):
+                cli = subprocess.run([switchyard_binary(), "run", path, "--input", json.dumps(given), "--summary"],
+                                     capture_output=True, text=True)
+                expected = json.loads(cli.stdout)["state"]
+                graph_id = json.load(open(path))["name"]
+                got = self.client.runs.wait(None, graph_id, input=given)
+                self.assertEqual(comparable(got), comparable(expected))
