@@ -40,6 +40,33 @@ class Runs(suite.ServerCase):
         self.assertEqual(self.client.runs.join(tid, run["run_id"])["answer"], f"Reply to: {topic}")
         self.assertEqual(suite.model.count(topic), 1)
 
+    def test_enqueue_runs_the_second_after_the_first(self):
+        """Rule: multitask_strategy enqueue accepts a run on a busy thread and starts it once the
+        first has finished, from the state the first left."""
+        tid, first, topic = self.held_run()
+        second = self.client.runs.create(tid, "held_model", input={"topic": f"{topic}-next"},
+                                         multitask_strategy="enqueue")
+        self.assertIn(self.client.runs.get(tid, second["run_id"])["status"], ("pending", "running"))
+        suite.model.release()
+        done = self.client.runs.join(tid, second["run_id"])
+        self.assertEqual(done["answer"], f"Reply to: {topic}-next")
+        self.assertEqual(self.client.runs.get(tid, first["run_id"])["status"], "success")
+        self.assertEqual(suite.model.count(topic), 1)
+
+    def test_on_disconnect_cancel_stops_the_run(self):
+        """Rule: a streaming client that asked on_disconnect=cancel takes its run with it."""
+        topic = self.unique("cancel-on-go")
+        suite.model.hold(topic)
+        self.addCleanup(suite.model.release)
+        tid = self.thread()
+        before = suite.model.waiting
+        stream = self.client.runs.stream(tid, "held_model", input={"topic": topic}, on_disconnect="cancel")
+        first = next(stream)
+        suite.model.wait_for_waiting(before + 1)
+        stream.close()
+        run = self.wait_for_run(tid, first.data["run_id"], statuses=("interrupted", "success", "error"))
+        self.assertEqual(run["status"], "interrupted")
+
     def test_cancel_ends_the_run_interrupted(self):
         """Rule: a cancelled run ends interrupted and the thread is free for the next run."""
         tid, run, _ = self.held_run()
