@@ -16,15 +16,19 @@
 //! | [`wire`] | LangGraph's JSON shapes |
 //! | [`api`] | the routes, SSE, errors, tokens, CORS |
 //! | [`embedded`] | the embedded backend: SQLite, runs in the process, the effect journal |
+//! | [`crons`] | schedules that start runs, and their scheduler |
+//! | [`webhooks`] | a run POSTed to its `webhook` when it ends |
 
 pub mod api;
 pub mod backend;
+pub mod crons;
 pub mod domain;
 pub mod embedded;
 pub mod feed;
 pub mod graphs;
 pub mod interrupts;
 pub mod options;
+pub mod webhooks;
 pub mod wire;
 
 use std::net::SocketAddr;
@@ -72,12 +76,17 @@ pub async fn start(options: &Options) -> Result<Running, String> {
     for w in warnings {
         eprintln!("switchyard server: {w}");
     }
-    let backend = Embedded::new(store, graphs.clone(), Arc::new(settings), tokio::runtime::Handle::current());
+    let runtime = tokio::runtime::Handle::current();
+    let backend = Embedded::new(store, graphs.clone(), Arc::new(settings), runtime.clone());
+    backend.set_on_end(webhooks::sender(graphs.clone(), runtime));
     let continued = backend.recover().map_err(|e| e.to_string())?;
     if continued > 0 {
         eprintln!("switchyard server: continuing {continued} run(s) left going");
     }
-    let state = AppState { backend: Arc::new(backend.clone()), graphs, started_at: wire::time::now() };
+    let shared: Arc<dyn backend::Backend> = Arc::new(backend.clone());
+    let crons = crons::Crons::new(backend.store().clone(), shared.clone(), graphs.clone());
+    tokio::spawn(crons.clone().schedule());
+    let state = AppState { backend: shared, graphs, started_at: wire::time::now(), crons: Some(crons) };
     let http = HttpOptions { tokens, cors_origins: options.cors_origin.clone() };
     let app = api::router(state, &http);
     let listener = tokio::net::TcpListener::bind(&options.listen)

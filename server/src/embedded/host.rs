@@ -49,16 +49,14 @@ pub struct JournalHost {
     step: Cell<u64>,
     seen: RefCell<HashMap<(u64, String), u64>>,
     /// Where streamed text of a model's reply goes (token streaming).
-    on_delta: Box<dyn Fn(&str, &str)>,
+    on_delta: OnDelta,
 }
 
+/// Where a model's streamed text goes: `(node, text)`.
+pub type OnDelta = Box<dyn Fn(&str, &str)>;
+
 impl JournalHost {
-    pub fn new(
-        run: RunId,
-        store: Store,
-        settings: Arc<HostSettings>,
-        on_delta: Box<dyn Fn(&str, &str)>,
-    ) -> JournalHost {
+    pub fn new(run: RunId, store: Store, settings: Arc<HostSettings>, on_delta: OnDelta) -> JournalHost {
         JournalHost {
             run,
             store,
@@ -125,6 +123,57 @@ impl Host for JournalHost {
             }
             reply
         })
+    }
+
+    /// Models stream their replies, so `messages` streams get the text as it comes; the
+    /// journal keeps the whole reply (a replay hands it over as one piece).
+    fn streams(&self) -> bool {
+        true
+    }
+
+    fn http_stream<'a>(&'a self, request: HttpRequest, chunk: &'a dyn Fn(&str)) -> LocalBoxFuture<'a, HttpResult> {
+        let (hash, occurrence) = self.key("http", &request);
+        let step = self.step.get();
+        if let Some(reply) = self.store.journaled(&self.run, step, &hash, occurrence)
+            && let Ok(reply) = serde_json::from_str::<HttpResult>(&reply)
+        {
+            return Box::pin(async move {
+                if let Ok(r) = &reply {
+                    chunk(&r.body);
+                }
+                reply
+            });
+        }
+        let key = request.auth.and_then(|auth| self.settings.keys.key_for(auth, &request.url)).map(str::to_string);
+        let trusted = self.settings.keys.trusted().to_vec();
+        let held: Vec<String> = self.settings.keys.keys().map(str::to_string).collect();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+        Box::pin(async move {
+            let sent = tokio::task::spawn_blocking(move || {
+                net::stream::send_stream_bound(&request, key.as_deref(), &trusted, &mut |piece| {
+                    let _ = tx.send(piece.to_string());
+                })
+                .map(|mut r| {
+                    r.body = engine::host::redact(&r.body, held.iter().map(String::as_str));
+                    r
+                })
+            });
+            // Pieces are handed on as they come; the channel closes when the request ends.
+            while let Some(piece) = rx.recv().await {
+                chunk(&piece);
+            }
+            let reply = sent
+                .await
+                .unwrap_or_else(|_| Err(HttpFailure { message: "the request was dropped".into(), timed_out: false }));
+            if let Ok(text) = serde_json::to_string(&reply) {
+                self.store.journal(&self.run, step, &hash, occurrence, &text);
+            }
+            reply
+        })
+    }
+
+    fn stream_redactor(&self) -> engine::host::StreamRedactor {
+        engine::host::StreamRedactor::new(self.settings.keys.keys())
     }
 
     fn key_allowed(&self, auth: Auth, url: &str) -> Result<(), String> {
