@@ -72,7 +72,8 @@ pub async fn start(options: &Options) -> Result<Running, String> {
     let graphs = Arc::new(Graphs::load(&options.graphs).map_err(|e| e.to_string())?);
     let data = options.data_file()?;
     let store = Store::open(&data)?;
-    let (settings, warnings) = HostSettings::from_env(net::mcp::AllowedCommands::of(options.allow_command.iter()));
+    let allowed = net::mcp::AllowedCommands::of(options.allow_command.iter());
+    let (settings, warnings) = HostSettings::from_env(allowed);
     for w in warnings {
         eprintln!("switchyard server: {w}");
     }

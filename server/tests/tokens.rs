@@ -1,5 +1,5 @@
 //! Token streaming: a model that streams its reply (server-sent events, as OpenAI's API does)
-//! reaches a `messages-tuple` stream piece by piece, before the whole message.
+//! reaches a `messages-tuple` stream piece by piece, with the id the whole message gets.
 
 mod support;
 
@@ -61,14 +61,18 @@ fn a_streaming_models_pieces_arrive_in_messages_mode_before_the_whole_message() 
     });
     let server = Server::start(&[graph]);
     let body = json!({"assistant_id": "talker", "input": {"messages": [{"role": "user", "content": "hi"}]},
-                      "stream_mode": "messages-tuple"});
+                      "stream_mode": ["messages-tuple", "values"]});
     let (status, events) = server.stream("/runs/stream", &body);
     assert_eq!(status, 200);
     let messages: Vec<&Value> = events.iter().filter(|(n, _)| n == "messages").map(|(_, d)| d).collect();
-    let pieces: Vec<&str> =
-        messages.iter().filter(|m| m[0]["type"] == "AIMessageChunk").filter_map(|m| m[0]["content"].as_str()).collect();
+    let pieces: Vec<&str> = messages.iter().filter_map(|m| m[0]["content"].as_str()).collect();
+    // The reply arrives piece by piece, and only so: the whole message is not sent again.
     assert_eq!(pieces.concat(), "Hello", "{events:?}");
-    let whole = messages.last().expect("the whole message last");
-    assert_eq!((whole[0]["type"].clone(), whole[0]["content"].clone()), (json!("ai"), json!("Hello")));
-    assert_eq!(whole[1]["langgraph_node"], "agent");
+    assert!(messages.iter().all(|m| m[0]["type"] == "AIMessageChunk"), "{messages:?}");
+    assert_eq!(messages[0][1]["langgraph_node"], "agent");
+    // The pieces carry the id the whole message has in the state.
+    let last_values = events.iter().rev().find(|(n, _)| n == "values").map(|(_, v)| v.clone()).unwrap_or_default();
+    let reply = &last_values["messages"][1];
+    assert_eq!((reply["type"].clone(), reply["content"].clone()), (json!("ai"), json!("Hello")));
+    assert_eq!(messages[0][0]["id"], reply["id"]);
 }

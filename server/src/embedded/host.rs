@@ -9,34 +9,17 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use engine::host::{
-    Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, KeyRing, LocalBoxFuture, McpEnd, McpEndpoint,
-    McpExchange, McpReply,
+    Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture, McpEnd, McpEndpoint, McpExchange,
+    McpReply,
 };
 use sha2::{Digest, Sha256};
 
 use crate::domain::RunId;
 use crate::embedded::store::Store;
 
-/// What every run's host shares: keys from the environment and the MCP policy.
-pub struct HostSettings {
-    pub keys: KeyRing,
-    pub mcp: Arc<net::mcp::McpPolicy>,
-}
-
-impl HostSettings {
-    /// The environment's keys and MCP tokens; stdio MCP servers only for `allowed`. The
-    /// warnings are for the operator.
-    pub fn from_env(allowed: net::mcp::AllowedCommands) -> (HostSettings, Vec<String>) {
-        let (keys, bad) = net::keys_from_env();
-        let mut warnings: Vec<String> =
-            bad.into_iter().map(|o| format!("{}: `{o}` is not an origin; ignored", net::TRUSTED_ORIGINS_VAR)).collect();
-        let (tokens, token_warnings) = net::mcp::McpTokens::from_env();
-        warnings.extend(token_warnings);
-        let mut mcp = net::mcp::McpPolicy::open(allowed, tokens);
-        mcp.secrets = keys.keys().map(str::to_string).collect();
-        (HostSettings { keys, mcp: Arc::new(mcp) }, warnings)
-    }
-}
+/// What every run's host shares: keys from the environment and the MCP policy (read as the
+/// CLI's host reads them).
+pub type HostSettings = net::host_env::HostEnv;
 
 /// A run's host, living on its engine thread.
 pub struct JournalHost {
