@@ -75,7 +75,8 @@ class Interrupts(suite.ServerCase):
         self.assertIn("decision", detail)
         thread = self.client.threads.get(tid)
         self.assertEqual(thread["status"], "interrupted")
-        self.assertEqual(self.bare(self.client.threads.get_state(tid)["interrupts"]), self.bare(result["__interrupt__"]))
+        pending = self.client.threads.get_state(tid)["interrupts"]
+        self.assertEqual(self.bare(pending), self.bare(result["__interrupt__"]))
         done = self.client.runs.wait(tid, APPROVAL, command={"resume": {"decision": "approve"}})
         self.assertEqual(done["final_status"], "completed")
 
