@@ -9,7 +9,7 @@
 //! |---|---|
 //! | `types` | [`Breakpoints`], [`StepRecord`] (the record's own types are [`crate::record`]'s) |
 //! | `task` | [`Task`]: a node or one map instance `<node>[<index>]`; [`MapItem`] and [`Fanout`]: the items of the instances due to run |
-//! | `start` | [`Run::start`]: defaults, input, the first active set |
+//! | `start` | [`Run::start`]: defaults, input, the first active set; [`Run::start_from`]: an earlier run's state instead of the defaults |
 //! | `step` | [`Run::step`]: one superstep, from the active set to the next |
 //! | `exec` | running one node: `set`, `script`, `router`, `human`, pinned and disabled nodes |
 //! | `subgraph` | a `subgraph` node: an embedded run (its `graph` or a definition it `use`s) driven to its end |
@@ -63,6 +63,7 @@ use thin_vec::ThinVec;
 use self::nodeset::NodeSet;
 use self::scope::Live;
 pub use self::scope::OUTPUT_HISTORY;
+pub use self::start::StartFrom;
 pub use self::task::{Fanout, Task};
 pub use self::types::{Breakpoints, StepRecord};
 use crate::effects::McpSessions;

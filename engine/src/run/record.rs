@@ -14,6 +14,7 @@ use crate::host::Host;
 use crate::plan::Plan;
 use crate::record::snapshots::StepStates;
 use crate::record::{InputError, RUN_FORMAT, RunRecord, Status, StepDoc, Usage, split_name};
+use crate::run::start::StartFrom;
 use crate::run::task::{Fanout, Task};
 use crate::run::types::StepRecord;
 use crate::state::State;
@@ -94,14 +95,39 @@ impl Run {
 
     /// Rebuilds a run from its record, to resume or fork it. The record must hold its steps.
     pub fn from_record(plan: Rc<Plan>, record: &RunRecord, host: &dyn Host) -> Result<Run, InputError> {
+        Run::rebuild(plan, record, host, None)
+    }
+
+    /// Rebuilds a run that was started with [`Run::start_from`] from `from`: the record
+    /// holds the input, not the state it was applied to.
+    pub fn from_record_at(
+        plan: Rc<Plan>,
+        from: StartFrom<'_>,
+        record: &RunRecord,
+        host: &dyn Host,
+    ) -> Result<Run, InputError> {
+        Run::rebuild(plan, record, host, Some(from))
+    }
+
+    fn rebuild(
+        plan: Rc<Plan>,
+        record: &RunRecord,
+        host: &dyn Host,
+        from: Option<StartFrom<'_>>,
+    ) -> Result<Run, InputError> {
         if record.format != RUN_FORMAT {
             return Err(bad("format", format!("expected \"{RUN_FORMAT}\", found \"{}\"", record.format)));
         }
         let Some(steps) = &record.steps else {
             return Err(bad("steps", "this is a summary (made with --summary); resuming needs the full record"));
         };
-        let mut run = Run::start(plan.clone(), Value::Object(record.input.clone()), host)
-            .map_err(|e| bad(e.path, format!("the run's input no longer fits the graph: {}", e.message)))?;
+        let input = Value::Object(record.input.clone());
+        let started = match from {
+            Some(from) => Run::start_from(plan.clone(), from, input, host),
+            None => Run::start(plan.clone(), input, host),
+        };
+        let mut run =
+            started.map_err(|e| bad(e.path, format!("the run's input no longer fits the graph: {}", e.message)))?;
         crate::record::verify::check_record(&plan, record)?;
         let states =
             crate::record::snapshots::rebuild_states(&plan.schema, plan.limits.max_state_bytes, &run.state, steps)?;

@@ -1,9 +1,13 @@
 //! Starting a run (format.md §10): every field's default, then the input applied through the
 //! reducers, then the first active set from the start node's out-edges.
+//!
+//! A run can also start from a state an earlier run left ([`Run::start_from`]): a server that
+//! keeps a conversation as a chain of runs starts each one from the previous one's values
+//! instead of the declared defaults.
 
 use std::rc::Rc;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use thin_vec::ThinVec;
 
 use super::Run;
@@ -15,9 +19,44 @@ use crate::run::map::Targets;
 use crate::run::outcome::Route;
 use crate::state::{State, normalize_written, type_name};
 
+/// A state to start from instead of the defaults: the values at an earlier run's checkpoint,
+/// and that checkpoint's step counted across the whole chain of runs.
+///
+/// The step goes into the ids of input messages given without one (`input:<step>:<n>`):
+/// each run's own ids start again at `input:0:1`, which would name (and so replace) the first
+/// run's first message.
+#[derive(Debug, Clone, Copy)]
+pub struct StartFrom<'a> {
+    pub state: &'a Map<String, Value>,
+    pub step: u64,
+}
+
 impl Run {
     /// Starts a run: the defaults, then `input` applied through the reducers.
     pub fn start(plan: Rc<Plan>, input: Value, host: &dyn Host) -> Result<Run, InputError> {
+        let initial = State::initial(&plan.schema);
+        Run::begin(plan, initial, None, input, Writer::INPUT, host)
+    }
+
+    /// Starts a run from `from.state` rather than the defaults, with `input` applied through
+    /// the reducers as node `input` would (messages without an id get `input:<from.step>:<n>`).
+    /// A key the start node requires may come from that state instead of the input.
+    pub fn start_from(plan: Rc<Plan>, from: StartFrom<'_>, input: Value, host: &dyn Host) -> Result<Run, InputError> {
+        let initial = State::from_json(&plan.schema, from.state);
+        let writer = Writer { node: Writer::INPUT.node, step: from.step };
+        Run::begin(plan, initial, Some(from.state), input, writer, host)
+    }
+
+    /// A run in state `initial` (rebuilt from `earlier`, when an earlier run left it) with
+    /// `input` applied by `writer`, its first active set chosen.
+    fn begin(
+        plan: Rc<Plan>,
+        mut initial: State,
+        earlier: Option<&Map<String, Value>>,
+        input: Value,
+        writer: Writer<'_>,
+        host: &dyn Host,
+    ) -> Result<Run, InputError> {
         let Value::Object(mut input) = input else {
             return Err(InputError {
                 path: "input".into(),
@@ -25,15 +64,16 @@ impl Run {
             });
         };
         for key in plan.required_inputs() {
-            if !input.contains_key(key) {
+            // The defaults never count as given; a state an earlier run left does.
+            let given = input.contains_key(key) || earlier.is_some_and(|m| m.contains_key(key));
+            if !given {
                 return Err(InputError {
                     path: format!("input.{key}"),
                     message: format!("required by the start node `{}` but missing", plan.node(plan.start).id),
                 });
             }
         }
-        let mut initial = State::initial(&plan.schema);
-        check_against_schema(&plan, input.iter_mut(), "input", Writer::INPUT)?;
+        check_against_schema(&plan, input.iter_mut(), "input", writer)?;
         initial
             .apply(&plan.schema, &input, &mut Vec::new())
             .map_err(|e| InputError { path: format!("input.{}", e.field), message: e.message })?;
