@@ -6,7 +6,6 @@ use serde_json::{Map, Value};
 
 use super::Run;
 use crate::host::Host;
-use crate::messages::Writer;
 use crate::record::{ForkInfo, InputError, RunRecord, Status};
 use crate::run::start::check_against_schema;
 use crate::run::types::StepRecord;
@@ -20,7 +19,7 @@ impl Run {
         run.forked_from = Some(ForkInfo { run_id: self.run_id.clone(), step, set: set.clone() });
         if let Some(mut set) = set {
             // Messages set here are written by `set` at the checkpoint forked from.
-            check_against_schema(&run.plan, set.iter_mut(), "set", Writer { node: "set", step })?;
+            check_against_schema(&run.plan, set.iter_mut(), "set", run.message_writer("set", step))?;
             let mut patch = Vec::new();
             run.state
                 .apply(&run.plan.schema, &set, &mut patch)
@@ -47,7 +46,7 @@ impl Run {
                 .map_err(|message| InputError { path: format!("state.{k}"), message })?;
             if spec.ty == crate::document::FieldType::Messages {
                 // Checked just above: this only gives ids to messages edited in without one.
-                let _ = crate::messages::normalize_list(v, Some(Writer { node: "set", step }));
+                let _ = crate::messages::normalize_list(v, Some(run.message_writer("set", step)));
             }
         }
         run.forked_from = Some(ForkInfo { run_id: self.run_id.clone(), step, set: Some(values.clone()) });
@@ -114,6 +113,7 @@ impl Run {
         run.initial_fanout = self.initial_fanout.clone();
         run.forked_from = self.forked_from.clone();
         run.breakpoints = self.breakpoints.clone();
+        run.chain_step = self.chain_step;
         run.mark_ran(self.plan.start);
         for s in &self.steps[..keep] {
             run.replay(s.clone());

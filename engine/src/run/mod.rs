@@ -129,6 +129,9 @@ pub struct Run {
     /// Whether this run opened `mcp` and so closes it when it stops (a run inside another
     /// leaves that to the outer one).
     owns_mcp: bool,
+    /// The step of the chain of runs this one continues at which it starts (0 for a run of
+    /// its own; [`Run::start_from`]): message ids name steps counted across the chain.
+    chain_step: u64,
 }
 
 impl Run {
@@ -169,6 +172,7 @@ impl Run {
             enclosing: None,
             mcp,
             owns_mcp: true,
+            chain_step: 0,
         }
     }
 

@@ -44,7 +44,9 @@ impl Run {
     pub fn start_from(plan: Rc<Plan>, from: StartFrom<'_>, input: Value, host: &dyn Host) -> Result<Run, InputError> {
         let initial = State::from_json(&plan.schema, from.state);
         let writer = Writer { node: Writer::INPUT.node, step: from.step };
-        Run::begin(plan, initial, Some(from.state), input, writer, host)
+        let mut run = Run::begin(plan, initial, Some(from.state), input, writer, host)?;
+        run.chain_step = from.step;
+        Ok(run)
     }
 
     /// A run in state `initial` (rebuilt from `earlier`, when an earlier run left it) with
@@ -100,6 +102,14 @@ impl Run {
             }
         }
         Ok(run)
+    }
+}
+
+impl Run {
+    /// Who writes messages without an id at step `step` of this run, named `node`: the step
+    /// counted across the chain of runs this one continues, so a later run's ids differ.
+    pub(super) fn message_writer<'a>(&self, node: &'a str, step: u64) -> Writer<'a> {
+        Writer { node, step: self.chain_step + step }
     }
 }
 

@@ -13,7 +13,6 @@ use super::Run;
 use crate::document::{OnError, Reducer};
 use crate::effects::Deadline;
 use crate::host::Host;
-use crate::messages::Writer;
 use crate::record::{ErrorKind, NodeError, RunError, Status};
 use crate::run::map::Targets;
 use crate::run::outcome::Outcome;
@@ -229,7 +228,7 @@ impl Run {
                 Some(_) if writes_messages() => Cow::Owned(task.name(&self.plan)),
                 _ => Cow::Borrowed(&self.plan.node(task.node).id),
             };
-            let writer = Writer { node: &name, step: step_no };
+            let writer = self.message_writer(&name, step_no);
             if let Err(e) = check_against_schema(&self.plan, update.iter_mut(), "", writer) {
                 let error = NodeError {
                     kind: ErrorKind::Type,
