@@ -32,6 +32,9 @@ pub struct RunStart {
     pub input: Option<Value>,
     /// `command.resume`.
     pub resume: Option<Value>,
+    /// Answers by waiting node, when the caller has matched `resume` to the waits itself
+    /// (taken instead of `resume`).
+    pub answers: Option<Map<String, Value>>,
     pub checkpoint_id: Option<String>,
     pub interrupt_before: Vec<String>,
     pub interrupt_after: Vec<String>,
@@ -203,11 +206,15 @@ impl RestateThreads {
             Some(g) => self.progress(g)?.filter(|p| p.waiting && !p.ended).map(|p| (g.clone(), p)),
             None => None,
         };
-        if let Some(resume) = &start.resume {
+        if start.resume.is_some() || start.answers.is_some() {
             let Some((graph_run, progress)) = waiting else {
                 return Err(Failure::conflict("command.resume: nothing on this thread waits for an answer"));
             };
-            let answers = answers_for(&graph_run, &progress, resume)?;
+            let answers = match (&start.answers, &start.resume) {
+                (Some(answers), _) => answers.clone(),
+                (None, Some(resume)) => answers_for(&graph_run, &progress, resume)?,
+                (None, None) => Map::new(),
+            };
             return Ok(Launch::Proceed { graph_run, stops: progress.stops, step: progress.record.step, answers });
         }
         match (&start.input, waiting) {

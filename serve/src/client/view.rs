@@ -64,6 +64,8 @@ pub struct StepView {
     pub thread_step: u64,
     pub ran: Vec<String>,
     pub updates: BTreeMap<String, Value>,
+    /// Nodes that failed in it, with their error (`{kind, message}`).
+    pub errors: BTreeMap<String, Value>,
     pub values: Map<String, Value>,
     pub next: Vec<String>,
 }
@@ -134,7 +136,7 @@ impl RestateThreads {
         }
     }
 
-    pub(crate) fn view_of(&self, doc: &ThreadDoc, run: &ThreadRun) -> Result<RunView, Failure> {
+    pub fn view_of(&self, doc: &ThreadDoc, run: &ThreadRun) -> Result<RunView, Failure> {
         let mut view = RunView {
             run: run.clone(),
             status: RunStatus::Pending,
@@ -292,6 +294,7 @@ fn step_view(replayed: &Run, record: &RunRecord, segment: Option<&Segment>, step
         thread_step: segment.map_or(step, |s| s.thread_step(step)),
         ran: doc.ran.clone(),
         updates: doc.updates.iter().map(|(k, u)| (k.clone(), serde_json::to_value(u).unwrap_or(Value::Null))).collect(),
+        errors: doc.errors.iter().map(|(k, e)| (k.clone(), serde_json::to_value(e).unwrap_or(Value::Null))).collect(),
         values: replayed.state_at(step).map(|s| s.to_json()).unwrap_or_default(),
         next: doc.next.clone(),
     })
