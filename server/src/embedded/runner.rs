@@ -1,0 +1,373 @@
+//! A run on the embedded server, on an engine thread of its own (the engine is
+//! single-threaded): where it starts (a new input on the thread's state, a checkpoint
+//! continued or forked, a run continued after a restart), then step by step, each step saved
+//! (the record, a checkpoint) before its events go out.
+
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use engine::run::{Breakpoints, StartFrom};
+use engine::{Plan, Run, RunRecord, Status};
+use serde_json::{Map, Value, json};
+use tokio::sync::oneshot;
+
+use crate::domain::{Checkpoint, CheckpointId, RunStatus, Source, ThreadStatus};
+use crate::embedded::events;
+use crate::embedded::host::{HostSettings, JournalHost};
+use crate::embedded::store::{CheckpointRow, RunRow, Store};
+use crate::feed::{Event, FeedWriter};
+use crate::graphs::LoadedGraph;
+use crate::interrupts::{interrupt_id, interrupts};
+use crate::wire::time::now;
+
+/// Everything a run's thread needs.
+pub struct Job {
+    pub row: RunRow,
+    pub graph: LoadedGraph,
+    pub store: Store,
+    pub settings: Arc<HostSettings>,
+    pub feed: FeedWriter,
+    pub cancel: Arc<AtomicBool>,
+    /// Continue the run from its stored record (a restart) rather than from its request.
+    pub recover: bool,
+    /// Told whether the run could start (the message is a 422's detail).
+    pub started: Option<oneshot::Sender<Result<(), String>>>,
+    /// Held for the run's life: one run at a time per thread.
+    pub guard: Option<tokio::sync::OwnedMutexGuard<()>>,
+    /// Called with the final row once the run has ended.
+    pub on_end: Box<dyn FnOnce(RunRow) + Send>,
+}
+
+/// Starts the job's engine thread.
+pub fn spawn(job: Job) {
+    let failed = job.feed.clone();
+    let started = engine::stack::spawn_run_thread("run", move || {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build();
+        match runtime {
+            Ok(rt) => rt.block_on(drive(job)),
+            Err(e) => {
+                job.feed.push(Event::new("error", json!({"error": "RuntimeError", "message": e.to_string()})));
+                job.feed.close();
+            }
+        }
+    });
+    if let Err(e) = started {
+        failed.push(Event::new("error", json!({"error": "RuntimeError", "message": e.to_string()})));
+        failed.close();
+    }
+}
+
+/// Where the engine's run sits in the thread.
+struct Begun {
+    run: Run,
+    /// The state and chain step the engine's run starts from (not the defaults).
+    base: Option<(Map<String, Value>, u64)>,
+    /// The newest checkpoint before this run's first.
+    parent: Option<CheckpointId>,
+    /// The run starts with an input: its step 0 is a checkpoint of its own.
+    fresh: bool,
+}
+
+impl Begun {
+    fn chain(&self) -> u64 {
+        self.base.as_ref().map_or(0, |(_, s)| *s)
+    }
+}
+
+async fn drive(mut job: Job) {
+    let plan = match plan_for(&job) {
+        Ok(plan) => plan,
+        Err(message) => return refuse(job, message),
+    };
+    let feed = job.feed.clone();
+    let delta_meta =
+        json!({"run_id": job.row.info.run_id, "thread_id": job.row.info.thread_id, "graph_id": job.graph.graph_id});
+    let on_delta = Box::new(move |node: &str, text: &str| events::token(&feed, node, text, &delta_meta));
+    let host = JournalHost::new(job.row.info.run_id.clone(), job.store.clone(), job.settings.clone(), on_delta);
+    let begun = if job.recover { recover(&job, plan, &host) } else { begin(&job, plan, &host) };
+    let mut begun = match begun {
+        Ok(b) => b,
+        Err(message) => return refuse(job, message),
+    };
+    if let Some(tx) = job.started.take() {
+        let _ = tx.send(Ok(()));
+    }
+    job.row.base = begun.base.clone();
+    job.row.info.status = RunStatus::Running;
+    save_run(&job, &begun.run);
+    set_thread(&job, ThreadStatus::Busy, None);
+    let mut head = begun.parent.clone();
+    if begun.fresh {
+        head = Some(checkpoint(&job, &begun, 0, Source::Input, head));
+        events::values(&job.feed, &begun.run, &job.graph);
+    }
+    let mut first = true;
+    let mut cancelled = false;
+    while begun.run.status() == Status::Running || (first && begun.run.at_breakpoint()) {
+        first = false;
+        if job.cancel.load(Ordering::SeqCst) {
+            cancelled = true;
+            break;
+        }
+        let before = begun.run.step_count();
+        host.at_step(before + 1);
+        begun.run.step(&host).await;
+        let k = begun.run.step_count();
+        if k == before {
+            continue;
+        }
+        save_run(&job, &begun.run);
+        let failed = begun.run.steps().last().is_some_and(|s| s.failed);
+        if !failed {
+            head = Some(checkpoint(&job, &begun, k, Source::Loop, head));
+        }
+        let chain = begun.chain() + k;
+        events::step(&job.feed, &begun.run, &job.graph, chain, &job.row.info);
+    }
+    finish(job, &begun.run, cancelled, head);
+}
+
+/// The plan, its step limit lowered to the run's `recursion_limit` when that is lower.
+fn plan_for(job: &Job) -> Result<Rc<Plan>, String> {
+    let graph = engine::parse::graph_from_value(job.graph.document.clone()).map_err(|e| e.to_string())?;
+    let mut plan = engine::compile(&graph).plan.ok_or("the graph no longer compiles")?;
+    if let Some(limit) = job.row.request.max_steps {
+        plan.limits.max_steps = plan.limits.max_steps.min(limit.max(1));
+    }
+    Ok(Rc::new(plan))
+}
+
+/// The run could not start: the client is told, and a recovered run is failed.
+fn refuse(mut job: Job, message: String) {
+    if let Some(tx) = job.started.take() {
+        let _ = tx.send(Err(message));
+        job.feed.close();
+        (job.on_end)(job.row);
+        return;
+    }
+    job.row.error = Some(("InvalidInput".into(), message.clone()));
+    job.row.info.status = RunStatus::Error;
+    job.row.info.updated_at = now();
+    let _ = job.store.update_run(&job.row);
+    set_thread(&job, ThreadStatus::Error, None);
+    job.feed.push(Event::new("error", json!({"error": "InvalidInput", "message": message})));
+    job.feed.close();
+    (job.on_end)(job.row);
+}
+
+/// A run started from its request: a new input at a checkpoint (or on an empty thread), or a
+/// checkpoint continued (answering what waits there).
+fn begin(job: &Job, plan: Rc<Plan>, host: &JournalHost) -> Result<Begun, String> {
+    let request = &job.row.request;
+    let at = match &request.checkpoint {
+        Some(id) => Some(
+            job.store
+                .checkpoint(&request.thread_id, id)
+                .map_err(|e| e.to_string())?
+                .ok_or_else(|| format!("checkpoint_id: thread {} has no checkpoint {id}", request.thread_id))?,
+        ),
+        None => head_of(job)?,
+    };
+    let parent = at.as_ref().map(|c| c.checkpoint.id.clone());
+    let mut begun = match (&request.input, at) {
+        (Some(input), Some(c)) => {
+            let base = (c.checkpoint.values.clone(), c.checkpoint.step + 1);
+            let from = StartFrom { state: &base.0, step: base.1 };
+            let run = Run::start_from(plan, from, input.clone(), host).map_err(|e| e.to_string())?;
+            Begun { run, base: Some(base), parent, fresh: true }
+        }
+        (input, None) => {
+            let input = input.clone().unwrap_or_else(|| json!({}));
+            let run = Run::start(plan, input, host).map_err(|e| e.to_string())?;
+            Begun { run, base: None, parent, fresh: true }
+        }
+        (None, Some(c)) => {
+            let (run, base) = materialize(job, plan, &c, host)?;
+            Begun { run, base, parent, fresh: false }
+        }
+    };
+    if let Some(resume) = &request.resume {
+        answer(&mut begun.run, resume.clone())?;
+    }
+    let before: std::collections::BTreeSet<String> = request.interrupt_before.iter().cloned().collect();
+    let after = request.interrupt_after.iter().cloned().collect();
+    begun.run.set_breakpoints(Breakpoints { before, after });
+    Ok(begun)
+}
+
+/// The thread's newest checkpoint, if any.
+fn head_of(job: &Job) -> Result<Option<CheckpointRow>, String> {
+    let thread = job.store.thread(&job.row.request.thread_id).map_err(|e| e.to_string())?;
+    match thread.and_then(|t| t.head) {
+        Some(id) => job.store.checkpoint(&job.row.request.thread_id, &id).map_err(|e| e.to_string()),
+        None => Ok(None),
+    }
+}
+
+/// The engine's run at checkpoint `c`: the run that wrote it, rebuilt from its record, then
+/// forked there unless `c` is its last step (an `update_state` checkpoint forks with its values).
+fn materialize(
+    job: &Job,
+    plan: Rc<Plan>,
+    c: &CheckpointRow,
+    host: &JournalHost,
+) -> Result<(Run, Option<(Map<String, Value>, u64)>), String> {
+    let owner = job
+        .store
+        .run(&c.checkpoint.run_id)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("checkpoint {}: its run is gone", c.checkpoint.id))?;
+    let run = rebuild(plan, &owner, host)?;
+    let run = match &c.set {
+        Some(set) => run.fork(c.local_step, Some(set.clone()), host).map_err(|e| e.to_string())?,
+        None if c.local_step == run.step_count() => run,
+        None => run.fork(c.local_step, None, host).map_err(|e| e.to_string())?,
+    };
+    Ok((run, owner.base))
+}
+
+/// A run rebuilt from its stored record.
+pub fn rebuild(plan: Rc<Plan>, row: &RunRow, host: &dyn engine::Host) -> Result<Run, String> {
+    let record = row.record.clone().ok_or("the run has no record yet")?;
+    let record: RunRecord = serde_json::from_value(record).map_err(|e| format!("the stored record: {e}"))?;
+    match &row.base {
+        Some((state, step)) => Run::from_record_at(plan, StartFrom { state, step: *step }, &record, host),
+        None => Run::from_record(plan, &record, host),
+    }
+    .map_err(|e| e.to_string())
+}
+
+/// A run that was going when the server stopped: its record as stored, continued; the step
+/// it was in runs again with the journal's replies.
+fn recover(job: &Job, plan: Rc<Plan>, host: &JournalHost) -> Result<Begun, String> {
+    if job.row.record.is_none() {
+        return begin(job, plan, host);
+    }
+    let run = rebuild(plan, &job.row, host)?;
+    let parent = head_of(job)?.map(|c| c.checkpoint.id);
+    Ok(Begun { run, base: job.row.base.clone(), parent, fresh: false })
+}
+
+/// `Command(resume=…)`: one waiting node takes the value; several take a map from interrupt
+/// id (or node id) to answer.
+fn answer(run: &mut Run, resume: Value) -> Result<(), String> {
+    let waiting = run.waiting_for();
+    match waiting.as_slice() {
+        [] => Err("command.resume: nothing on this thread waits for an answer".into()),
+        [node] => run.answer(node, resume).map_err(|e| format!("command.resume: {e}")),
+        nodes => {
+            let Value::Object(answers) = resume else {
+                return Err(format!(
+                    "command.resume: {} nodes wait ({}); give a map from interrupt id to answer",
+                    nodes.len(),
+                    nodes.join(", ")
+                ));
+            };
+            let run_id = run.run_id().to_string();
+            for (key, value) in answers {
+                let Some(node) = nodes.iter().find(|n| **n == key || interrupt_id(&run_id, n) == key) else {
+                    return Err(format!("command.resume: `{key}` names no pending interrupt"));
+                };
+                run.answer(node, value).map_err(|e| format!("command.resume: {e}"))?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Writes checkpoint `k` of the engine's run; returns its id (the thread's new head).
+fn checkpoint(job: &Job, begun: &Begun, k: u64, source: Source, parent: Option<CheckpointId>) -> CheckpointId {
+    let run = &begun.run;
+    let id = CheckpointId(uuid::Uuid::now_v7().to_string());
+    let waiting =
+        if run.status() == Status::Interrupted { interrupts(run.run_id(), run.waiting()) } else { Vec::new() };
+    let next = if run.status() == Status::Completed { Vec::new() } else { run.next_ids() };
+    let row = CheckpointRow {
+        checkpoint: Checkpoint {
+            id: id.clone(),
+            thread_id: job.row.info.thread_id.clone(),
+            parent,
+            run_id: job.row.info.run_id.clone(),
+            step: begun.chain() + k,
+            source,
+            values: run.state_json(),
+            next,
+            interrupts: waiting,
+            created_at: now(),
+            graph_id: job.graph.graph_id.clone(),
+            assistant_id: job.graph.assistant_id.clone(),
+        },
+        local_step: k,
+        set: None,
+    };
+    let _ = job.store.insert_checkpoint(&row);
+    set_thread(job, ThreadStatus::Busy, Some(id.clone()));
+    id
+}
+
+/// Saves the run's record as it stands.
+fn save_run(job: &Job, run: &Run) {
+    let mut row = job.row.clone();
+    row.record = serde_json::to_value(run.record(true)).ok();
+    row.info.updated_at = now();
+    let _ = job.store.update_run(&row);
+}
+
+/// Sets the thread's status, and its head when one is given.
+fn set_thread(job: &Job, status: ThreadStatus, head: Option<CheckpointId>) {
+    if let Ok(Some(mut t)) = job.store.thread(&job.row.info.thread_id) {
+        t.status = status;
+        if head.is_some() {
+            t.head = head;
+        }
+        t.updated_at = now();
+        let _ = job.store.update_thread(&t);
+    }
+}
+
+/// The run has stopped: its status as LangGraph names it, the thread's, the last events.
+fn finish(mut job: Job, run: &Run, cancelled: bool, head: Option<CheckpointId>) {
+    let (status, thread_status) = match (cancelled, run.status()) {
+        (true, _) => (RunStatus::Interrupted, ThreadStatus::Idle),
+        (false, Status::Completed) => (RunStatus::Success, ThreadStatus::Idle),
+        (false, Status::Interrupted) => (RunStatus::Success, ThreadStatus::Interrupted),
+        (false, _) => (RunStatus::Error, ThreadStatus::Error),
+    };
+    job.row.info.status = status;
+    job.row.info.updated_at = now();
+    job.row.record = serde_json::to_value(run.record(true)).ok();
+    if status == RunStatus::Error {
+        let (kind, message) = match run.error() {
+            Some(e) => (error_name(e.kind), e.message.clone()),
+            None => ("GraphError".into(), format!("the run stopped {:?}", run.status())),
+        };
+        job.row.error = Some((kind, message));
+    }
+    let _ = job.store.update_run(&job.row);
+    set_thread(&job, thread_status, head);
+    if let Some((error, message)) = &job.row.error {
+        job.feed.push(Event::new("error", json!({"error": error, "message": message})));
+    }
+    job.feed.close();
+    drop(job.guard.take());
+    (job.on_end)(job.row);
+}
+
+/// An engine error kind as an exception-like name (`GraphRecursionError` at the step limit,
+/// as LangGraph names it).
+fn error_name(kind: engine::ErrorKind) -> String {
+    let name = serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+    if name == "limit" {
+        return "GraphRecursionError".into();
+    }
+    let mut out = String::new();
+    for part in name.split('_') {
+        let mut chars = part.chars();
+        if let Some(c) = chars.next() {
+            out.extend(c.to_uppercase());
+            out.push_str(chars.as_str());
+        }
+    }
+    out + "Error"
+}
