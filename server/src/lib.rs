@@ -16,6 +16,7 @@
 //! | [`wire`] | LangGraph's JSON shapes |
 //! | [`api`] | the routes, SSE, errors, tokens, CORS |
 //! | [`embedded`] | the embedded backend: SQLite, runs in the process, the effect journal |
+//! | [`restate`] | `--restate URL`: the backend over Restate, threads and runs in `switchyard serve`'s objects and workflows |
 
 pub mod api;
 pub mod backend;
@@ -25,6 +26,7 @@ pub mod feed;
 pub mod graphs;
 pub mod interrupts;
 pub mod options;
+pub mod restate;
 pub mod wire;
 
 use std::net::SocketAddr;
@@ -40,7 +42,8 @@ use crate::options::Options;
 /// A server that is listening.
 pub struct Running {
     pub addr: SocketAddr,
-    pub backend: Embedded,
+    /// The embedded backend (`None` with `--restate`).
+    pub backend: Option<Embedded>,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -60,24 +63,15 @@ impl Running {
 /// listening; the message says what is wrong.
 pub async fn start(options: &Options) -> Result<Running, String> {
     let tokens = options.check()?;
-    if options.restate.is_some() {
-        return Err(
-            "--restate: the Restate backend is not in this build yet; leave it out to use the embedded store".into()
-        );
-    }
     let graphs = Arc::new(Graphs::load(&options.graphs).map_err(|e| e.to_string())?);
-    let data = options.data_file()?;
-    let store = Store::open(&data)?;
-    let (settings, warnings) = HostSettings::from_env(net::mcp::AllowedCommands::of(options.allow_command.iter()));
-    for w in warnings {
-        eprintln!("switchyard server: {w}");
-    }
-    let backend = Embedded::new(store, graphs.clone(), Arc::new(settings), tokio::runtime::Handle::current());
-    let continued = backend.recover().map_err(|e| e.to_string())?;
-    if continued > 0 {
-        eprintln!("switchyard server: continuing {continued} run(s) left going");
-    }
-    let state = AppState { backend: Arc::new(backend.clone()), graphs, started_at: wire::time::now() };
+    let (backend, embedded): (Arc<dyn backend::Backend>, _) = match &options.restate {
+        Some(url) => (Arc::new(over_restate(url, &graphs).await?), None),
+        None => {
+            let embedded = embedded(options, &graphs)?;
+            (Arc::new(embedded.clone()), Some(embedded))
+        }
+    };
+    let state = AppState { backend, graphs, started_at: wire::time::now() };
     let http = HttpOptions { tokens, cors_origins: options.cors_origin.clone() };
     let app = api::router(state, &http);
     let listener = tokio::net::TcpListener::bind(&options.listen)
@@ -89,5 +83,30 @@ pub async fn start(options: &Options) -> Result<Running, String> {
             eprintln!("switchyard server: {e}");
         }
     });
-    Ok(Running { addr, backend, task })
+    Ok(Running { addr, backend: embedded, task })
+}
+
+/// The Restate backend, after checking the ingress answers: a server that cannot reach it
+/// says so at start rather than at the first request.
+async fn over_restate(url: &str, graphs: &Arc<Graphs>) -> Result<restate::OverRestate, String> {
+    let backend = restate::OverRestate::new(url, graphs.clone(), tokio::runtime::Handle::current())
+        .map_err(|e| format!("--restate {url}: {e}"))?;
+    backend.check().await.map_err(|e| format!("--restate {url}: {e}"))?;
+    Ok(backend)
+}
+
+/// The embedded backend over its store, the runs a stopped server left continued.
+fn embedded(options: &Options, graphs: &Arc<Graphs>) -> Result<Embedded, String> {
+    let data = options.data_file()?;
+    let store = Store::open(&data)?;
+    let (settings, warnings) = HostSettings::from_env(net::mcp::AllowedCommands::of(options.allow_command.iter()));
+    for w in warnings {
+        eprintln!("switchyard server: {w}");
+    }
+    let backend = Embedded::new(store, graphs.clone(), Arc::new(settings), tokio::runtime::Handle::current());
+    let continued = backend.recover().map_err(|e| e.to_string())?;
+    if continued > 0 {
+        eprintln!("switchyard server: continuing {continued} run(s) left going");
+    }
+    Ok(backend)
 }
