@@ -8,7 +8,7 @@ use engine::Plan;
 use serde_json::Value;
 
 use crate::client::ingress::Failure;
-use crate::load::plan_of;
+use crate::load::served_plan;
 
 pub struct Graphs {
     by_hash: BTreeMap<String, Value>,
@@ -18,7 +18,7 @@ impl Graphs {
     pub fn new(documents: &[Value]) -> Result<Graphs, Failure> {
         let mut by_hash = BTreeMap::new();
         for document in documents {
-            let (_, hash) = plan_of(document.clone()).map_err(|r| Failure::new(r.code(), r.message()))?;
+            let (_, hash) = served_plan(document.clone()).map_err(|r| Failure::new(r.code(), r.message()))?;
             by_hash.insert(hash, document.clone());
         }
         Ok(Graphs { by_hash })
@@ -29,7 +29,7 @@ impl Graphs {
         let document = hash.and_then(|h| self.by_hash.get(h)).ok_or_else(|| {
             Failure::new(500, format!("the graph {} is not one this server serves", hash.unwrap_or("(unknown)")))
         })?;
-        let (plan, _) = plan_of(document.clone()).map_err(|r| Failure::new(r.code(), r.message()))?;
+        let (plan, _) = served_plan(document.clone()).map_err(|r| Failure::new(r.code(), r.message()))?;
         Ok(Rc::new(plan))
     }
 }

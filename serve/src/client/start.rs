@@ -146,7 +146,7 @@ impl RestateThreads {
     /// The input checked as the run will check it, so that a bad one is refused (422) before
     /// anything is kept.
     fn check_input(&self, graph: &Value, from: Option<&StartState>, input: &Value) -> Result<(), Failure> {
-        let (plan, _) = crate::load::plan_of(graph.clone()).map_err(|r| Failure::invalid(r.message()))?;
+        let (plan, _) = crate::load::served_plan(graph.clone()).map_err(|r| Failure::invalid(r.message()))?;
         let host = engine::OfflineHost::new();
         let plan = std::rc::Rc::new(plan);
         let started = match from {

@@ -12,8 +12,8 @@ use switchyard_serve::client::{Failure, RestateThreads, RunStart};
 
 use crate::backend::{Backend, BackendError, NewThread, Result};
 use crate::domain::{
-    Checkpoint, CheckpointId, Outcome, RunId, RunInfo, RunRequest, RunStatus, StateUpdate, ThreadId, ThreadInfo,
-    ThreadQuery,
+    Checkpoint, CheckpointId, MultitaskStrategy, Outcome, RunId, RunInfo, RunRequest, RunStatus, StateUpdate, ThreadId,
+    ThreadInfo, ThreadQuery,
 };
 use crate::feed::{Feed, FeedWriter};
 use crate::graphs::Graphs;
@@ -107,6 +107,35 @@ fn run_start(client: &RestateThreads, graphs: &Graphs, request: &RunRequest) -> 
         metadata: request.metadata.clone(),
         kwargs: Value::Object(request.kwargs.clone()),
     })
+}
+
+/// Cancels the thread's run that goes on, if any, and waits for it to end.
+fn cancel_going(client: &RestateThreads, thread: &str) -> std::result::Result<(), Failure> {
+    let doc = client.thread(thread)?;
+    let Some(last) = doc.runs.last() else { return Ok(()) };
+    if client.view_of(&doc, last)?.status.is_final() {
+        return Ok(());
+    }
+    match client.cancel_run(thread, &last.run_id) {
+        Ok(()) => {}
+        // It ended meanwhile.
+        Err(e) if e.status == 409 => return Ok(()),
+        Err(e) => return Err(e),
+    }
+    client.wait_run(thread, &last.run_id, WAIT).map(drop)
+}
+
+/// LangGraph puts the graph and the assistant in the thread's metadata at its first run.
+fn label(client: &RestateThreads, thread: &str, graphs: &Graphs, assistant: &str) -> std::result::Result<(), Failure> {
+    let Some(graph) = graphs.find(assistant) else { return Ok(()) };
+    let doc = client.thread(thread)?;
+    if doc.metadata.contains_key("graph_id") {
+        return Ok(());
+    }
+    let mut labels = Map::new();
+    labels.insert("graph_id".into(), Value::String(graph.graph_id.clone()));
+    labels.insert("assistant_id".into(), Value::String(graph.assistant_id.as_str().to_string()));
+    client.update_metadata(thread, labels).map(drop)
 }
 
 impl Backend for OverRestate {
@@ -235,7 +264,13 @@ impl Backend for OverRestate {
             let info = self
                 .call(move |c, g| {
                     let start = run_start(c, g, &request)?;
-                    let run = c.start_run(request.thread_id.as_str(), start)?;
+                    let thread = request.thread_id.as_str();
+                    if matches!(request.multitask_strategy, MultitaskStrategy::Interrupt | MultitaskStrategy::Rollback)
+                    {
+                        cancel_going(c, thread)?;
+                    }
+                    label(c, thread, g, &start.assistant_id)?;
+                    let run = c.start_run(thread, start)?;
                     let doc = c.thread(request.thread_id.as_str())?;
                     Ok(convert::run_info(&doc, &c.view_of(&doc, &run)?))
                 })
