@@ -48,6 +48,9 @@ pub enum Command {
         #[arg(long, value_name = "PROGRAM")]
         allow_command: Vec<String>,
     },
+    /// Serve graphs through LangGraph's Agent Server API (starts `switchyard-server`, built
+    /// beside this program).
+    Server(ServerArgs),
     /// Start a run on a Restate server that serves `switchyard serve`; print its run id.
     Submit(SubmitArgs),
     /// Print a served run's record without its steps; exit by its status.
@@ -226,4 +229,32 @@ impl Driving {
     pub fn states(&self) -> StepStates {
         if self.full_states { StepStates::Every } else { StepStates::Snapshots }
     }
+}
+
+/// `switchyard server`'s arguments, passed on to `switchyard-server` (docs/server.md).
+#[derive(Args)]
+pub struct ServerArgs {
+    /// Graph documents, one assistant each (graph_id = the graph's name).
+    #[arg(required = true, value_name = "GRAPH.json")]
+    pub graphs: Vec<String>,
+    /// The address to listen on (LangGraph's local port by default); any but loopback needs
+    /// --token-file.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:2024")]
+    pub listen: String,
+    /// The SQLite file keeping threads, runs and checkpoints (default: the user's data
+    /// folder, switchyard/server.sqlite); `:memory:` keeps nothing.
+    #[arg(long, value_name = "FILE")]
+    pub data: Option<String>,
+    /// Run on a Restate server instead of the embedded store.
+    #[arg(long, value_name = "URL")]
+    pub restate: Option<String>,
+    /// A file of bearer tokens, one a line; every request must carry one.
+    #[arg(long, value_name = "FILE")]
+    pub token_file: Option<String>,
+    /// An origin browsers may call the API from (repeatable).
+    #[arg(long, value_name = "ORIGIN")]
+    pub cors_origin: Vec<String>,
+    /// A program graphs may start as an MCP server (repeatable).
+    #[arg(long, value_name = "PROGRAM")]
+    pub allow_command: Vec<String>,
 }

@@ -8,7 +8,7 @@
 //! | module | what it holds |
 //! |---|---|
 //! | `args` | the command line as clap parses it, with every flag's help |
-//! | `commands` | one module per command: `run`, `resume`, `validate`, `mermaid`, `serve`, `mcp`, and the Restate clients `submit`, `status` (and `record`), `answer`, `fork` |
+//! | `commands` | one module per command: `run`, `resume`, `validate`, `mermaid`, `serve`, `server`, `mcp`, and the Restate clients `submit`, `status` (and `record`), `answer`, `fork` |
 //! | `ingress` | the clients' HTTP calls to a Restate ingress, refusals read |
 //! | `session` | `run` and `resume` after their run is ready: observers chosen by the flags, the run driven, the exit code |
 //! | `drive` | the stepping loop and the [`drive::Observer`]s it tells after each step |
@@ -109,6 +109,7 @@ fn dispatch(command: Command) -> Result<Printed, BadInput> {
         Command::Serve { listen, allow, deny, allow_command } => {
             commands::serve::serve(&listen, allow.as_deref(), deny.as_deref(), &allow_command)
         }
+        Command::Server(args) => commands::server::server(args),
         Command::Submit(args) => commands::submit::submit(args),
         Command::Status(args) => commands::status::status(args),
         Command::Record(args) => commands::status::record(args),

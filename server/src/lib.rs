@@ -16,10 +16,13 @@
 //! | [`wire`] | LangGraph's JSON shapes |
 //! | [`api`] | the routes, SSE, errors, tokens, CORS |
 //! | [`embedded`] | the embedded backend: SQLite, runs in the process, the effect journal |
+//! | [`crons`] | schedules that start runs, and their scheduler |
+//! | [`webhooks`] | a run POSTed to its `webhook` when it ends |
 //! | [`restate`] | `--restate URL`: the backend over Restate, threads and runs in `switchyard serve`'s objects and workflows |
 
 pub mod api;
 pub mod backend;
+pub mod crons;
 pub mod domain;
 pub mod embedded;
 pub mod feed;
@@ -27,6 +30,7 @@ pub mod graphs;
 pub mod interrupts;
 pub mod options;
 pub mod restate;
+pub mod webhooks;
 pub mod wire;
 
 use std::net::SocketAddr;
@@ -64,14 +68,16 @@ impl Running {
 pub async fn start(options: &Options) -> Result<Running, String> {
     let tokens = options.check()?;
     let graphs = Arc::new(Graphs::load(&options.graphs).map_err(|e| e.to_string())?);
-    let (backend, embedded): (Arc<dyn backend::Backend>, _) = match &options.restate {
-        Some(url) => (Arc::new(over_restate(url, &graphs).await?), None),
+    let (state, embedded) = match &options.restate {
+        Some(url) => {
+            let backend = Arc::new(over_restate(url, &graphs).await?);
+            (AppState { backend, graphs, started_at: wire::time::now(), crons: None }, None)
+        }
         None => {
-            let embedded = embedded(options, &graphs)?;
-            (Arc::new(embedded.clone()), Some(embedded))
+            let (state, embedded) = embedded(options, graphs)?;
+            (state, Some(embedded))
         }
     };
-    let state = AppState { backend, graphs, started_at: wire::time::now() };
     let http = HttpOptions { tokens, cors_origins: options.cors_origin.clone() };
     let app = api::router(state, &http);
     let listener = tokio::net::TcpListener::bind(&options.listen)
@@ -89,24 +95,32 @@ pub async fn start(options: &Options) -> Result<Running, String> {
 /// The Restate backend, after checking the ingress answers: a server that cannot reach it
 /// says so at start rather than at the first request.
 async fn over_restate(url: &str, graphs: &Arc<Graphs>) -> Result<restate::OverRestate, String> {
-    let backend = restate::OverRestate::new(url, graphs.clone(), tokio::runtime::Handle::current())
-        .map_err(|e| format!("--restate {url}: {e}"))?;
+    let runtime = tokio::runtime::Handle::current();
+    let backend =
+        restate::OverRestate::new(url, graphs.clone(), runtime).map_err(|e| format!("--restate {url}: {e}"))?;
     backend.check().await.map_err(|e| format!("--restate {url}: {e}"))?;
     Ok(backend)
 }
 
-/// The embedded backend over its store, the runs a stopped server left continued.
-fn embedded(options: &Options, graphs: &Arc<Graphs>) -> Result<Embedded, String> {
+/// The embedded backend over its store (the runs a stopped server left continued, webhooks
+/// sent, crons scheduled), and the API's state over it.
+fn embedded(options: &Options, graphs: Arc<Graphs>) -> Result<(AppState, Embedded), String> {
     let data = options.data_file()?;
     let store = Store::open(&data)?;
     let (settings, warnings) = HostSettings::from_env(net::mcp::AllowedCommands::of(options.allow_command.iter()));
     for w in warnings {
         eprintln!("switchyard server: {w}");
     }
-    let backend = Embedded::new(store, graphs.clone(), Arc::new(settings), tokio::runtime::Handle::current());
+    let runtime = tokio::runtime::Handle::current();
+    let backend = Embedded::new(store, graphs.clone(), Arc::new(settings), runtime.clone());
+    backend.set_on_end(webhooks::sender(graphs.clone(), runtime));
     let continued = backend.recover().map_err(|e| e.to_string())?;
     if continued > 0 {
         eprintln!("switchyard server: continuing {continued} run(s) left going");
     }
-    Ok(backend)
+    let shared: Arc<dyn backend::Backend> = Arc::new(backend.clone());
+    let crons = crons::Crons::new(backend.store().clone(), shared.clone(), graphs.clone());
+    tokio::spawn(crons.clone().schedule());
+    let state = AppState { backend: shared, graphs, started_at: wire::time::now(), crons: Some(crons) };
+    Ok((state, backend))
 }

@@ -1,5 +1,6 @@
 //! One module per command. `run` and `resume` prepare a run and hand it to
-//! [`crate::session`], which drives it step by step. `serve` starts the Restate deployment;
+//! [`crate::session`], which drives it step by step. `serve` starts the Restate deployment,
+//! `server` the LangGraph-compatible API (`switchyard-server`);
 //! `submit`, `status`, `record`, `answer` and `fork` are its clients ([`crate::ingress`]); `mcp`
 //! serves graphs as MCP tools ([`crate::mcp`]).
 
@@ -11,6 +12,7 @@ mod remote;
 pub mod resume;
 pub mod run;
 pub mod serve;
+pub mod server;
 pub mod status;
 pub mod submit;
 pub mod validate;

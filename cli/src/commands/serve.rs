@@ -15,30 +15,37 @@ pub fn serve(
     deny: Option<&str>,
     allow_command: &[String],
 ) -> Result<Printed, BadInput> {
-    let program = beside_this_program().unwrap_or_else(|| PathBuf::from(PROGRAM));
-    let mut command = std::process::Command::new(&program);
-    command.arg("--listen").arg(listen);
+    let mut args: Vec<String> = vec!["--listen".into(), listen.into()];
     // What served graphs may reach: switchyard-serve reads and checks the lists.
     for (flag, list) in [("--allow", allow), ("--deny", deny)] {
         if let Some(list) = list {
-            command.arg(flag).arg(list);
+            args.extend([flag.to_string(), list.to_string()]);
         }
     }
     for program in allow_command {
-        command.arg("--allow-command").arg(program);
+        args.extend(["--allow-command".to_string(), program.clone()]);
     }
+    become_program("serve", PROGRAM, "switchyard-serve", &args)
+}
+
+/// Starts `program` (found beside this one, else on PATH) with `args`, as command `name`;
+/// `package` is the Cargo package that builds it, for the message when it is missing.
+pub(crate) fn become_program(name: &str, program: &str, package: &str, args: &[String]) -> Result<Printed, BadInput> {
+    let path = beside_this_program(program).unwrap_or_else(|| PathBuf::from(program));
+    let mut command = std::process::Command::new(&path);
+    command.args(args);
     match start(command) {
         Ok(code) => Ok(Printed::new(String::new(), code)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(BadInput::new(format!(
-            "serve: `{PROGRAM}` is not installed beside switchyard nor on PATH; build it with `cargo build -p switchyard-serve`"
+            "{name}: `{program}` is not installed beside switchyard nor on PATH; build it with `cargo build -p {package}`"
         ))),
-        Err(e) => Err(BadInput::new(format!("serve: cannot start {}: {e}", program.display()))),
+        Err(e) => Err(BadInput::new(format!("{name}: cannot start {}: {e}", path.display()))),
     }
 }
 
-/// `switchyard-serve` in this program's folder, where Cargo builds and installs both.
-fn beside_this_program() -> Option<PathBuf> {
-    let path = std::env::current_exe().ok()?.with_file_name(PROGRAM);
+/// `program` in this program's folder, where Cargo builds and installs them all.
+fn beside_this_program(program: &str) -> Option<PathBuf> {
+    let path = std::env::current_exe().ok()?.with_file_name(program);
     path.is_file().then_some(path)
 }
 

@@ -6,6 +6,7 @@
 //! | `threads` | create, get, search, count, patch, delete, copy, state, update state, history |
 //! | `runs` | runs on a thread and stateless: create, wait, stream, join, list, get, cancel, delete |
 //! | `sse` | a run's feed as server-sent events: the modes asked for, heartbeats, cancel on disconnect |
+//! | `crons` | crons: create (on a thread or not), search, count, update, delete |
 //! | `misc` | `/ok`, `/info`, and the endpoints not served (a 404 that says so) |
 //! | `auth` | bearer tokens, when the server has them |
 //! | `body` | JSON bodies read with LangGraph's errors |
@@ -14,6 +15,7 @@
 mod assistants;
 pub mod auth;
 mod body;
+mod crons;
 pub mod error;
 mod misc;
 mod runs;
@@ -40,6 +42,8 @@ pub struct AppState {
     pub graphs: Arc<Graphs>,
     /// When the server loaded its graphs (the assistants' `created_at`).
     pub started_at: String,
+    /// The crons, when the backend keeps them.
+    pub crons: Option<crate::crons::Crons>,
 }
 
 impl AppState {
@@ -65,6 +69,7 @@ pub fn router(state: AppState, options: &HttpOptions) -> Router {
         .merge(assistants::routes())
         .merge(threads::routes())
         .merge(runs::routes())
+        .merge(crons::routes())
         .fallback(misc::not_served)
         .with_state(state)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));

@@ -25,7 +25,13 @@ use crate::graphs::Graphs;
 use crate::interrupts::interrupts;
 use crate::wire::time::now;
 
-/// What the process knows of a run that has not ended.
+/// What is told of each run that ends.
+pub type RunEnded = Arc<dyn Fn(RunRow) + Send + Sync>;
+
+/// How long an ended run's events stay in memory for streams that join late.
+const FEED_KEPT: Duration = Duration::from_secs(60);
+
+/// What the process knows of a run that has not ended (or ended a moment ago).
 #[derive(Clone)]
 struct Live {
     feed: FeedWriter,
@@ -39,7 +45,7 @@ struct Inner {
     live: Mutex<HashMap<RunId, Live>>,
     locks: Mutex<HashMap<ThreadId, Arc<tokio::sync::Mutex<()>>>>,
     /// Called with each run that ends (webhooks).
-    on_end: Mutex<Option<Arc<dyn Fn(RunRow) + Send + Sync>>>,
+    on_end: Mutex<Option<RunEnded>>,
     /// The server's runtime (a run ends on its own engine thread).
     runtime: tokio::runtime::Handle,
 }
@@ -76,7 +82,7 @@ impl Embedded {
     }
 
     /// Called with every run that ends, after it is saved.
-    pub fn set_on_end(&self, f: Arc<dyn Fn(RunRow) + Send + Sync>) {
+    pub fn set_on_end(&self, f: RunEnded) {
         *self.inner.on_end.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(f);
     }
 
@@ -151,7 +157,12 @@ impl Embedded {
     /// A run has ended (or never started): forget it, drop a stateless run's thread, tell
     /// whoever listens.
     fn ended(&self, row: RunRow) {
-        self.inner.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&row.info.run_id);
+        // The feed stays a while: a stream asked for as the run started may read it only now.
+        let (this, run) = (self.clone(), row.info.run_id.clone());
+        self.inner.runtime.spawn(async move {
+            tokio::time::sleep(FEED_KEPT).await;
+            this.inner.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&run);
+        });
         if row.request.temporary {
             // A little later: whoever waits for the run reads its outcome first.
             let (store, thread) = (self.inner.store.clone(), row.info.thread_id.clone());

@@ -85,6 +85,15 @@ pub fn step(feed: &FeedWriter, run: &Run, graph: &LoadedGraph, chain: u64, info:
     values(feed, run, graph);
 }
 
+/// The run stopped without a step (a human node reached): the interrupts, then the values.
+pub fn stopped(feed: &FeedWriter, run: &Run, graph: &LoadedGraph) {
+    let pending = pending(run);
+    if !pending.is_empty() {
+        feed.push(Event::new("updates", json!({"__interrupt__": pending})));
+        values(feed, run, graph);
+    }
+}
+
 /// The assistant messages in a node's update, whole (one chunk per message).
 fn messages(feed: &FeedWriter, update: &Value, message_fields: &[String], meta: &Value) {
     for field in message_fields {

@@ -49,16 +49,14 @@ pub struct JournalHost {
     step: Cell<u64>,
     seen: RefCell<HashMap<(u64, String), u64>>,
     /// Where streamed text of a model's reply goes (token streaming).
-    on_delta: Box<dyn Fn(&str, &str)>,
+    on_delta: OnDelta,
 }
 
+/// Where a model's streamed text goes: `(node, text)`.
+pub type OnDelta = Box<dyn Fn(&str, &str)>;
+
 impl JournalHost {
-    pub fn new(
-        run: RunId,
-        store: Store,
-        settings: Arc<HostSettings>,
-        on_delta: Box<dyn Fn(&str, &str)>,
-    ) -> JournalHost {
+    pub fn new(run: RunId, store: Store, settings: Arc<HostSettings>, on_delta: OnDelta) -> JournalHost {
         JournalHost {
             run,
             store,

@@ -14,4 +14,4 @@ pub mod host;
 mod runner;
 pub mod store;
 
-pub use backend::Embedded;
+pub use backend::{Embedded, RunEnded};

@@ -9,13 +9,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use engine::run::{Breakpoints, StartFrom};
 use engine::{Plan, Run, RunRecord, Status};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
 use crate::domain::{Checkpoint, CheckpointId, RunStatus, Source, ThreadStatus};
 use crate::embedded::events;
 use crate::embedded::host::{HostSettings, JournalHost};
-use crate::embedded::store::{CheckpointRow, RunRow, Store};
+use crate::embedded::store::{Base, CheckpointRow, RunRow, Store};
 use crate::feed::{Event, FeedWriter};
 use crate::graphs::LoadedGraph;
 use crate::interrupts::{interrupt_id, interrupts};
@@ -62,7 +62,7 @@ pub fn spawn(job: Job) {
 struct Begun {
     run: Run,
     /// The state and chain step the engine's run starts from (not the defaults).
-    base: Option<(Map<String, Value>, u64)>,
+    base: Option<Base>,
     /// The newest checkpoint before this run's first.
     parent: Option<CheckpointId>,
     /// The run starts with an input: its step 0 is a checkpoint of its own.
@@ -115,6 +115,12 @@ async fn drive(mut job: Job) {
         begun.run.step(&host).await;
         let k = begun.run.step_count();
         if k == before {
+            // Stopped without a step (a human node or a breakpoint reached): the newest
+            // checkpoint now has something waiting.
+            if let Some(id) = &head {
+                mark_waiting(&job, &begun.run, id);
+            }
+            events::stopped(&job.feed, &begun.run, &job.graph);
             continue;
         }
         save_run(&job, &begun.run);
@@ -140,6 +146,8 @@ fn plan_for(job: &Job) -> Result<Rc<Plan>, String> {
 
 /// The run could not start: the client is told, and a recovered run is failed.
 fn refuse(mut job: Job, message: String) {
+    // The thread is free before anyone hears of it: the client's next run must not queue.
+    drop(job.guard.take());
     if let Some(tx) = job.started.take() {
         let _ = tx.send(Err(message));
         job.feed.close();
@@ -212,7 +220,7 @@ fn materialize(
     plan: Rc<Plan>,
     c: &CheckpointRow,
     host: &JournalHost,
-) -> Result<(Run, Option<(Map<String, Value>, u64)>), String> {
+) -> Result<(Run, Option<Base>), String> {
     let owner = job
         .store
         .run(&c.checkpoint.run_id)
@@ -306,6 +314,16 @@ fn checkpoint(job: &Job, begun: &Begun, k: u64, source: Source, parent: Option<C
     id
 }
 
+/// Checkpoint `id` as the run stands now: what runs next and waits.
+fn mark_waiting(job: &Job, run: &Run, id: &CheckpointId) {
+    let thread = &job.row.info.thread_id;
+    if let Ok(Some(mut row)) = job.store.checkpoint(thread, id) {
+        row.checkpoint.next = run.next_ids();
+        row.checkpoint.interrupts = interrupts(run.run_id(), run.waiting());
+        let _ = job.store.replace_checkpoint(&row);
+    }
+}
+
 /// Saves the run's record as it stands.
 fn save_run(job: &Job, run: &Run) {
     let mut row = job.row.clone();
@@ -349,8 +367,9 @@ fn finish(mut job: Job, run: &Run, cancelled: bool, head: Option<CheckpointId>) 
     if let Some((error, message)) = &job.row.error {
         job.feed.push(Event::new("error", json!({"error": error, "message": message})));
     }
-    job.feed.close();
+    // The thread is free before anyone hears the run ended: their next run must not queue.
     drop(job.guard.take());
+    job.feed.close();
     (job.on_end)(job.row);
 }
 

@@ -61,13 +61,17 @@ pub struct ThreadRow {
     pub head: Option<CheckpointId>,
 }
 
+/// The state an engine run started from and that state's step in the thread (a run that
+/// continues a thread); none: the graph's defaults, step 0.
+pub type Base = (Map<String, Value>, u64);
+
 /// A run row: what the API shows, and what restarting it needs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunRow {
     pub info: RunInfo,
     pub request: RunRequest,
     /// The state and chain step the engine's run started from, when not the defaults.
-    pub base: Option<(Map<String, Value>, u64)>,
+    pub base: Option<Base>,
     /// The engine's record (with steps) after its last step.
     pub record: Option<Value>,
     pub error: Option<(String, String)>,
@@ -268,6 +272,18 @@ impl Store {
                     k.parent.as_ref().map(|p| &p.0), json_text(&k.values), json_text(&k.next),
                     json_text(&k.interrupts), c.set.as_ref().map(json_text), k.created_at, k.graph_id, k.assistant_id.0
                 ],
+            )
+            .map(drop)
+            .map_err(internal)
+    }
+
+    /// Rewrites what a checkpoint says runs next and waits.
+    pub fn replace_checkpoint(&self, c: &CheckpointRow) -> Result<()> {
+        let k = &c.checkpoint;
+        self.conn()
+            .execute(
+                "UPDATE checkpoints SET next = ?2, interrupts = ?3 WHERE checkpoint_id = ?1",
+                params![k.id.0, json_text(&k.next), json_text(&k.interrupts)],
             )
             .map(drop)
             .map_err(internal)
