@@ -68,6 +68,8 @@ pub struct StepView {
     pub errors: BTreeMap<String, Value>,
     pub values: Map<String, Value>,
     pub next: Vec<String>,
+    /// Human nodes that stopped the run in this very step.
+    pub waiting: Vec<String>,
 }
 
 /// A run as its client sees it.
@@ -297,6 +299,7 @@ fn step_view(replayed: &Run, record: &RunRecord, segment: Option<&Segment>, step
         errors: doc.errors.iter().map(|(k, e)| (k.clone(), serde_json::to_value(e).unwrap_or(Value::Null))).collect(),
         values: replayed.state_at(step).map(|s| s.to_json()).unwrap_or_default(),
         next: doc.next.clone(),
+        waiting: doc.waiting.clone(),
     })
 }
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde_json::json;
 use switchyard_serve::client::{RestateThreads, RunStatus, RunView, Source, ThreadDoc};
 
-use crate::domain::{RunId, ThreadId};
+use crate::domain::{Interrupt, RunId, RunInfo, ThreadId};
 use crate::feed::{Event, FeedWriter};
 use crate::graphs::LoadedGraph;
 use crate::restate::{convert, events};
@@ -87,22 +87,30 @@ fn fresh(doc: &ThreadDoc, view: &RunView) -> bool {
     run.since_stop == 0 && run.since_step == 0 && segment.is_some_and(|s| s.source == Source::Input)
 }
 
-/// Tells the steps not told yet (`told` of them were); the last of an ended run carries its
-/// interrupts.
-fn tell_steps(feed: &FeedWriter, view: &RunView, told: &mut usize, graph: &LoadedGraph, info: &crate::domain::RunInfo) {
-    let pending =
-        if view.status.is_final() { convert::interrupts(&view.run.graph_run, &view.interrupts) } else { Vec::new() };
-    let pending: Vec<_> = pending.into_iter().map(|(_, i)| i).collect();
-    let count = view.steps.len();
-    for (k, step) in view.steps.iter().enumerate().skip(*told) {
-        let last = k + 1 == count && view.status.is_final();
-        events::step(feed, step, if last { &pending } else { &[] }, graph, info);
+/// Tells the steps not told yet (`told` of them were), as the embedded server tells them: a
+/// step in which a human node stopped the run carries the interrupts; a run that stopped
+/// without a step of its own (a human node next) tells them after its last step. A step that
+/// stopped the run is held back until the run has ended, so that it is told with them.
+fn tell_steps(feed: &FeedWriter, view: &RunView, told: &mut usize, graph: &LoadedGraph, info: &RunInfo) {
+    let ended = view.status.is_final();
+    let pending: Vec<Interrupt> = if ended {
+        convert::interrupts(&view.run.graph_run, &view.interrupts).into_iter().map(|(_, i)| i).collect()
+    } else {
+        Vec::new()
+    };
+    let mut count = view.steps.len();
+    if !ended && view.steps.last().is_some_and(|s| !s.waiting.is_empty()) {
+        count -= 1;
     }
-    // An ended run that made no step of its own (it found the thread waiting) still tells
-    // what waits.
-    if count == 0 && view.status.is_final() && !pending.is_empty() && *told == 0 {
+    let mut told_pending = false;
+    for (k, step) in view.steps.iter().enumerate().take(count).skip(*told) {
+        let stopped_here = ended && k + 1 == view.steps.len() && !step.waiting.is_empty();
+        told_pending |= stopped_here;
+        events::step(feed, step, if stopped_here { &pending } else { &[] }, graph, info);
+    }
+    *told = count.max(*told);
+    if ended && !pending.is_empty() && !told_pending {
         feed.push(Event::new("updates", json!({"__interrupt__": pending})));
         events::values(feed, &view.values, &pending, graph);
     }
-    *told = count.max(*told);
 }
