@@ -96,8 +96,9 @@ pub async fn start(options: &Options) -> Result<Running, String> {
 /// says so at start rather than at the first request.
 async fn over_restate(url: &str, graphs: &Arc<Graphs>) -> Result<restate::OverRestate, String> {
     let runtime = tokio::runtime::Handle::current();
-    let backend =
-        restate::OverRestate::new(url, graphs.clone(), runtime).map_err(|e| format!("--restate {url}: {e}"))?;
+    let mut backend =
+        restate::OverRestate::new(url, graphs.clone(), runtime.clone()).map_err(|e| format!("--restate {url}: {e}"))?;
+    backend.set_on_end(webhooks::sender(graphs.clone(), runtime));
     backend.check().await.map_err(|e| format!("--restate {url}: {e}"))?;
     Ok(backend)
 }

@@ -256,8 +256,16 @@ fn two_servers_share_a_thread_run_resume_history_and_fork() {
 
     let (_, seen) = b.get(&format!("/threads/{thread}"));
     assert_eq!(seen["status"], "interrupted", "{seen}");
-    let done = wait_run(&b, &thread, json!({"assistant_id": assistant, "command": {"resume": "approve"}}));
+    let hook = format!("{}/hook", model.base_url());
+    let done =
+        wait_run(&b, &thread, json!({"assistant_id": assistant, "command": {"resume": "approve"}, "webhook": hook}));
     assert_eq!(done["published"], true, "{done}");
+    // The server that started the run calls its webhook once it has ended.
+    let since = Instant::now();
+    while !model.hooks().keys().any(|body| body.contains("webhook_sent_at") && body.contains("\"published\":true")) {
+        assert!(since.elapsed() < Duration::from_secs(30), "no webhook call: {:?}", model.hooks());
+        std::thread::sleep(Duration::from_millis(20));
+    }
     assert!(done.get("__interrupt__").is_none());
     let (_, seen) = a.get(&format!("/threads/{thread}"));
     assert_eq!(seen["status"], "idle", "{seen}");

@@ -15,6 +15,8 @@ use crate::domain::{
     Checkpoint, CheckpointId, MultitaskStrategy, Outcome, RunId, RunInfo, RunRequest, RunStatus, StateUpdate, ThreadId,
     ThreadInfo, ThreadQuery,
 };
+use crate::embedded::RunEnded;
+use crate::embedded::store::RunRow;
 use crate::feed::{Feed, FeedWriter};
 use crate::graphs::Graphs;
 use crate::restate::{convert, follow};
@@ -28,6 +30,8 @@ pub struct OverRestate {
     client: Arc<RestateThreads>,
     graphs: Arc<Graphs>,
     runtime: tokio::runtime::Handle,
+    /// Told of each run this server started with a webhook, when it ends.
+    on_end: Option<RunEnded>,
 }
 
 impl OverRestate {
@@ -35,7 +39,13 @@ impl OverRestate {
     pub fn new(url: &str, graphs: Arc<Graphs>, runtime: tokio::runtime::Handle) -> Result<OverRestate> {
         let documents: Vec<Value> = graphs.list.iter().map(|g| g.document.clone()).collect();
         let client = RestateThreads::new(url, &documents).map_err(convert::error)?;
-        Ok(OverRestate { client: Arc::new(client), graphs, runtime })
+        Ok(OverRestate { client: Arc::new(client), graphs, runtime, on_end: None })
+    }
+
+    /// Calls `f` with each run started here with a `webhook`, when it ends (as the embedded
+    /// backend's hook: [`crate::webhooks::sender`]).
+    pub fn set_on_end(&mut self, f: RunEnded) {
+        self.on_end = Some(f);
     }
 
     /// Whether the ingress answers and `switchyard serve` is registered there (its thread
@@ -259,8 +269,7 @@ impl Backend for OverRestate {
 
     fn start_run(&self, request: RunRequest) -> BoxFuture<'_, Result<RunInfo>> {
         async move {
-            let temporary = request.temporary;
-            let thread = request.thread_id.clone();
+            let asked = request.clone();
             let info = self
                 .call(move |c, g| {
                     let start = run_start(c, g, &request)?;
@@ -275,9 +284,7 @@ impl Backend for OverRestate {
                     Ok(convert::run_info(&doc, &c.view_of(&doc, &run)?))
                 })
                 .await?;
-            if temporary {
-                self.forget_when_ended(thread, info.run_id.clone());
-            }
+            self.when_ended(asked, info.run_id.clone());
             Ok(info)
         }
         .boxed()
@@ -380,13 +387,32 @@ impl Backend for OverRestate {
 }
 
 impl OverRestate {
-    /// A stateless run's thread is deleted a little after the run ends (whoever waits reads
-    /// the outcome first). Kept by this server only: if it stops first, the thread stays.
-    fn forget_when_ended(&self, thread: ThreadId, run: RunId) {
+    /// What this server does when a run it started ends: its webhook is called, a stateless
+    /// run's thread deleted a little later (whoever waits reads the outcome first). Kept by
+    /// this server only: if it stops first, neither happens.
+    fn when_ended(&self, request: RunRequest, run: RunId) {
+        let hook = self.on_end.clone().filter(|_| request.webhook.is_some());
+        if hook.is_none() && !request.temporary {
+            return;
+        }
         let this = self.clone();
         self.runtime.spawn(async move {
-            let (t, r) = (thread.clone(), run.clone());
-            if this.call(move |c, _| c.wait_run(t.as_str(), r.as_str(), WAIT)).await.is_ok() {
+            let (t, r) = (request.thread_id.clone(), run.clone());
+            let ended = this
+                .call(move |c, _| {
+                    let view = c.wait_run(t.as_str(), r.as_str(), WAIT)?;
+                    let doc = c.thread(t.as_str())?;
+                    Ok((convert::run_info(&doc, &view), view))
+                })
+                .await;
+            let Ok((info, view)) = ended else { return };
+            let temporary = request.temporary;
+            let thread = request.thread_id.clone();
+            if let Some(hook) = hook {
+                let record = Some(serde_json::json!({ "state": view.values }));
+                hook(RunRow { info, request, base: None, record, error: view.error });
+            }
+            if temporary {
                 tokio::time::sleep(Duration::from_secs(5)).await;
                 let _ = this.call(move |c, _| c.delete_thread(thread.as_str())).await;
             }
