@@ -37,6 +37,8 @@ pub enum Origin {
 pub struct Start {
     pub origin: Origin,
     pub stop_at: Option<StopAt>,
+    /// A step limit below the graph's.
+    pub max_steps: Option<u64>,
 }
 
 /// Starts the engine's thread for a run of the graph `document` (compiled there: a plan is
@@ -57,7 +59,12 @@ pub fn spawn(
             return;
         };
         let plan = match plan_of(document) {
-            Ok((plan, _)) => Rc::new(plan),
+            Ok((mut plan, _)) => {
+                if let Some(limit) = start.max_steps {
+                    plan.limits.max_steps = plan.limits.max_steps.min(limit.max(1));
+                }
+                Rc::new(plan)
+            }
             Err(refusal) => return drop(to_handler.send(ToHandler::Invalid(refusal))),
         };
         runtime.block_on(drive(plan, start, run_id, to_handler, answers));

@@ -29,6 +29,10 @@ pub struct RunRequest {
     /// Where the run stops for a look (LangGraph's `interrupt_before` / `interrupt_after`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_at: Option<StopAt>,
+    /// At most this many steps, below the graph's own `max_steps` (LangGraph's
+    /// `recursion_limit`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_steps: Option<u64>,
 }
 
 /// A state to start a run from: values at a checkpoint of an earlier run, and that
@@ -117,4 +121,7 @@ pub struct ForkRequest {
     /// The fork's breakpoints.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_at: Option<StopAt>,
+    /// The fork's step limit, as a run's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_steps: Option<u64>,
 }

@@ -54,7 +54,7 @@ impl GraphRun {
         let inline = request.graph.is_some();
         let (to_handler, mut from_engine) = mpsc::unbounded_channel();
         let (answers, answers_rx) = mpsc::unbounded_channel();
-        let start = Start { origin, stop_at: request.stop_at.clone() };
+        let start = Start { origin, stop_at: request.stop_at.clone(), max_steps: request.max_steps };
         driver::spawn(document.clone(), start, ctx.key().to_string(), to_handler, answers_rx);
         let mut counts = Counts::default();
         let mut latest: Option<RunRecord> = None;
@@ -175,7 +175,7 @@ impl GraphRun {
 
     #[handler]
     async fn fork(&self, mut ctx: SharedWorkflowContext<'_>, request: Json<ForkRequest>) -> HandlerResult<String> {
-        let ForkRequest { from_step, set, run_id, stop_at } = request.into_inner();
+        let ForkRequest { from_step, set, run_id, stop_at, max_steps } = request.into_inner();
         if let Some(set) = &set {
             limits::check_size("set", &Value::Object(set.clone()), limits::MAX_STATE_BYTES).map_err(Refusal::from)?;
         }
@@ -197,8 +197,15 @@ impl GraphRun {
             return Err(taken(&new_id).into());
         }
         let fork = ForkOf { run_id: ctx.key().to_string(), from_step, set, started: Some(started), record: None };
-        let request =
-            RunRequest { graph: Some(document), graph_hash: None, input: None, fork: Some(fork), from: None, stop_at };
+        let request = RunRequest {
+            graph: Some(document),
+            graph_hash: None,
+            input: None,
+            fork: Some(fork),
+            from: None,
+            stop_at,
+            max_steps,
+        };
         ctx.workflow_client::<GraphRunClient>(new_id.as_str()).run(Json(request)).send();
         Ok(fork_started.await?)
     }

@@ -369,3 +369,24 @@ fn a_worker_killed_mid_run_is_replayed_and_the_other_server_sees_it_end() {
     }
     assert_eq!(model.total_calls(), 1);
 }
+
+#[test]
+fn a_recursion_limit_stops_a_run_on_restate_as_in_process() {
+    let restate = Restate::start();
+    let rt = runtime();
+    let dir = tempfile::tempdir().expect("dir");
+    let counter = json!({
+        "format": "switchyard/graph@1", "name": "counter",
+        "state": { "n": { "type": "number", "reducer": "add", "default": 0 } },
+        "nodes": [ { "id": "start", "kind": "start" }, { "id": "inc", "kind": "set", "set": { "n": "1" } }, { "id": "end", "kind": "end" } ],
+        "edges": [ { "from": "start", "to": "inc" }, { "from": "inc", "to": "inc", "when": "state.n < 100" },
+                   { "from": "inc", "to": "end", "when": "state.n >= 100" } ]
+    });
+    let over = serve(&rt, &counter, dir.path(), Some(&restate.ingress));
+    let embedded = serve(&rt, &counter, dir.path(), None);
+    let body = |s: &Server| json!({"assistant_id": s.assistant(), "input": {}, "config": {"recursion_limit": 3}});
+    let on_restate = wait_run(&over, &over.thread(), body(&over));
+    let in_process = wait_run(&embedded, &embedded.thread(), body(&embedded));
+    assert_eq!(on_restate["__error__"]["error"], "GraphRecursionError", "{on_restate}");
+    assert_eq!(on_restate, in_process);
+}

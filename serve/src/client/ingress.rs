@@ -87,6 +87,16 @@ impl Ingress {
             .map_err(|e| Failure::new(502, format!("{service}/{handler}: unexpected reply: {e}")))
     }
 
+    /// A workflow's result: `None` while it runs (Restate's 470), its refusal as a failure.
+    pub fn workflow_output(&self, service: &str, key: &str) -> Result<Option<Value>, Failure> {
+        let url = format!("{}/restate/workflow/{service}/{}/output", self.base, encode(key));
+        let reply = self.agent.get(&url).call().map_err(|e| self.unreachable(&e))?;
+        if reply.status().as_u16() == 470 {
+            return Ok(None);
+        }
+        read(reply).map(Some)
+    }
+
     /// Sends `body` to `service/key/handler` without waiting for it to finish.
     pub fn send<B: Serialize>(&self, service: &str, key: &str, handler: &str, body: &B) -> Result<(), Failure> {
         let _: Value = self.call(service, key, &format!("{handler}/send"), Some(body))?;

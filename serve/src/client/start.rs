@@ -38,6 +38,8 @@ pub struct RunStart {
     pub checkpoint_id: Option<String>,
     pub interrupt_before: Vec<String>,
     pub interrupt_after: Vec<String>,
+    /// At most this many steps in a new `GraphRun` (a run going on keeps its own limit).
+    pub max_steps: Option<u64>,
     pub metadata: Map<String, Value>,
     /// The request as given, kept as the run's `kwargs`.
     pub kwargs: Value,
@@ -93,6 +95,7 @@ impl RestateThreads {
                     set: None,
                     run_id: Some(graph_run.clone()),
                     stop_at: Some(stop_at),
+                    max_steps: start.max_steps,
                 };
                 if let Err(e) =
                     self.ingress.call::<_, String>("GraphRun", &at.checkpoint.graph_run, "fork", Some(&fork))
@@ -138,6 +141,7 @@ impl RestateThreads {
             fork: None,
             from,
             stop_at: Some(stop_at),
+            max_steps: start.max_steps,
         };
         self.ingress.send("GraphRun", &graph_run, "run", &request)?;
         Ok(run)
@@ -266,6 +270,7 @@ impl RestateThreads {
             set: Some(values),
             run_id: Some(graph_run.clone()),
             stop_at: Some(StopAt { before: vec!["*".into()], after: Vec::new() }),
+            max_steps: None,
         };
         if let Err(e) = self.ingress.call::<_, String>("GraphRun", &at.checkpoint.graph_run, "fork", Some(&fork)) {
             self.forget(thread_id, &graph_run)?;

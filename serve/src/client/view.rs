@@ -152,7 +152,7 @@ impl RestateThreads {
         };
         let progress = match self.progress(&run.graph_run) {
             Ok(Some(p)) => p,
-            Ok(None) => return Ok(view),
+            Ok(None) => return self.not_started(view),
             // Refused before it started: a bad input or graph.
             Err(e) if e.status < 500 => {
                 view.status = RunStatus::Error;
@@ -175,6 +175,21 @@ impl RestateThreads {
             view.at_breakpoint = record.waiting.iter().any(|w| w.breakpoint.is_some());
         }
         view.error = record.error.as_ref().map(|e| (e.kind.name().to_string(), e.message.clone()));
+        Ok(view)
+    }
+
+    /// A run whose `GraphRun` has no record: still to start, or ended before it could (a
+    /// request its workflow refused: the refusal is its error).
+    fn not_started(&self, mut view: RunView) -> Result<RunView, Failure> {
+        match self.ingress.workflow_output("GraphRun", &view.run.graph_run) {
+            Ok(None) => {}
+            Ok(Some(_)) => view.status = RunStatus::Error,
+            Err(e) if e.status == 404 => {}
+            Err(e) => {
+                view.status = RunStatus::Error;
+                view.error = Some(("ValueError".into(), e.detail));
+            }
+        }
         Ok(view)
     }
 

@@ -114,6 +114,7 @@ fn run_start(client: &RestateThreads, graphs: &Graphs, request: &RunRequest) -> 
         checkpoint_id: request.checkpoint.as_ref().map(|c| c.as_str().to_string()),
         interrupt_before: stars(&request.interrupt_before),
         interrupt_after: stars(&request.interrupt_after),
+        max_steps: request.max_steps,
         metadata: request.metadata.clone(),
         kwargs: Value::Object(request.kwargs.clone()),
     })
@@ -337,7 +338,7 @@ impl Backend for OverRestate {
                     status: convert::status(view.status),
                     values: view.values,
                     interrupts: interrupts.into_iter().map(|(_, i)| i).collect(),
-                    error: view.error,
+                    error: convert::run_error(view.error),
                 })
             })
             .await
@@ -410,7 +411,7 @@ impl OverRestate {
             let thread = request.thread_id.clone();
             if let Some(hook) = hook {
                 let record = Some(serde_json::json!({ "state": view.values }));
-                hook(RunRow { info, request, base: None, record, error: view.error });
+                hook(RunRow { info, request, base: None, record, error: convert::run_error(view.error) });
             }
             if temporary {
                 tokio::time::sleep(Duration::from_secs(5)).await;

@@ -107,3 +107,25 @@ pub fn answers_by_id(resume: &Value, pending: &[(String, Interrupt)]) -> Option<
     let node_of = |id: &String| pending.iter().find(|(_, i)| &i.id == id).map(|(n, _)| n.clone());
     by_id.iter().map(|(id, v)| node_of(id).map(|n| (n, v.clone()))).collect()
 }
+
+/// A run's error as the embedded backend names it: an engine error kind as an exception-like
+/// name (`GraphRecursionError` at the step limit, `LlmError` for `llm`); a name that is one
+/// already is kept.
+pub fn run_error(error: Option<(String, String)>) -> Option<(String, String)> {
+    let (kind, message) = error?;
+    if kind.chars().any(|c| c.is_ascii_uppercase()) {
+        return Some((kind, message));
+    }
+    if kind == "limit" {
+        return Some(("GraphRecursionError".into(), message));
+    }
+    let mut name = String::new();
+    for part in kind.split('_') {
+        let mut chars = part.chars();
+        if let Some(c) = chars.next() {
+            name.extend(c.to_uppercase());
+            name.push_str(chars.as_str());
+        }
+    }
+    Some((name + "Error", message))
+}

@@ -49,7 +49,7 @@ pub fn spawn(
                 tell_steps(&feed, &view, n, &graph, &info);
             }
             if view.status.is_final() {
-                if let Some((kind, message)) = &view.error {
+                if let Some((kind, message)) = &convert::run_error(view.error.clone()) {
                     feed.push(Event::new("error", json!({"error": kind, "message": message})));
                 }
                 break;
