@@ -22,7 +22,7 @@ use engine::host::{
     McpExchange, McpReply,
 };
 use futures_channel::oneshot;
-use net::mcp::{AllowedCommands, McpPolicy, McpTokens};
+use net::mcp::{AllowedCommands, McpPolicy};
 
 pub struct NativeHost {
     origin: Instant,
@@ -36,18 +36,8 @@ impl NativeHost {
     /// programs; with the warnings to print (entries of `SWITCHYARD_TRUSTED_ORIGINS` that are
     /// not origins, a tokens file others may read…).
     pub fn new(allowed: AllowedCommands) -> (NativeHost, Vec<String>) {
-        let (keys, bad) = net::keys_from_env();
-        let mut warnings: Vec<String> = bad
-            .into_iter()
-            .map(|item| {
-                format!("{}: `{item}` is not an origin (scheme://host[:port]); ignored", net::TRUSTED_ORIGINS_VAR)
-            })
-            .collect();
-        let (tokens, token_warnings) = McpTokens::from_env();
-        warnings.extend(token_warnings);
-        let mut mcp = McpPolicy::open(allowed, tokens);
-        mcp.secrets = keys.keys().map(str::to_string).collect();
-        (NativeHost { origin: Instant::now(), counter: Cell::new(0), keys, mcp: Arc::new(mcp) }, warnings)
+        let (env, warnings) = net::host_env::HostEnv::from_env(allowed);
+        (NativeHost { origin: Instant::now(), counter: Cell::new(0), keys: env.keys, mcp: env.mcp }, warnings)
     }
 }
 

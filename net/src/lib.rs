@@ -5,8 +5,10 @@
 //! ([`MAX_REPLY_BYTES`]); a key sent with a request is removed from the reply, in its raw
 //! text and in the decoded strings of a JSON reply ([`redact`]). A model's streamed reply
 //! (server-sent events) is read as it arrives ([`stream`]). Exchanges with MCP servers, over
-//! stdio or Streamable HTTP, are carried out by [`mcp`].
+//! stdio or Streamable HTTP, are carried out by [`mcp`]. What a host takes from the
+//! environment (keys, MCP policy) is read by [`host_env`].
 
+pub mod host_env;
 pub mod mcp;
 pub mod reach;
 pub mod redirect;

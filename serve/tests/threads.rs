@@ -76,8 +76,10 @@ fn a_run_stops_for_its_answer_and_is_resumed_read_and_forked_through_another_rep
 
     // History: every checkpoint, newest first, steps counting down, each pointing at its parent.
     let history = one.checkpoints(&thread).expect("history");
-    let steps: Vec<u64> = history.iter().map(|c| c.thread_step).collect();
-    assert_eq!(steps, (0..history.len() as u64).rev().collect::<Vec<_>>(), "{history:?}");
+    // LangGraph's numbering: -1 before the input, 0 with it applied, one per step after.
+    let steps: Vec<i64> = history.iter().map(|c| c.thread_step).collect();
+    assert_eq!(steps, (-1..history.len() as i64 - 1).rev().collect::<Vec<_>>(), "{history:?}");
+    assert_eq!(history.last().map(|c| (c.source, c.next.clone())), Some(("input", vec!["__start__".to_string()])));
     for pair in history.windows(2) {
         assert_eq!(pair[0].parent.as_ref(), Some(&pair[1].checkpoint));
     }

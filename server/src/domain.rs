@@ -146,8 +146,9 @@ pub struct Checkpoint {
     pub thread_id: ThreadId,
     pub parent: Option<CheckpointId>,
     pub run_id: RunId,
-    /// The step counted across the thread's runs.
-    pub step: u64,
+    /// The step counted across the thread's runs (LangGraph's: -1 for the first run's input
+    /// checkpoint).
+    pub step: i64,
     pub source: Source,
     pub values: Map<String, Value>,
     /// What runs next: node ids or `<node>[<index>]`.

@@ -108,7 +108,8 @@ async fn over_restate(url: &str, graphs: &Arc<Graphs>) -> Result<restate::OverRe
 fn embedded(options: &Options, graphs: Arc<Graphs>) -> Result<(AppState, Embedded), String> {
     let data = options.data_file()?;
     let store = Store::open(&data)?;
-    let (settings, warnings) = HostSettings::from_env(net::mcp::AllowedCommands::of(options.allow_command.iter()));
+    let allowed = net::mcp::AllowedCommands::of(options.allow_command.iter());
+    let (settings, warnings) = HostSettings::from_env(allowed);
     for w in warnings {
         eprintln!("switchyard server: {w}");
     }

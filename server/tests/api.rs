@@ -64,9 +64,13 @@ fn a_second_run_continues_the_threads_state_and_history_numbers_steps_across_run
     let (_, second) = server.post(&wait, &json!({"assistant_id": "simple", "input": {"text": "b"}}));
     assert_eq!(second, json!({"text": "b", "count": 2, "echo": "echo: b"}), "the count adds to the first run's");
     let (_, history) = server.post(&format!("/threads/{tid}/history"), &json!({"limit": 20}));
-    let steps: Vec<u64> =
-        history.as_array().into_iter().flatten().filter_map(|h| h["metadata"]["step"].as_u64()).collect();
-    assert_eq!(steps, [5, 4, 3, 2, 1, 0]);
+    let steps: Vec<i64> =
+        history.as_array().into_iter().flatten().filter_map(|h| h["metadata"]["step"].as_i64()).collect();
+    // As LangGraph numbers them: each run's input checkpoint (-1 for the first), then its
+    // input applied, then a step each.
+    assert_eq!(steps, [6, 5, 4, 3, 2, 1, 0, -1]);
+    assert_eq!(history[3]["metadata"]["source"], "input");
+    assert_eq!(history[3]["next"], json!(["__start__"]));
     let next: Vec<Value> = history.as_array().into_iter().flatten().map(|h| h["next"].clone()).collect();
     assert_eq!(next[..3], [json!([]), json!(["shout"]), json!(["inc"])]);
     // Each checkpoint names its parent: the chain goes back across the runs.
@@ -273,8 +277,42 @@ fn threads_are_searched_deleted_and_copied() {
     assert_ne!(cid, tid);
     assert_eq!(copy["values"]["echo"], "echo: c");
     let (_, history) = server.post(&format!("/threads/{cid}/history"), &json!({}));
-    assert_eq!(history.as_array().map(Vec::len), Some(3));
+    assert_eq!(history.as_array().map(Vec::len), Some(4));
     assert_eq!(server.delete(&format!("/threads/{tid}")), 204);
     assert_eq!(server.get(&format!("/threads/{tid}")).0, 404);
     assert_eq!(server.get(&format!("/threads/{cid}")).0, 200, "the copy stays");
+}
+
+#[test]
+fn several_waiting_nodes_are_answered_at_once_by_interrupt_id() {
+    let graph = json!({
+        "format": "switchyard/graph@1",
+        "name": "two",
+        "state": {"a": {"type": "string"}, "b": {"type": "string"}},
+        "nodes": [
+            {"id": "start", "kind": "start"},
+            {"id": "ask_a", "kind": "human", "prompt": "a?", "writes": "a"},
+            {"id": "ask_b", "kind": "human", "prompt": "b?", "writes": "b"},
+            {"id": "end", "kind": "end"}
+        ],
+        "edges": [{"from": "start", "to": "ask_a"}, {"from": "start", "to": "ask_b"},
+                  {"from": "ask_a", "to": "end"}, {"from": "ask_b", "to": "end"}]
+    });
+    let server = Server::start(&[graph]);
+    let tid = server.thread();
+    let wait = format!("/threads/{tid}/runs/wait");
+    let (_, stopped) = server.post(&wait, &json!({"assistant_id": "two", "input": {}}));
+    let interrupts = stopped["__interrupt__"].as_array().cloned().unwrap_or_default();
+    assert_eq!(interrupts.len(), 2, "{stopped}");
+    let id_of = |node: &str| {
+        interrupts.iter().find(|i| i["value"]["node"] == node).map(|i| i["id"].clone()).unwrap_or_default()
+    };
+    let (status, refused) = server.post(&wait, &json!({"assistant_id": "two", "command": {"resume": "both"}}));
+    assert_eq!(status, 422, "one value for two waiting nodes is refused: {refused}");
+    let mut answers = serde_json::Map::new();
+    answers.insert(id_of("ask_a").as_str().unwrap_or_default().to_string(), json!("x"));
+    answers.insert(id_of("ask_b").as_str().unwrap_or_default().to_string(), json!("y"));
+    let (status, done) = server.post(&wait, &json!({"assistant_id": "two", "command": {"resume": answers}}));
+    assert_eq!(status, 200, "{done}");
+    assert_eq!((done["a"].clone(), done["b"].clone()), (json!("x"), json!("y")));
 }

@@ -97,7 +97,8 @@ fn a_busy_thread_rejects_a_run_or_queues_it_and_cancel_stops_one() {
     assert_eq!(wait_final(&server, &tid, &queued), "interrupted");
     let (_, state) = server.get(&format!("/threads/{tid}/state"));
     assert_eq!(state["values"]["n"], 3);
-    assert_eq!(state["next"], json!(["after"]), "the step after the cancel never ran");
+    // Cancelled inside its slow step: that step is not a checkpoint, nothing after it ran.
+    assert_eq!(state["next"], json!(["wait"]), "{state}");
     let (status, _) = server.post(&format!("/threads/{tid}/runs/{first}/cancel"), &json!({}));
     assert_eq!(status, 409, "an ended run cannot be cancelled");
 }
@@ -177,4 +178,41 @@ fn a_cron_starts_runs_on_its_schedule_until_it_is_deleted() {
         assert!(since.elapsed() < Duration::from_secs(30), "the stateless cron never ran");
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+#[test]
+fn a_long_step_keeps_the_stream_alive_with_heartbeats() {
+    let model = FakeOpenAi::start();
+    model.set_hook_delay_ms(6500);
+    let server = Server::start(&[slow_graph(&model.base_url())]);
+    let response = agent()
+        .post(&server.url("/runs/stream"))
+        .send_json(json!({"assistant_id": "slow", "input": {"n": 1}, "stream_mode": "updates"}))
+        .expect("streamed");
+    let mut text = String::new();
+    let _ = response.into_body().into_reader().read_to_string(&mut text);
+    assert!(text.lines().any(|l| l.starts_with(':')), "no heartbeat comment in {text}");
+    assert!(text.contains("\"done\":true"), "{text}");
+}
+
+#[test]
+fn every_template_loads_and_the_server_refuses_an_open_address_without_tokens() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../templates");
+    let mut templates: Vec<_> = std::fs::read_dir(&root)
+        .expect("the templates")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    templates.sort();
+    let graphs = switchyard_server::graphs::Graphs::load(&templates).expect("every template loads");
+    assert_eq!(graphs.list.len(), templates.len());
+
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_switchyard-server"))
+        .args(&templates)
+        .args(["--listen", "0.0.0.0:0", "--data", ":memory:"])
+        .output()
+        .expect("the server runs");
+    assert_eq!(out.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("--token-file"), "{said}");
 }

@@ -63,8 +63,9 @@ pub struct Segment {
     pub graph_run: String,
     /// The first of its steps that is its own checkpoint: 0, or the step a fork starts at.
     pub first: u64,
-    /// The thread's step count (LangGraph's `metadata.step`) at that checkpoint.
-    pub base: u64,
+    /// The thread's step count (LangGraph's `metadata.step`) at that checkpoint. A segment of
+    /// an input has an input checkpoint before it, at `base - 1` (-1 for a thread's first).
+    pub base: i64,
     /// The checkpoint it started from.
     pub parent: Option<Checkpoint>,
     pub source: Source,
@@ -73,20 +74,30 @@ pub struct Segment {
 
 impl Segment {
     /// The thread's step of this segment's step `step`.
-    pub fn thread_step(&self, step: u64) -> u64 {
-        self.base + step.saturating_sub(self.first)
+    pub fn thread_step(&self, step: u64) -> i64 {
+        self.base + i64::try_from(step.saturating_sub(self.first)).unwrap_or(i64::MAX)
     }
 }
 
-/// A step of a `GraphRun`: a checkpoint.
+/// A step of a `GraphRun`: a checkpoint; or (`input`) the one LangGraph writes before a
+/// run's input is applied, holding the values the run starts from.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Checkpoint {
     pub graph_run: String,
     pub step: u64,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub input: bool,
 }
 
 impl Checkpoint {
+    pub fn at(graph_run: &str, step: u64) -> Checkpoint {
+        Checkpoint { graph_run: graph_run.to_string(), step, input: false }
+    }
+
     pub fn id(&self) -> String {
+        if self.input {
+            return format!("{}:in", self.graph_run);
+        }
         format!("{}:{}", self.graph_run, self.step)
     }
 
@@ -94,11 +105,14 @@ impl Checkpoint {
     pub fn parse(id: &str) -> Result<Checkpoint, Failure> {
         let bad = || Failure::invalid(format!("checkpoint_id: `{id}` is not a checkpoint of this server"));
         let (run, step) = id.rsplit_once(':').ok_or_else(bad)?;
-        let step = step.parse().map_err(|_| bad())?;
         if run.is_empty() {
             return Err(bad());
         }
-        Ok(Checkpoint { graph_run: run.to_string(), step })
+        if step == "in" {
+            return Ok(Checkpoint { graph_run: run.to_string(), step: 0, input: true });
+        }
+        let step = step.parse().map_err(|_| bad())?;
+        Ok(Checkpoint::at(run, step))
     }
 }
 
@@ -130,8 +144,10 @@ mod tests {
 
     #[test]
     fn checkpoint_ids_read_back() {
-        let c = Checkpoint { graph_run: "0193-ab:cd".into(), step: 12 };
+        let c = Checkpoint::at("0193-ab:cd", 12);
         assert_eq!(Checkpoint::parse(&c.id()), Ok(c));
+        let i = Checkpoint { graph_run: "0193".into(), step: 0, input: true };
+        assert_eq!(Checkpoint::parse(&i.id()), Ok(i));
         assert_eq!(Checkpoint::parse("nothing").map_err(|e| e.status), Err(422));
         assert_eq!(Checkpoint::parse(":3").map_err(|e| e.status), Err(422));
     }

@@ -118,7 +118,8 @@ impl RestateThreads {
         input: Value,
         stop_at: StopAt,
     ) -> Result<ThreadRun, Failure> {
-        let from = at.as_ref().map(|c| StartState { state: c.values.clone(), step: c.thread_step + 1 });
+        // Input messages' ids name the run's step 0 on the thread.
+        let from = at.as_ref().map(|c| StartState { state: c.values.clone(), step: (c.thread_step + 2).max(0) as u64 });
         self.check_input(&start.graph, from.as_ref(), &input)?;
         let graph_run = clock::new_id();
         let segment = match &at {
@@ -199,11 +200,26 @@ impl RestateThreads {
     fn launch_of(&self, doc: &ThreadDoc, start: &RunStart) -> Result<Launch, Failure> {
         if let Some(id) = &start.checkpoint_id {
             let at = self.checkpoint(doc, &Checkpoint::parse(id)?)?;
+            let newest = doc.segments.last().is_some_and(|s| s.graph_run == at.checkpoint.graph_run);
             return Ok(match &start.input {
                 Some(input) => Launch::Fresh { at: Some(at), input: input.clone() },
+                None if at.checkpoint.input => Launch::Fresh { at: Some(at), input: Value::Object(Map::new()) },
+                // The thread's own head, stopped there (an update, a breakpoint): it goes on.
+                None if newest && self.stopped_at(&at)? => self.go_on(doc, start)?,
                 None => Launch::Fork { at },
             });
         }
+        self.go_on(doc, start)
+    }
+
+    /// Whether `at` is the step its `GraphRun` waits at.
+    fn stopped_at(&self, at: &CheckpointView) -> Result<bool, Failure> {
+        let progress = self.progress(&at.checkpoint.graph_run)?;
+        Ok(progress.is_some_and(|p| p.waiting && !p.ended && p.record.step == at.checkpoint.step))
+    }
+
+    /// What a run does from the thread's head: an answer, going on from a stop, or a new input.
+    fn go_on(&self, doc: &ThreadDoc, start: &RunStart) -> Result<Launch, Failure> {
         let head = self.head(doc)?;
         let newest = doc.segments.last().map(|s| s.graph_run.clone());
         let waiting = match &newest {
@@ -279,7 +295,7 @@ impl RestateThreads {
         // The fork stops before its first step: wait for it, so that a run asked for next
         // finds it stopped.
         self.settle(&graph_run)?;
-        Ok(Checkpoint { graph_run, step: at.checkpoint.step })
+        Ok(Checkpoint::at(&graph_run, at.checkpoint.step))
     }
 
     /// Waits (a few seconds at most) until the `GraphRun` waits or has ended.
@@ -348,7 +364,7 @@ fn segment_at(graph_run: &str, at: &CheckpointView, source: Source) -> Segment {
     Segment {
         graph_run: graph_run.to_string(),
         first: if source == Source::Input { 0 } else { at.checkpoint.step },
-        base: at.thread_step + 1,
+        base: at.thread_step + if source == Source::Input { 2 } else { 1 },
         parent: Some(at.checkpoint.clone()),
         source,
         created_at: clock::now(),

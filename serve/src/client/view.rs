@@ -61,7 +61,7 @@ pub struct StepView {
     /// The step in its `GraphRun`.
     pub step: u64,
     /// The step counted over the thread (LangGraph's `metadata.step`).
-    pub thread_step: u64,
+    pub thread_step: i64,
     pub ran: Vec<String>,
     pub updates: BTreeMap<String, Value>,
     /// Nodes that failed in it, with their error (`{kind, message}`).
@@ -96,7 +96,7 @@ pub struct RunView {
 pub struct CheckpointView {
     pub checkpoint: Checkpoint,
     pub parent: Option<Checkpoint>,
-    pub thread_step: u64,
+    pub thread_step: i64,
     /// `input`, `loop`, `fork` or `update`.
     pub source: &'static str,
     /// The LangGraph run that made it.
@@ -222,10 +222,7 @@ impl RestateThreads {
     pub fn checkpoint(&self, doc: &ThreadDoc, checkpoint: &Checkpoint) -> Result<CheckpointView, Failure> {
         let missing = || Failure::not_found(format!("checkpoint {} not found", checkpoint.id()));
         let segment = doc.segment(&checkpoint.graph_run).ok_or_else(missing)?;
-        self.segment_checkpoints(doc, segment)?
-            .into_iter()
-            .find(|c| c.checkpoint.step == checkpoint.step)
-            .ok_or_else(missing)
+        self.segment_checkpoints(doc, segment)?.into_iter().find(|c| &c.checkpoint == checkpoint).ok_or_else(missing)
     }
 
     fn segment_checkpoints(&self, doc: &ThreadDoc, segment: &Segment) -> Result<Vec<CheckpointView>, Failure> {
@@ -238,17 +235,20 @@ impl RestateThreads {
         let replayed = self.replay(&progress)?;
         let record = &progress.record;
         let mut out = Vec::new();
+        let g = &segment.graph_run;
+        if segment.source == Source::Input {
+            out.push(input_checkpoint(doc, segment, &progress));
+        }
         for step in segment.first..=record.step {
-            let at = Checkpoint { graph_run: segment.graph_run.clone(), step };
+            let at = Checkpoint::at(g, step);
             let own_first = step == segment.first;
-            let parent = if own_first {
-                segment.parent.clone()
-            } else {
-                Some(Checkpoint { graph_run: segment.graph_run.clone(), step: step - 1 })
+            let parent = match (own_first, segment.source) {
+                (false, _) => Some(Checkpoint::at(g, step - 1)),
+                (true, Source::Input) => Some(Checkpoint { graph_run: g.clone(), step: 0, input: true }),
+                (true, _) => segment.parent.clone(),
             };
             let source = match (own_first, segment.source) {
-                (false, _) => "loop",
-                (true, Source::Input) => "input",
+                (false, _) | (true, Source::Input) => "loop",
                 (true, Source::Fork) => "fork",
                 (true, Source::Update) => "update",
             };
@@ -270,6 +270,22 @@ impl RestateThreads {
             });
         }
         Ok(out)
+    }
+}
+
+/// The checkpoint before a run's input: the values it starts from (none for a thread's first),
+/// with `__start__` next.
+fn input_checkpoint(doc: &ThreadDoc, segment: &Segment, progress: &Progress) -> CheckpointView {
+    CheckpointView {
+        checkpoint: Checkpoint { graph_run: segment.graph_run.clone(), step: 0, input: true },
+        parent: segment.parent.clone(),
+        thread_step: segment.base - 1,
+        source: "input",
+        run_id: made_by(doc, &segment.graph_run, 0),
+        values: progress.from.as_ref().map(|f| f.state.clone()).unwrap_or_default(),
+        next: vec!["__start__".into()],
+        interrupts: Vec::new(),
+        created_at: segment.created_at.clone(),
     }
 }
 
@@ -308,7 +324,7 @@ fn step_view(replayed: &Run, record: &RunRecord, segment: Option<&Segment>, step
     let doc = record.steps.as_ref()?.get(usize::try_from(step.checked_sub(1)?).ok()?)?;
     Some(StepView {
         step,
-        thread_step: segment.map_or(step, |s| s.thread_step(step)),
+        thread_step: segment.map_or(step as i64, |s| s.thread_step(step)),
         ran: doc.ran.clone(),
         updates: doc.updates.iter().map(|(k, u)| (k.clone(), serde_json::to_value(u).unwrap_or(Value::Null))).collect(),
         errors: doc.errors.iter().map(|(k, e)| (k.clone(), serde_json::to_value(e).unwrap_or(Value::Null))).collect(),

@@ -63,14 +63,17 @@ async fn start(state: &AppState, on: On, body: JsonBody) -> ApiResult<(RunInfo, 
 }
 
 /// `Content-Location` (the SDK reads the run id from it) and, for a thread that stays,
-/// `Location` (where the SDK reconnects a cut stream).
-fn run_headers(info: &RunInfo, with_location: bool) -> HeaderMap {
+/// `Location`: where the SDK goes on reading a cut answer (`join` for a wait, `stream` for a
+/// stream).
+fn run_headers(info: &RunInfo, location: Option<&str>) -> HeaderMap {
     let mut headers = HeaderMap::new();
     let path = format!("/threads/{}/runs/{}", info.thread_id, info.run_id);
     if let Ok(v) = HeaderValue::from_str(&path) {
         headers.insert("content-location", v);
     }
-    if with_location && let Ok(v) = HeaderValue::from_str(&format!("{path}/join")) {
+    if let Some(tail) = location
+        && let Ok(v) = HeaderValue::from_str(&format!("{path}/{tail}"))
+    {
         headers.insert("location", v);
     }
     headers
@@ -78,7 +81,7 @@ fn run_headers(info: &RunInfo, with_location: bool) -> HeaderMap {
 
 async fn create_on(state: AppState, on: On, body: JsonBody) -> ApiResult<Response> {
     let (info, _) = start(&state, on, body).await?;
-    Ok((run_headers(&info, false), Json(run(&info))).into_response())
+    Ok((run_headers(&info, None), Json(run(&info))).into_response())
 }
 
 async fn wait_on(state: AppState, on: On, body: JsonBody) -> ApiResult<Response> {
@@ -86,7 +89,7 @@ async fn wait_on(state: AppState, on: On, body: JsonBody) -> ApiResult<Response>
     let (info, parsed) = start(&state, on, body).await?;
     let o = state.backend.outcome(&info.thread_id, &info.run_id).await?;
     let body = outcome(&o, &parsed.graph.message_fields);
-    Ok((run_headers(&info, !stateless), Json(body)).into_response())
+    Ok((run_headers(&info, (!stateless).then_some("join")), Json(body)).into_response())
 }
 
 async fn stream_on(state: AppState, on: On, body: JsonBody) -> ApiResult<Response> {
@@ -96,7 +99,7 @@ async fn stream_on(state: AppState, on: On, body: JsonBody) -> ApiResult<Respons
     let on_disconnect = parsed.cancel_on_disconnect.then(|| (state.backend.clone(), info.thread_id.clone()));
     let response = sse::respond(feed, info.run_id.clone(), parsed.stream_modes, on_disconnect);
     // Stateless threads go away: no `Location` to come back to.
-    Ok((run_headers(&info, !stateless), response).into_response())
+    Ok((run_headers(&info, (!stateless).then_some("stream")), response).into_response())
 }
 
 async fn create(State(s): State<AppState>, Path(tid): Path<String>, body: JsonBody) -> ApiResult<Response> {

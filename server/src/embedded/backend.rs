@@ -206,8 +206,7 @@ impl Embedded {
 
     /// Whether a run on this thread has not ended.
     fn busy(&self, thread: &ThreadId) -> Result<Vec<RunId>> {
-        let runs = self.inner.store.runs_of(thread)?;
-        Ok(runs.into_iter().filter(|r| !r.info.status.is_final()).map(|r| r.info.run_id).collect())
+        self.inner.store.unfinished_runs(thread)
     }
 
     async fn start(&self, request: RunRequest) -> Result<RunInfo> {

@@ -3,6 +3,8 @@
 //! `checkpoints`, `messages` (LangGraph's `messages-tuple`) and the legacy
 //! `messages/metadata` + `messages/complete`.
 
+use std::collections::BTreeSet;
+
 use engine::{Run, Status, StepStates};
 use serde_json::{Map, Value, json};
 
@@ -32,7 +34,18 @@ fn pending(run: &Run) -> Vec<Value> {
 
 /// Everything step `chain` (counted across the thread) gives: its last step's updates,
 /// messages and debug payloads, the interrupts, then the values.
-pub fn step(feed: &FeedWriter, run: &Run, graph: &LoadedGraph, chain: u64, info: &RunInfo) {
+///
+/// Map instances (`node[i]`) show under their node's name, as LangGraph's Send tasks do. A
+/// node whose model streamed (`streamed`) already sent its message piece by piece: it is not
+/// sent again whole.
+pub fn step(
+    feed: &FeedWriter,
+    run: &Run,
+    graph: &LoadedGraph,
+    chain: u64,
+    info: &RunInfo,
+    streamed: &BTreeSet<String>,
+) {
     let index = run.steps().len().saturating_sub(1);
     let Some(doc) = run.step_doc(index, StepStates::Snapshots) else { return };
     let doc = serde_json::to_value(doc).unwrap_or_default();
@@ -68,8 +81,11 @@ pub fn step(feed: &FeedWriter, run: &Run, graph: &LoadedGraph, chain: u64, info:
         if errors.contains_key(name) {
             continue;
         }
-        feed.push(Event::new("updates", json!({ name.clone(): update })));
-        messages(feed, &update, &graph.message_fields, &meta(name));
+        let node = engine::record::split_name(name).map_or(name.as_str(), |(id, _)| id);
+        feed.push(Event::new("updates", json!({ node: update })));
+        if !streamed.contains(name) {
+            messages(feed, &update, &graph.message_fields, &meta(node));
+        }
     }
     let pending = pending(run);
     if !pending.is_empty() {
@@ -113,16 +129,15 @@ fn messages(feed: &FeedWriter, update: &Value, message_fields: &[String], meta: 
     }
 }
 
-/// A piece of a model's reply as it streams: a chunk in `messages` mode.
-pub fn token(feed: &FeedWriter, node: &str, text: &str, meta: &Value) {
+/// A piece of a model's reply as it streams, in step `chain`: a chunk in `messages` mode,
+/// with the id the whole message gets when its step applies it (`<node>:<step>:1`).
+pub fn token(feed: &FeedWriter, node: &str, text: &str, chain: u64, meta: &Value) {
     let mut meta = meta.clone();
     if let Value::Object(m) = &mut meta {
         m.insert("langgraph_node".into(), json!(node));
+        m.insert("langgraph_step".into(), json!(chain));
     }
-    let chunk = to_wire(
-        &json!({"role": "assistant", "content": text, "id": format!("{}:{node}", meta["run_id"].as_str().unwrap_or_default())}),
-    );
-    let mut chunk = chunk;
+    let mut chunk = to_wire(&json!({"role": "assistant", "content": text, "id": format!("{node}:{chain}:1")}));
     chunk["type"] = json!("AIMessageChunk");
     feed.push(Event::new("messages", json!([chunk, meta])));
 }

@@ -9,34 +9,17 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use engine::host::{
-    Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, KeyRing, LocalBoxFuture, McpEnd, McpEndpoint,
-    McpExchange, McpReply,
+    Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture, McpEnd, McpEndpoint, McpExchange,
+    McpReply,
 };
 use sha2::{Digest, Sha256};
 
 use crate::domain::RunId;
 use crate::embedded::store::Store;
 
-/// What every run's host shares: keys from the environment and the MCP policy.
-pub struct HostSettings {
-    pub keys: KeyRing,
-    pub mcp: Arc<net::mcp::McpPolicy>,
-}
-
-impl HostSettings {
-    /// The environment's keys and MCP tokens; stdio MCP servers only for `allowed`. The
-    /// warnings are for the operator.
-    pub fn from_env(allowed: net::mcp::AllowedCommands) -> (HostSettings, Vec<String>) {
-        let (keys, bad) = net::keys_from_env();
-        let mut warnings: Vec<String> =
-            bad.into_iter().map(|o| format!("{}: `{o}` is not an origin; ignored", net::TRUSTED_ORIGINS_VAR)).collect();
-        let (tokens, token_warnings) = net::mcp::McpTokens::from_env();
-        warnings.extend(token_warnings);
-        let mut mcp = net::mcp::McpPolicy::open(allowed, tokens);
-        mcp.secrets = keys.keys().map(str::to_string).collect();
-        (HostSettings { keys, mcp: Arc::new(mcp) }, warnings)
-    }
-}
+/// What every run's host shares: keys from the environment and the MCP policy (read as the
+/// CLI's host reads them).
+pub type HostSettings = net::host_env::HostEnv;
 
 /// A run's host, living on its engine thread.
 pub struct JournalHost {
@@ -123,6 +106,57 @@ impl Host for JournalHost {
             }
             reply
         })
+    }
+
+    /// Models stream their replies, so `messages` streams get the text as it comes; the
+    /// journal keeps the whole reply (a replay hands it over as one piece).
+    fn streams(&self) -> bool {
+        true
+    }
+
+    fn http_stream<'a>(&'a self, request: HttpRequest, chunk: &'a dyn Fn(&str)) -> LocalBoxFuture<'a, HttpResult> {
+        let (hash, occurrence) = self.key("http", &request);
+        let step = self.step.get();
+        if let Some(reply) = self.store.journaled(&self.run, step, &hash, occurrence)
+            && let Ok(reply) = serde_json::from_str::<HttpResult>(&reply)
+        {
+            return Box::pin(async move {
+                if let Ok(r) = &reply {
+                    chunk(&r.body);
+                }
+                reply
+            });
+        }
+        let key = request.auth.and_then(|auth| self.settings.keys.key_for(auth, &request.url)).map(str::to_string);
+        let trusted = self.settings.keys.trusted().to_vec();
+        let held: Vec<String> = self.settings.keys.keys().map(str::to_string).collect();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+        Box::pin(async move {
+            let sent = tokio::task::spawn_blocking(move || {
+                net::stream::send_stream_bound(&request, key.as_deref(), &trusted, &mut |piece| {
+                    let _ = tx.send(piece.to_string());
+                })
+                .map(|mut r| {
+                    r.body = engine::host::redact(&r.body, held.iter().map(String::as_str));
+                    r
+                })
+            });
+            // Pieces are handed on as they come; the channel closes when the request ends.
+            while let Some(piece) = rx.recv().await {
+                chunk(&piece);
+            }
+            let reply = sent
+                .await
+                .unwrap_or_else(|_| Err(HttpFailure { message: "the request was dropped".into(), timed_out: false }));
+            if let Ok(text) = serde_json::to_string(&reply) {
+                self.store.journal(&self.run, step, &hash, occurrence, &text);
+            }
+            reply
+        })
+    }
+
+    fn stream_redactor(&self) -> engine::host::StreamRedactor {
+        engine::host::StreamRedactor::new(self.settings.keys.keys())
     }
 
     fn key_allowed(&self, auth: Auth, url: &str) -> Result<(), String> {

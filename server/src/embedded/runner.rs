@@ -3,6 +3,8 @@
 //! continued or forked, a run continued after a restart), then step by step, each step saved
 //! (the record, a checkpoint) before its events go out.
 
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeSet;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -73,6 +75,10 @@ impl Begun {
     fn chain(&self) -> u64 {
         self.base.as_ref().map_or(0, |(_, s)| *s)
     }
+
+    fn chain_i64(&self) -> i64 {
+        i64::try_from(self.chain()).unwrap_or(i64::MAX)
+    }
 }
 
 async fn drive(mut job: Job) {
@@ -83,7 +89,14 @@ async fn drive(mut job: Job) {
     let feed = job.feed.clone();
     let delta_meta =
         json!({"run_id": job.row.info.run_id, "thread_id": job.row.info.thread_id, "graph_id": job.graph.graph_id});
-    let on_delta = Box::new(move |node: &str, text: &str| events::token(&feed, node, text, &delta_meta));
+    // The step under way (counted across the thread) and the nodes whose model streamed in it.
+    let now_step = Rc::new(Cell::new(0u64));
+    let streamed: Rc<RefCell<BTreeSet<String>>> = Rc::default();
+    let (step_seen, streamed_seen) = (now_step.clone(), streamed.clone());
+    let on_delta = Box::new(move |node: &str, text: &str| {
+        streamed_seen.borrow_mut().insert(node.to_string());
+        events::token(&feed, node, text, step_seen.get(), &delta_meta);
+    });
     let host = JournalHost::new(job.row.info.run_id.clone(), job.store.clone(), job.settings.clone(), on_delta);
     let begun = if job.recover { recover(&job, plan, &host) } else { begin(&job, plan, &host) };
     let mut begun = match begun {
@@ -95,15 +108,23 @@ async fn drive(mut job: Job) {
     }
     job.row.base = begun.base.clone();
     job.row.info.status = RunStatus::Running;
-    save_run(&job, &begun.run);
+    if begun.fresh {
+        // Its step 0 is a checkpoint, read through this record.
+        save_run(&job, &begun.run);
+    } else {
+        // No record until the first step: a restart before it begins again from the request
+        // (the checkpoint and the answer), which nothing has changed yet.
+        let _ = job.store.update_run(&job.row);
+    }
     set_thread(&job, ThreadStatus::Busy, None);
     let mut head = begun.parent.clone();
     if begun.fresh {
-        head = Some(checkpoint(&job, &begun, 0, Source::Input, head));
+        head = Some(input_checkpoint(&job, &begun, head));
+        head = Some(checkpoint(&job, &begun, 0, Source::Loop, head));
         events::values(&job.feed, &begun.run, &job.graph);
     }
     let mut first = true;
-    let mut cancelled = false;
+    let (mut cancelled, mut mid_step) = (false, false);
     while begun.run.status() == Status::Running || (first && begun.run.at_breakpoint()) {
         first = false;
         if job.cancel.load(Ordering::SeqCst) {
@@ -112,7 +133,19 @@ async fn drive(mut job: Job) {
         }
         let before = begun.run.step_count();
         host.at_step(before + 1);
-        begun.run.step(&host).await;
+        now_step.set(begun.chain() + before + 1);
+        streamed.borrow_mut().clear();
+        // A cancel stops the step where it is (a model call may never answer): the run keeps
+        // its record as of the step before.
+        let finished = tokio::select! {
+            () = begun.run.step(&host) => true,
+            () = cancel_asked(&job.cancel) => false,
+        };
+        if !finished {
+            cancelled = true;
+            mid_step = true;
+            break;
+        }
         let k = begun.run.step_count();
         if k == before {
             // Stopped without a step (a human node or a breakpoint reached): the newest
@@ -129,9 +162,19 @@ async fn drive(mut job: Job) {
             head = Some(checkpoint(&job, &begun, k, Source::Loop, head));
         }
         let chain = begun.chain() + k;
-        events::step(&job.feed, &begun.run, &job.graph, chain, &job.row.info);
+        events::step(&job.feed, &begun.run, &job.graph, chain, &job.row.info, &streamed.borrow());
     }
-    finish(job, &begun.run, cancelled, head);
+    if mid_step && let Ok(Some(stored)) = job.store.run(&job.row.info.run_id) {
+        job.row.record = stored.record;
+    }
+    finish(job, &begun.run, cancelled.then_some(mid_step), head);
+}
+
+/// Resolves once a cancel has been asked for.
+async fn cancel_asked(flag: &AtomicBool) {
+    while !flag.load(Ordering::SeqCst) {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
 }
 
 /// The plan, its step limit lowered to the run's `recursion_limit` when that is lower.
@@ -180,7 +223,10 @@ fn begin(job: &Job, plan: Rc<Plan>, host: &JournalHost) -> Result<Begun, String>
     let parent = at.as_ref().map(|c| c.checkpoint.id.clone());
     let mut begun = match (&request.input, at) {
         (Some(input), Some(c)) => {
-            let base = (c.checkpoint.values.clone(), c.checkpoint.step + 1);
+            // As LangGraph counts: the input checkpoint one after the head, the input applied
+            // one after that.
+            let first = u64::try_from(c.checkpoint.step + 2).unwrap_or(1);
+            let base = (c.checkpoint.values.clone(), first);
             let from = StartFrom { state: &base.0, step: base.1 };
             let run = Run::start_from(plan, from, input.clone(), host).map_err(|e| e.to_string())?;
             Begun { run, base: Some(base), parent, fresh: true }
@@ -297,7 +343,7 @@ fn checkpoint(job: &Job, begun: &Begun, k: u64, source: Source, parent: Option<C
             thread_id: job.row.info.thread_id.clone(),
             parent,
             run_id: job.row.info.run_id.clone(),
-            step: begun.chain() + k,
+            step: begun.chain_i64() + i64::try_from(k).unwrap_or(i64::MAX),
             source,
             values: run.state_json(),
             next,
@@ -311,6 +357,32 @@ fn checkpoint(job: &Job, begun: &Begun, k: u64, source: Source, parent: Option<C
     };
     let _ = job.store.insert_checkpoint(&row);
     set_thread(job, ThreadStatus::Busy, Some(id.clone()));
+    id
+}
+
+/// The checkpoint before a run's input is applied (LangGraph's `source: "input"`): the values
+/// it starts from, `__start__` next. A run from it goes on from the input applied.
+fn input_checkpoint(job: &Job, begun: &Begun, parent: Option<CheckpointId>) -> CheckpointId {
+    let id = CheckpointId(uuid::Uuid::now_v7().to_string());
+    let row = CheckpointRow {
+        checkpoint: Checkpoint {
+            id: id.clone(),
+            thread_id: job.row.info.thread_id.clone(),
+            parent,
+            run_id: job.row.info.run_id.clone(),
+            step: begun.chain_i64() - 1,
+            source: Source::Input,
+            values: begun.base.as_ref().map(|(values, _)| values.clone()).unwrap_or_default(),
+            next: vec!["__start__".into()],
+            interrupts: Vec::new(),
+            created_at: now(),
+            graph_id: job.graph.graph_id.clone(),
+            assistant_id: job.graph.assistant_id.clone(),
+        },
+        local_step: 0,
+        set: None,
+    };
+    let _ = job.store.insert_checkpoint(&row);
     id
 }
 
@@ -345,8 +417,10 @@ fn set_thread(job: &Job, status: ThreadStatus, head: Option<CheckpointId>) {
 }
 
 /// The run has stopped: its status as LangGraph names it, the thread's, the last events.
-fn finish(mut job: Job, run: &Run, cancelled: bool, head: Option<CheckpointId>) {
-    let (status, thread_status) = match (cancelled, run.status()) {
+/// `cancelled` is `Some(mid_step)` for a cancelled run: stopped inside a step, the record
+/// stored after the step before is kept.
+fn finish(mut job: Job, run: &Run, cancelled: Option<bool>, head: Option<CheckpointId>) {
+    let (status, thread_status) = match (cancelled.is_some(), run.status()) {
         (true, _) => (RunStatus::Interrupted, ThreadStatus::Idle),
         (false, Status::Completed) => (RunStatus::Success, ThreadStatus::Idle),
         (false, Status::Interrupted) => (RunStatus::Success, ThreadStatus::Interrupted),
@@ -354,10 +428,15 @@ fn finish(mut job: Job, run: &Run, cancelled: bool, head: Option<CheckpointId>) 
     };
     job.row.info.status = status;
     job.row.info.updated_at = now();
-    job.row.record = serde_json::to_value(run.record(true)).ok();
+    if cancelled != Some(true) {
+        job.row.record = serde_json::to_value(run.record(true)).ok();
+    }
     if status == RunStatus::Error {
         let (kind, message) = match run.error() {
             Some(e) => (error_name(e.kind), e.message.clone()),
+            None if run.status() == Status::LimitReached => {
+                ("GraphRecursionError".into(), format!("the run reached its step limit ({} steps)", run.step_count()))
+            }
             None => ("GraphError".into(), format!("the run stopped {:?}", run.status())),
         };
         job.row.error = Some((kind, message));

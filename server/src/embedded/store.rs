@@ -241,6 +241,16 @@ impl Store {
         self.runs_where("WHERE thread_id = ?1 ORDER BY seq DESC", &thread.0)
     }
 
+    /// The ids of a thread's runs that have not ended, oldest first (without loading records).
+    pub fn unfinished_runs(&self, thread: &ThreadId) -> Result<Vec<RunId>> {
+        let conn = self.conn();
+        let mut stmt = conn
+            .prepare("SELECT run_id FROM runs WHERE thread_id = ?1 AND status IN ('pending', 'running') ORDER BY seq")
+            .map_err(internal)?;
+        let rows = stmt.query_map(params![thread.0], |r| r.get::<_, String>(0).map(RunId)).map_err(internal)?;
+        rows.collect::<std::result::Result<_, _>>().map_err(internal)
+    }
+
     /// Runs with this status, oldest first (what a restart continues).
     pub fn runs_with_status(&self, status: RunStatus) -> Result<Vec<RunRow>> {
         self.runs_where("WHERE status = ?1 ORDER BY seq", status.as_str())
@@ -268,7 +278,7 @@ impl Store {
                 "INSERT INTO checkpoints (checkpoint_id, thread_id, run_id, local_step, step, source, parent, state, next, interrupts, set_values, created_at, graph_id, assistant_id)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
                 params![
-                    k.id.0, k.thread_id.0, k.run_id.0, c.local_step as i64, k.step as i64, json_text(&k.source).trim_matches('"'),
+                    k.id.0, k.thread_id.0, k.run_id.0, c.local_step as i64, k.step, json_text(&k.source).trim_matches('"'),
                     k.parent.as_ref().map(|p| &p.0), json_text(&k.values), json_text(&k.next),
                     json_text(&k.interrupts), c.set.as_ref().map(json_text), k.created_at, k.graph_id, k.assistant_id.0
                 ],
@@ -402,7 +412,7 @@ fn checkpoint_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<CheckpointRow> {
             id: CheckpointId(r.get(0)?),
             thread_id: ThreadId(r.get(1)?),
             run_id: RunId(r.get(2)?),
-            step: u64::try_from(r.get::<_, i64>(4)?).unwrap_or(0),
+            step: r.get::<_, i64>(4)?,
             source: serde_json::from_value(Value::String(source)).unwrap_or(Source::Loop),
             parent: r.get::<_, Option<String>>(6)?.map(CheckpointId),
             values: parse(&r.get::<_, String>(7)?),

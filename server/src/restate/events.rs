@@ -46,8 +46,10 @@ pub fn step(feed: &FeedWriter, step: &StepView, pending: &[Interrupt], graph: &L
         if step.errors.contains_key(name) {
             continue;
         }
-        feed.push(Event::new("updates", json!({ name.clone(): update })));
-        messages(feed, &update, &graph.message_fields, &meta(name));
+        // Map instances (`node[i]`) show under their node's name, as LangGraph's Send tasks do.
+        let node = engine::record::split_name(name).map_or(name.as_str(), |(id, _)| id);
+        feed.push(Event::new("updates", json!({ node: update })));
+        messages(feed, &update, &graph.message_fields, &meta(node));
     }
     if !pending.is_empty() {
         feed.push(Event::new("updates", json!({"__interrupt__": pending})));
