@@ -43,6 +43,10 @@ pub struct ThreadRun {
     /// The request as given (LangGraph's `kwargs`).
     #[serde(default)]
     pub kwargs: Value,
+    /// Cancelled: it has ended `interrupted` for its clients, though its `GraphRun` finishes
+    /// the step in progress (a model call cannot be taken back) before it stops.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cancelled: bool,
 }
 
 /// Where a segment's checkpoints come from.

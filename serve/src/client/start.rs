@@ -259,6 +259,12 @@ impl RestateThreads {
             return Err(Failure::conflict(format!("run {run_id} has ended ({})", view.status.name())));
         }
         let _: bool = self.ingress.call::<(), _>("GraphRun", &view.run.graph_run, "cancel", None)?;
+        self.change(thread_id, |doc| {
+            if let Some(run) = doc.runs.iter_mut().find(|r| r.run_id == run_id) {
+                run.cancelled = true;
+            }
+            Ok(())
+        })?;
         Ok(())
     }
 
@@ -355,6 +361,7 @@ fn thread_run(run_id: &str, graph_run: &str, start: &RunStart, since_stop: u32, 
         created_at: clock::now(),
         metadata: start.metadata.clone(),
         kwargs: start.kwargs.clone(),
+        cancelled: false,
     }
 }
 

@@ -181,6 +181,10 @@ impl RestateThreads {
     /// A run whose `GraphRun` has no record: still to start, or ended before it could (a
     /// request its workflow refused: the refusal is its error).
     fn not_started(&self, mut view: RunView) -> Result<RunView, Failure> {
+        if view.run.cancelled {
+            view.status = RunStatus::Interrupted;
+            return Ok(view);
+        }
         match self.ingress.workflow_output("GraphRun", &view.run.graph_run) {
             Ok(None) => {}
             Ok(Some(_)) => view.status = RunStatus::Error,
@@ -291,7 +295,7 @@ fn input_checkpoint(doc: &ThreadDoc, segment: &Segment, progress: &Progress) -> 
 
 /// A run has ended when its `GraphRun` has, or stopped again since the run began.
 fn status_of(run: &ThreadRun, progress: &Progress) -> RunStatus {
-    if progress.cancelled {
+    if progress.cancelled || run.cancelled {
         return RunStatus::Interrupted;
     }
     let stopped_again = progress.waiting && progress.stops > run.since_stop;
