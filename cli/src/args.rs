@@ -257,4 +257,17 @@ pub struct ServerArgs {
     /// A program graphs may start as an MCP server (repeatable).
     #[arg(long, value_name = "PROGRAM")]
     pub allow_command: Vec<String>,
+    /// Loopback or private addresses graphs and webhooks may reach, comma-separated (denied
+    /// by default); also $SWITCHYARD_ALLOWED_ADDRESSES.
+    #[arg(long, value_name = "LIST")]
+    pub allow: Option<String>,
+    /// Addresses graphs and webhooks never reach; also $SWITCHYARD_DENIED_ADDRESSES.
+    #[arg(long, value_name = "LIST")]
+    pub deny: Option<String>,
+    /// Runs going at once (default 64); further runs wait their turn.
+    #[arg(long, value_name = "N")]
+    pub max_runs: Option<String>,
+    /// Runs waiting for a turn (default 1024); past that a new run is refused (429).
+    #[arg(long, value_name = "N")]
+    pub max_waiting: Option<String>,
 }

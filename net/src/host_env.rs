@@ -38,8 +38,7 @@ impl HostEnv {
     }
 
     /// The same, connecting only where `reach` allows (a server's graphs are untrusted).
-    pub fn within(self, reach: Reach) -> HostEnv {
-        let reach = Arc::new(reach);
+    pub fn within(self, reach: Arc<Reach>) -> HostEnv {
         let mcp = McpPolicy { reach: reach.clone(), ..(*self.mcp).clone() };
         HostEnv { keys: self.keys, mcp: Arc::new(mcp), reach }
     }

@@ -252,7 +252,9 @@ fn closing_ends_a_server_that_ignores_its_stdin_and_its_children() {
     assert_eq!(reply.end, McpEnd::TimedOut);
     assert_eq!(processes_with("MARK", &mark).len(), 2, "the shell and its sleep");
     close(&prog, reply.connection.as_deref(), None, &policy);
-    assert!(processes_with("MARK", &mark).is_empty(), "close returns once they are gone");
+    // Both were sent KILL; the orphaned sleep is reaped by whoever adopts it, which on a busy
+    // machine (or a container's init) may take a moment after close returns.
+    wait_until_gone(&mark);
 }
 
 /// Run by [`close_all_leaves_no_child`] in a process of its own (closing every child of this

@@ -5,39 +5,50 @@
 
 use std::rc::Rc;
 
-use engine::host::OfflineHost;
-use engine::{Plan, Run, Status};
+use engine::host::{Host, OfflineHost};
+use engine::run::{Breakpoints, StartFrom};
+use engine::{Plan, Run, RunRecord, Status};
 use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 
 use crate::host::ServeHost;
 use crate::load::{Refusal, plan_of};
 use crate::messages::ToHandler;
+use crate::protocol::{Proceed, StartState, StopAt};
 
 /// Where a fork starts: the original's record (as the service keeps it), the step after which
-/// it forks, and an update applied there (`--set`).
+/// it forks, an update applied there (`--set`), and the state the original started from.
 pub struct ForkFrom {
     pub record: engine::RunRecord,
     pub from_step: u64,
     pub set: Option<Map<String, Value>>,
+    pub from: Option<StartState>,
 }
 
 /// What a run starts from.
 pub enum Origin {
-    /// A new run of this input.
-    Input(Value),
+    /// A new run of this input, from the defaults or from a given state.
+    Input { input: Value, from: Option<StartState> },
     /// A fork of an earlier run.
     Fork(Box<ForkFrom>),
+}
+
+/// What the engine's thread gets to start a run: where it starts, and where it stops.
+pub struct Start {
+    pub origin: Origin,
+    pub stop_at: Option<StopAt>,
+    /// A step limit below the graph's.
+    pub max_steps: Option<u64>,
 }
 
 /// Starts the engine's thread for a run of the graph `document` (compiled there: a plan is
 /// not `Send`).
 pub fn spawn(
     document: Value,
-    origin: Origin,
+    start: Start,
     run_id: String,
     to_handler: mpsc::UnboundedSender<ToHandler>,
-    answers: mpsc::UnboundedReceiver<Map<String, Value>>,
+    answers: mpsc::UnboundedReceiver<Proceed>,
 ) {
     let failed = to_handler.clone();
     // A stack of known size (`engine::stack`), not the default 2 MiB: a script's deeply
@@ -48,10 +59,15 @@ pub fn spawn(
             return;
         };
         let plan = match plan_of(document) {
-            Ok((plan, _)) => Rc::new(plan),
+            Ok((mut plan, _)) => {
+                if let Some(limit) = start.max_steps {
+                    plan.limits.max_steps = plan.limits.max_steps.min(limit.max(1));
+                }
+                Rc::new(plan)
+            }
             Err(refusal) => return drop(to_handler.send(ToHandler::Invalid(refusal))),
         };
-        runtime.block_on(drive(plan, origin, run_id, to_handler, answers));
+        runtime.block_on(drive(plan, start, run_id, to_handler, answers));
     });
     if let Err(e) = started {
         let _ = failed.send(ToHandler::Invalid(Refusal::BadInput(format!("cannot start the engine's thread: {e}"))));
@@ -60,27 +76,34 @@ pub fn spawn(
 
 async fn drive(
     plan: Rc<Plan>,
-    origin: Origin,
+    start: Start,
     run_id: String,
     to_handler: mpsc::UnboundedSender<ToHandler>,
-    mut answers: mpsc::UnboundedReceiver<Map<String, Value>>,
+    mut answers: mpsc::UnboundedReceiver<Proceed>,
 ) {
     let host = ServeHost::new(run_id, to_handler.clone());
-    let mut run = match begin(plan, origin, &host) {
+    let mut run = match begin(plan, start.origin, &host) {
         Ok(run) => run,
         Err(message) => return drop(to_handler.send(ToHandler::Invalid(Refusal::BadInput(message)))),
     };
+    if let Some(stop_at) = &start.stop_at {
+        run.set_breakpoints(breakpoints(run.plan(), stop_at));
+    }
     let send = |m: ToHandler| to_handler.send(m).is_ok();
     let mut kept = run.steps().len();
     if !send(ToHandler::Started { summary: Box::new(run.record(false)), steps: run.step_docs(0) }) {
         return;
     }
     loop {
-        if run.status() == Status::Interrupted && !run.at_breakpoint() {
+        if run.status() == Status::Interrupted {
             if !take_answers(&mut run, &to_handler, &mut answers).await {
                 return;
             }
-            continue;
+            // Still waiting for an answer (one was refused): wait again. A breakpoint's stop
+            // is passed by stepping.
+            if run.status() == Status::Interrupted && !run.at_breakpoint() {
+                continue;
+            }
         }
         if run.status() != Status::Running && run.status() != Status::Interrupted {
             let last = run.steps().len().checked_sub(1);
@@ -102,31 +125,60 @@ async fn drive(
 fn begin(plan: Rc<Plan>, origin: Origin, host: &ServeHost) -> Result<Run, String> {
     match origin {
         // The error names its path, `input…`.
-        Origin::Input(input) => Run::start(plan, input, host).map_err(|e| e.to_string()),
+        Origin::Input { input, from: None } => Run::start(plan, input, host).map_err(|e| e.to_string()),
+        Origin::Input { input, from: Some(from) } => {
+            let at = StartFrom { state: &from.state, step: from.step };
+            Run::start_from(plan, at, input, host).map_err(|e| e.to_string())
+        }
         Origin::Fork(fork) => {
-            let ForkFrom { record, from_step, set } = *fork;
+            let ForkFrom { record, from_step, set, from } = *fork;
             // The original is read with a host of its own: its id is its own, not the fork's.
-            let original = Run::from_record(plan, &record, &OfflineHost::new()).map_err(|e| format!("record: {e}"))?;
+            let original = rebuild(plan, from.as_ref(), &record).map_err(|e| format!("record: {e}"))?;
             original.fork(from_step, set, host).map_err(|e| format!("from_step/set: {e}"))
         }
     }
 }
 
-/// Waits for the answers of what the run waits for, and gives them to the run; `false` when
-/// the handler has gone.
+/// A run rebuilt from its record (offline: nothing it did is done again), started from `from`
+/// when it was not started from the defaults.
+pub fn rebuild(plan: Rc<Plan>, from: Option<&StartState>, record: &RunRecord) -> Result<Run, engine::InputError> {
+    let host: &dyn Host = &OfflineHost::new();
+    match from {
+        None => Run::from_record(plan, record, host),
+        Some(from) => Run::from_record_at(plan, StartFrom { state: &from.state, step: from.step }, record, host),
+    }
+}
+
+/// The engine's breakpoints for `stop_at`, `"*"` naming every node of the plan.
+pub fn breakpoints(plan: &Plan, stop_at: &StopAt) -> Breakpoints {
+    let expand = |ids: &[String]| -> std::collections::BTreeSet<String> {
+        if ids.iter().any(|id| id == "*") {
+            return plan.nodes.iter().map(|n| n.id.to_string()).collect();
+        }
+        ids.iter().cloned().collect()
+    };
+    Breakpoints { before: expand(&stop_at.before), after: expand(&stop_at.after) }
+}
+
+/// Waits for what the stopped run goes on with (answers for what waits, nothing at a bare
+/// breakpoint), and gives it to the run; `false` when the handler has gone.
 async fn take_answers(
     run: &mut Run,
     to_handler: &mpsc::UnboundedSender<ToHandler>,
-    answers: &mut mpsc::UnboundedReceiver<Map<String, Value>>,
+    answers: &mut mpsc::UnboundedReceiver<Proceed>,
 ) -> bool {
-    if to_handler.send(ToHandler::Waiting(run.waiting_for())).is_err() {
+    let waiting = ToHandler::Waiting { nodes: run.waiting_for(), breakpoint: run.at_breakpoint() };
+    if to_handler.send(waiting).is_err() {
         return false;
     }
-    let Some(given) = answers.recv().await else { return false };
+    let Some(Proceed { answers: given, stop_at }) = answers.recv().await else { return false };
     for (node, value) in given {
         if let Err(e) = run.answer(&node, value) {
             return to_handler.send(ToHandler::AnswerRefused(e.to_string())).is_ok();
         }
+    }
+    if let Some(stop_at) = &stop_at {
+        run.set_breakpoints(breakpoints(run.plan(), stop_at));
     }
     true
 }

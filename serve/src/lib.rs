@@ -10,8 +10,10 @@
 //! |---|---|
 //! | [`workflow`] | `GraphRun`: the handlers `run`, `status`, `record`, `answer`, `fork` |
 //! | [`graphs`] | `GraphStore`: graphs registered by hash |
+//! | [`threads`] | `Thread` and `ThreadIndex`: `switchyard server --restate`'s conversations, kept by version |
 //! | [`protocol`] | the bodies the handlers take |
 //! | [`claims`] | `RunClaims`, internal: who took a run id, which answer took a wait |
+//! | [`client`] | `switchyard server --restate`'s side: LangGraph threads, runs and checkpoints over the ingress |
 //! | `driver` | the engine's thread: the run driven step by step, its needs sent to the handler |
 //! | `messages` | what the engine thread asks of the handler, and HTTP and MCP exchanges as journaled |
 //! | `host` | the [`engine::Host`] a served run sees: effects as messages, a journal-driven clock |
@@ -23,6 +25,7 @@
 //! | [`load`] | graph documents read and compiled, refusals and their HTTP codes |
 
 pub mod claims;
+pub mod client;
 mod consent;
 mod driver;
 mod effects;
@@ -34,6 +37,7 @@ mod messages;
 pub mod protocol;
 pub mod reach;
 mod store;
+pub mod threads;
 pub mod workflow;
 
 use restate_sdk::prelude::*;
@@ -59,7 +63,12 @@ impl std::fmt::Display for BadIdentityKey {
 /// The deployment: the workflow, the graph store and the claims, verifying requests against
 /// `identity_keys` when there are any.
 pub fn endpoint(identity_keys: &[String]) -> Result<Endpoint, BadIdentityKey> {
-    let mut builder = Endpoint::builder().bind(graphs::GraphStore).bind(workflow::GraphRun).bind(claims::RunClaims);
+    let mut builder = Endpoint::builder()
+        .bind(graphs::GraphStore)
+        .bind(workflow::GraphRun)
+        .bind(claims::RunClaims)
+        .bind(threads::Thread)
+        .bind(threads::ThreadIndex);
     for key in identity_keys {
         builder = builder.identity_key(key).map_err(|e| BadIdentityKey { key: key.clone(), why: format!("{e}") })?;
     }

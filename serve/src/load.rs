@@ -65,6 +65,15 @@ impl From<Refusal> for restate_sdk::errors::HandlerError {
 /// does not parse or compile is refused with its first error, by JSON path, as `switchyard
 /// run` words it.
 pub fn plan_of(document: Value) -> Result<(Plan, String), Refusal> {
+    let (plan, hash) = served_plan(document)?;
+    check_consent(&plan)?;
+    Ok((plan, hash))
+}
+
+/// The plan as a served run compiles it, without asking whether its MCP programs may start:
+/// what a client of the service (`switchyard server --restate`) reads records with; the
+/// service itself refuses such a graph when it is run.
+pub fn served_plan(document: Value) -> Result<(Plan, String), Refusal> {
     limits::check_size("graph", &document, limits::MAX_DOCUMENT_BYTES)?;
     let graph = engine::parse::graph_from_value(document).map_err(|e| Refusal::BadGraph(e.to_string()))?;
     let compiled = compile(&graph);
@@ -77,7 +86,6 @@ pub fn plan_of(document: Value) -> Result<(Plan, String), Refusal> {
         };
         return Err(Refusal::BadGraph(format!("invalid graph: {first}{more}")));
     };
-    check_consent(&plan)?;
     limits::hold(&mut plan);
     let hash = plan.graph_hash().hash.clone();
     Ok((plan, hash))

@@ -27,9 +27,9 @@ pub enum ToHandler {
     /// Steps ran: keep the summary and the steps new since the last message (`first` is the
     /// index of the first of them).
     Stepped { summary: Box<RunRecord>, first: usize, steps: Vec<StepDoc> },
-    /// The run waits for answers from these nodes; the next message on the answers channel
-    /// holds them.
-    Waiting(Vec<String>),
+    /// The run stopped: it waits for answers from these nodes, or (`breakpoint`) at a
+    /// breakpoint for the word to go on; the next message on the answers channel holds them.
+    Waiting { nodes: Vec<String>, breakpoint: bool },
     /// An answer the run refused (the `answer` handler checks them first, so this is rare);
     /// the run waits again.
     AnswerRefused(String),

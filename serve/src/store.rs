@@ -10,10 +10,22 @@ use restate_sdk::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::protocol::StartState;
+
 pub const GRAPH: &str = "graph";
 pub const SUMMARY: &str = "summary";
 pub const AWAITING: &str = "awaiting";
 pub const ANSWER_ERROR: &str = "answer_error";
+/// The state a run started from, when not the defaults ([`crate::protocol::StartState`]).
+pub const FROM: &str = "from";
+/// How many times the run has stopped to wait.
+pub const STOPS: &str = "stops";
+/// Set once the run was cancelled.
+pub const CANCELLED: &str = "cancelled";
+/// Set once the workflow has ended (its run finished or was cancelled).
+pub const ENDED: &str = "ended";
+/// The durable promise a cancellation resolves.
+pub const CANCEL: &str = "cancel";
 /// Why the run was refused before it started: its id stays taken while Restate keeps the
 /// ended workflow (a week), and `status` says why.
 pub const REFUSED: &str = "refused";
@@ -23,11 +35,14 @@ pub fn step_key(index: usize) -> String {
     format!("step-{index}")
 }
 
-/// What the run waits for: the promise an answer resolves, and the nodes it answers.
+/// What the run waits for: the promise an answer resolves, the nodes it answers, and whether
+/// it stopped at a breakpoint (then it goes on without an answer).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Awaiting {
     pub promise: String,
     pub nodes: Vec<String>,
+    #[serde(default)]
+    pub breakpoint: bool,
 }
 
 /// Keeps `steps`, the first of them being step `first`.
@@ -61,6 +76,16 @@ pub async fn record(ctx: &SharedWorkflowContext<'_>) -> Result<Option<RunRecord>
     }
     record.steps = Some(steps);
     Ok(Some(record))
+}
+
+/// The state the run started from, if not the defaults.
+pub async fn from(ctx: &SharedWorkflowContext<'_>) -> Result<Option<StartState>, HandlerError> {
+    Ok(ctx.get::<Json<StartState>>(FROM).await?.map(Json::into_inner))
+}
+
+/// Whether the flag `key` (`CANCELLED`, `ENDED`) is set.
+pub async fn flag(ctx: &SharedWorkflowContext<'_>, key: &str) -> Result<bool, HandlerError> {
+    Ok(ctx.get::<bool>(key).await?.unwrap_or(false))
 }
 
 /// The graph document the run belongs to.

@@ -7,6 +7,9 @@
 //! | `record` | shared | the whole record, as `switchyard run` prints it |
 //! | `answer` | shared | checks answers against what waits, as `switchyard resume --answer` would, claims the wait (one answer takes it), then resolves the promise the run waits on |
 //! | `fork` | shared | claims the new run's id, starts it from this one's record at a step with `--set` applied there, and answers once it has started |
+//! | `proceed` | shared | as `answer`, and also goes on from a breakpoint (no answer needed), with new breakpoints if given |
+//! | `cancel` | shared | ends the run after its current step, or at once while it waits |
+//! | `progress` | shared | the record so far with how many stops, whether it waits, was cancelled, has ended |
 
 use std::time::Duration;
 
@@ -17,13 +20,15 @@ use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 
 use crate::claims::{IdClaim, RunClaimsClient, SUBMITTED};
-use crate::driver::{self, ForkFrom, Origin};
+use crate::driver::{self, ForkFrom, Origin, Start};
 use crate::graphs::GraphStoreClient;
 use crate::limits;
 use crate::load::{Refusal, plan_of};
 use crate::messages::{Exchange, McpJournal, ToHandler};
-use crate::protocol::{ForkOf, ForkRequest, RunRequest};
-use crate::store::{self, ANSWER_ERROR, AWAITING, Awaiting, GRAPH, REFUSED, SUMMARY};
+use crate::protocol::{ForkOf, ForkRequest, Proceed, Progress, RunRequest, StartState};
+use crate::store::{
+    self, ANSWER_ERROR, AWAITING, Awaiting, CANCEL, CANCELLED, ENDED, FROM, GRAPH, REFUSED, STOPS, SUMMARY,
+};
 
 pub struct GraphRun;
 
@@ -49,8 +54,10 @@ impl GraphRun {
         let inline = request.graph.is_some();
         let (to_handler, mut from_engine) = mpsc::unbounded_channel();
         let (answers, answers_rx) = mpsc::unbounded_channel();
-        driver::spawn(document.clone(), origin, ctx.key().to_string(), to_handler, answers_rx);
+        let start = Start { origin, stop_at: request.stop_at.clone(), max_steps: request.max_steps };
+        driver::spawn(document.clone(), start, ctx.key().to_string(), to_handler, answers_rx);
         let mut counts = Counts::default();
+        let mut latest: Option<RunRecord> = None;
         while let Some(message) = from_engine.recv().await {
             match message {
                 ToHandler::Http(request, reply) => {
@@ -71,19 +78,30 @@ impl GraphRun {
                         // Later runs may name the graph by its hash.
                         ctx.object_client::<GraphStoreClient>(hash).put(Json(document.clone())).send();
                     }
+                    latest = Some((*summary).clone());
                     keep(&ctx, *summary, 0, steps);
                     if let Some(awakeable) = &started {
                         ctx.resolve_awakeable(awakeable, ctx.key().to_string());
                     }
                 }
-                ToHandler::Stepped { summary, first, steps } => keep(&ctx, *summary, first, steps),
-                ToHandler::Waiting(nodes) => {
-                    let _ = answers.send(wait_for_answers(&ctx, nodes, &mut counts).await?);
+                ToHandler::Stepped { summary, first, steps } => {
+                    latest = Some((*summary).clone());
+                    keep(&ctx, *summary, first, steps);
+                    if ctx.peek_promise::<String>(CANCEL).await?.is_some() {
+                        return end_cancelled(&ctx, latest);
+                    }
+                }
+                ToHandler::Waiting { nodes, breakpoint } => {
+                    match wait_for_answers(&ctx, nodes, breakpoint, &mut counts).await? {
+                        Some(proceed) => drop(answers.send(proceed)),
+                        None => return end_cancelled(&ctx, latest),
+                    }
                 }
                 ToHandler::AnswerRefused(message) => ctx.set(ANSWER_ERROR, message),
                 ToHandler::Finished { summary, last } => {
                     let (first, steps) = last.map_or((0, Vec::new()), |(i, step)| (i, vec![*step]));
                     keep(&ctx, (*summary).clone(), first, steps);
+                    ctx.set(ENDED, true);
                     return Ok(Json(*summary));
                 }
                 ToHandler::Invalid(refusal) => {
@@ -116,35 +134,48 @@ impl GraphRun {
         ctx: SharedWorkflowContext<'_>,
         given: Json<Map<String, Value>>,
     ) -> HandlerResult<Json<Vec<String>>> {
-        let given = given.into_inner();
-        limits::check_size("answer", &Value::Object(given.clone()), limits::MAX_STATE_BYTES).map_err(Refusal::from)?;
-        let Some(awaiting) = ctx.get::<Json<Awaiting>>(AWAITING).await?.map(Json::into_inner) else {
-            return Err(not_waiting(&ctx).await?.into());
+        give(&ctx, Proceed { answers: given.into_inner(), stop_at: None }).await
+    }
+
+    #[handler]
+    async fn proceed(&self, ctx: SharedWorkflowContext<'_>, go: Json<Proceed>) -> HandlerResult<Json<Vec<String>>> {
+        give(&ctx, go.into_inner()).await
+    }
+
+    /// `true` when the run will end (after its current step, or now if it waits); `false` when
+    /// it had ended already.
+    #[handler]
+    async fn cancel(&self, ctx: SharedWorkflowContext<'_>) -> HandlerResult<bool> {
+        if store::summary(&ctx).await?.is_none() {
+            return Err(absent(&ctx).await?.into());
+        }
+        if store::flag(&ctx, ENDED).await? {
+            return Ok(false);
+        }
+        if ctx.peek_promise::<String>(CANCEL).await?.is_none() {
+            ctx.resolve_promise::<String>(CANCEL, "cancelled".to_string());
+        }
+        Ok(true)
+    }
+
+    #[handler]
+    async fn progress(&self, ctx: SharedWorkflowContext<'_>) -> HandlerResult<Json<Progress>> {
+        let Some(record) = store::record(&ctx).await? else {
+            return Err(absent(&ctx).await?.into());
         };
-        if given.is_empty() {
-            return Err(Refusal::BadInput(format!(
-                "answer: give at least one answer, {{\"node\": answer}}; the run waits for {}",
-                awaiting.nodes.join(", ")
-            ))
-            .into());
-        }
-        check_answers(&ctx, &awaiting, &given).await?;
-        // Of two answers at once, one is taken; the other would be dropped without a word.
-        if !ctx.object_client::<RunClaimsClient>(ctx.key()).answer(awaiting.promise.clone()).call().await? {
-            return Err(Refusal::Conflict(format!(
-                "answer: another answer to this wait (for {}) was taken first; the run goes on with it",
-                awaiting.nodes.join(", ")
-            ))
-            .into());
-        }
-        let answered: Vec<String> = given.keys().cloned().collect();
-        ctx.resolve_promise::<Json<Map<String, Value>>>(&awaiting.promise, Json(given));
-        Ok(Json(answered))
+        Ok(Json(Progress {
+            record,
+            stops: ctx.get::<u32>(STOPS).await?.unwrap_or(0),
+            waiting: ctx.get::<Json<Awaiting>>(AWAITING).await?.is_some(),
+            cancelled: store::flag(&ctx, CANCELLED).await?,
+            ended: store::flag(&ctx, ENDED).await?,
+            from: store::from(&ctx).await?,
+        }))
     }
 
     #[handler]
     async fn fork(&self, mut ctx: SharedWorkflowContext<'_>, request: Json<ForkRequest>) -> HandlerResult<String> {
-        let ForkRequest { from_step, set, run_id } = request.into_inner();
+        let ForkRequest { from_step, set, run_id, stop_at, max_steps } = request.into_inner();
         if let Some(set) = &set {
             limits::check_size("set", &Value::Object(set.clone()), limits::MAX_STATE_BYTES).map_err(Refusal::from)?;
         }
@@ -153,7 +184,7 @@ impl GraphRun {
         };
         // Checked here, so that a bad fork point is refused to the caller, not left to fail
         // in a run nobody waits for.
-        check_fork(document.clone(), &record, from_step, set.clone())?;
+        check_fork(document.clone(), store::from(&ctx).await?.as_ref(), &record, from_step, set.clone())?;
         let new_id = match run_id {
             Some(id) => free_run_id(&ctx, id).await?,
             None => ctx.rand_uuid().to_string(),
@@ -166,7 +197,15 @@ impl GraphRun {
             return Err(taken(&new_id).into());
         }
         let fork = ForkOf { run_id: ctx.key().to_string(), from_step, set, started: Some(started), record: None };
-        let request = RunRequest { graph: Some(document), graph_hash: None, input: None, fork: Some(fork) };
+        let request = RunRequest {
+            graph: Some(document),
+            graph_hash: None,
+            input: None,
+            fork: Some(fork),
+            from: None,
+            stop_at,
+            max_steps,
+        };
         ctx.workflow_client::<GraphRunClient>(new_id.as_str()).run(Json(request)).send();
         Ok(fork_started.await?)
     }
@@ -212,32 +251,75 @@ fn keep(ctx: &WorkflowContext<'_>, summary: RunRecord, first: usize, steps: Vec<
     ctx.set(SUMMARY, Json(summary));
 }
 
-/// Says what the run waits for (for the `answer` handler), and waits on a new durable promise
-/// for the answers.
+/// Says what the run waits for (for the `answer` and `proceed` handlers), and waits on a new
+/// durable promise for the answers, or on a cancellation (`None`).
 async fn wait_for_answers(
     ctx: &WorkflowContext<'_>,
     nodes: Vec<String>,
+    breakpoint: bool,
     counts: &mut Counts,
-) -> Result<Map<String, Value>, HandlerError> {
+) -> Result<Option<Proceed>, HandlerError> {
     counts.waits += 1;
     let promise = format!("answer-{}", counts.waits);
-    ctx.set(AWAITING, Json(Awaiting { promise: promise.clone(), nodes }));
-    let Json(given) = ctx.promise::<Json<Map<String, Value>>>(&promise).await?;
+    ctx.set(AWAITING, Json(Awaiting { promise: promise.clone(), nodes, breakpoint }));
+    ctx.set(STOPS, counts.waits);
+    let outcome = restate_sdk::select! {
+        given = ctx.promise::<Json<Proceed>>(&promise) => Some(given?.into_inner()),
+        _ = ctx.promise::<String>(CANCEL) => None,
+    };
     ctx.clear(AWAITING);
-    Ok(given)
+    Ok(outcome)
+}
+
+/// Ends a cancelled run: its record stays as it was after its last step.
+fn end_cancelled(ctx: &WorkflowContext<'_>, latest: Option<RunRecord>) -> HandlerResult<Json<RunRecord>> {
+    ctx.set(CANCELLED, true);
+    ctx.set(ENDED, true);
+    ctx.clear(AWAITING);
+    latest.map(Json).ok_or_else(|| TerminalError::new_with_code(409, "the run was cancelled before it started").into())
+}
+
+/// Gives a stopped run what it goes on with: answers checked as `switchyard resume --answer`
+/// checks them, and claimed (one answer takes a wait); at a breakpoint, no answer is needed.
+async fn give(ctx: &SharedWorkflowContext<'_>, go: Proceed) -> HandlerResult<Json<Vec<String>>> {
+    let given = &go.answers;
+    limits::check_size("answer", &Value::Object(given.clone()), limits::MAX_STATE_BYTES).map_err(Refusal::from)?;
+    let Some(awaiting) = ctx.get::<Json<Awaiting>>(AWAITING).await?.map(Json::into_inner) else {
+        return Err(not_waiting(ctx).await?.into());
+    };
+    if given.is_empty() && !(awaiting.breakpoint && awaiting.nodes.is_empty()) {
+        return Err(Refusal::BadInput(format!(
+            "answer: give at least one answer, {{\"node\": answer}}; the run waits for {}",
+            awaiting.nodes.join(", ")
+        ))
+        .into());
+    }
+    check_answers(ctx, &awaiting, given).await?;
+    // Of two answers at once, one is taken; the other would be dropped without a word.
+    if !ctx.object_client::<RunClaimsClient>(ctx.key()).answer(awaiting.promise.clone()).call().await? {
+        return Err(Refusal::Conflict(format!(
+            "answer: another answer to this wait (for {}) was taken first; the run goes on with it",
+            awaiting.nodes.join(", ")
+        ))
+        .into());
+    }
+    let answered: Vec<String> = given.keys().cloned().collect();
+    ctx.resolve_promise::<Json<Proceed>>(&awaiting.promise, Json(go));
+    Ok(Json(answered))
 }
 
 /// Whether the run of `record` can be forked after `from_step` with `set` (an engine `Run`
 /// is not `Send`: it lives and dies here, between two awaits).
 fn check_fork(
     document: Value,
+    from: Option<&StartState>,
     record: &RunRecord,
     from_step: u64,
     set: Option<Map<String, Value>>,
 ) -> Result<(), Refusal> {
     let (plan, _) = plan_of(document)?;
-    let original = engine::Run::from_record(std::rc::Rc::new(plan), record, &OfflineHost::new())
-        .map_err(|e| Refusal::BadInput(format!("record: {e}")))?;
+    let original =
+        driver::rebuild(std::rc::Rc::new(plan), from, record).map_err(|e| Refusal::BadInput(format!("record: {e}")))?;
     match original.fork(from_step, set, &OfflineHost::new()) {
         Ok(_) => Ok(()),
         Err(e) => Err(Refusal::BadInput(format!("from_step/set: {e}"))),
@@ -277,7 +359,12 @@ async fn origin(ctx: &WorkflowContext<'_>, request: &RunRequest) -> Result<(Valu
     let Some(fork) = &request.fork else {
         let input = request.input.clone().unwrap_or_else(|| Value::Object(Map::new()));
         limits::check_size("input", &input, limits::MAX_STATE_BYTES).map_err(Refusal::from)?;
-        return Ok((document, Origin::Input(input)));
+        if let Some(from) = &request.from {
+            let state = Value::Object(from.state.clone());
+            limits::check_size("from.state", &state, limits::MAX_STATE_BYTES).map_err(Refusal::from)?;
+            ctx.set(FROM, Json(from.clone()));
+        }
+        return Ok((document, Origin::Input { input, from: request.from.clone() }));
     };
     if fork.record.is_some() {
         return Err(Refusal::BadInput(
@@ -290,9 +377,12 @@ async fn origin(ctx: &WorkflowContext<'_>, request: &RunRequest) -> Result<(Valu
     if fork.run_id.is_empty() {
         return Err(Refusal::BadInput("fork.run_id: missing (the id of the run to fork)".into()).into());
     }
-    let record = ctx.workflow_client::<GraphRunClient>(fork.run_id.as_str()).record().call().await;
-    let Json(record) =
-        record.map_err(|e| TerminalError::new_with_code(e.code(), format!("fork.run_id: {}", e.message())))?;
+    let progress = ctx.workflow_client::<GraphRunClient>(fork.run_id.as_str()).progress().call().await;
+    let Json(Progress { record, from, .. }) =
+        progress.map_err(|e| TerminalError::new_with_code(e.code(), format!("fork.run_id: {}", e.message())))?;
+    if let Some(from) = &from {
+        ctx.set(FROM, Json(from.clone()));
+    }
     let (_, hash) = plan_of(document.clone())?;
     if record.graph_hash.as_deref() != Some(hash.as_str()) {
         return Err(Refusal::BadInput(format!(
@@ -303,7 +393,7 @@ async fn origin(ctx: &WorkflowContext<'_>, request: &RunRequest) -> Result<(Valu
         ))
         .into());
     }
-    let from = ForkFrom { record, from_step: fork.from_step, set: fork.set.clone() };
+    let from = ForkFrom { record, from_step: fork.from_step, set: fork.set.clone(), from };
     Ok((document, Origin::Fork(Box::new(from))))
 }
 
@@ -347,8 +437,9 @@ async fn check_answers(
     let (Some(record), Some(document)) = (store::record(ctx).await?, store::graph(ctx).await?) else {
         return Err(no_run(ctx).into());
     };
+    let from = store::from(ctx).await?;
     let (plan, _) = plan_of(document)?;
-    let mut run = engine::Run::from_record(std::rc::Rc::new(plan), &record, &OfflineHost::new())
+    let mut run = driver::rebuild(std::rc::Rc::new(plan), from.as_ref(), &record)
         .map_err(|e| Refusal::BadInput(format!("record: {e}")))?;
     for (node, value) in given {
         run.answer(node, value.clone()).map_err(|e| Refusal::BadInput(e.to_string()))?;

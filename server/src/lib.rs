@@ -18,6 +18,7 @@
 //! | [`embedded`] | the embedded backend: SQLite, runs in the process, the effect journal |
 //! | [`crons`] | schedules that start runs, and their scheduler |
 //! | [`webhooks`] | a run POSTed to its `webhook` when it ends |
+//! | [`restate`] | `--restate URL`: the backend over Restate, threads and runs in `switchyard serve`'s objects and workflows |
 
 pub mod api;
 pub mod backend;
@@ -28,6 +29,7 @@ pub mod feed;
 pub mod graphs;
 pub mod interrupts;
 pub mod options;
+pub mod restate;
 pub mod webhooks;
 pub mod wire;
 
@@ -44,7 +46,8 @@ use crate::options::Options;
 /// A server that is listening.
 pub struct Running {
     pub addr: SocketAddr,
-    pub backend: Embedded,
+    /// The embedded backend (`None` with `--restate`).
+    pub backend: Option<Embedded>,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -67,20 +70,58 @@ pub async fn start(options: &Options) -> Result<Running, String> {
     for w in options.warnings() {
         eprintln!("switchyard server: {w}");
     }
-    if options.restate.is_some() {
-        return Err(
-            "--restate: the Restate backend is not in this build yet; leave it out to use the embedded store".into()
-        );
-    }
     let graphs = Arc::new(Graphs::load(&options.graphs).map_err(|e| e.to_string())?);
-    let data = options.data_file()?;
-    let store = Store::open(&data)?;
     // Bound first: the address it got is one graphs and webhooks must not reach.
     let listener = tokio::net::TcpListener::bind(&options.listen)
         .await
         .map_err(|e| format!("--listen {}: {e}", options.listen))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
-    let reach = options.reach(addr)?;
+    let reach = Arc::new(options.reach(addr)?);
+    let (state, embedded) = match &options.restate {
+        Some(url) => {
+            let backend = Arc::new(over_restate(url, &graphs, reach).await?);
+            (AppState { backend, graphs, started_at: wire::time::now(), crons: None }, None)
+        }
+        None => {
+            let (state, embedded) = embedded(options, graphs, reach)?;
+            (state, Some(embedded))
+        }
+    };
+    let http = HttpOptions { tokens, cors_origins: options.cors_origin.clone() };
+    let app = api::router(state, &http);
+    let task = tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, app).await {
+            eprintln!("switchyard server: {e}");
+        }
+    });
+    Ok(Running { addr, backend: embedded, task })
+}
+
+/// The Restate backend, after checking the ingress answers: a server that cannot reach it
+/// says so at start rather than at the first request. Its webhooks reach what `reach` allows.
+async fn over_restate(
+    url: &str,
+    graphs: &Arc<Graphs>,
+    reach: Arc<net::reach::Reach>,
+) -> Result<restate::OverRestate, String> {
+    let runtime = tokio::runtime::Handle::current();
+    let mut backend =
+        restate::OverRestate::new(url, graphs.clone(), runtime.clone()).map_err(|e| format!("--restate {url}: {e}"))?;
+    backend.set_on_end(webhooks::sender(graphs.clone(), reach, runtime));
+    backend.check().await.map_err(|e| format!("--restate {url}: {e}"))?;
+    Ok(backend)
+}
+
+/// The embedded backend over its store (the runs a stopped server left continued, webhooks
+/// sent, crons scheduled), and the API's state over it; graphs and webhooks reach what
+/// `reach` allows.
+fn embedded(
+    options: &Options,
+    graphs: Arc<Graphs>,
+    reach: Arc<net::reach::Reach>,
+) -> Result<(AppState, Embedded), String> {
+    let data = options.data_file()?;
+    let store = Store::open(&data)?;
     let allowed = net::mcp::AllowedCommands::of(options.allow_command.iter());
     let (settings, warnings) = HostSettings::from_env(allowed);
     for w in warnings {
@@ -99,12 +140,5 @@ pub async fn start(options: &Options) -> Result<Running, String> {
     let crons = crons::Crons::new(backend.store().clone(), shared.clone(), graphs.clone());
     tokio::spawn(crons.clone().schedule());
     let state = AppState { backend: shared, graphs, started_at: wire::time::now(), crons: Some(crons) };
-    let http = HttpOptions { tokens, cors_origins: options.cors_origin.clone() };
-    let app = api::router(state, &http);
-    let task = tokio::spawn(async move {
-        if let Err(e) = axum::serve(listener, app).await {
-            eprintln!("switchyard server: {e}");
-        }
-    });
-    Ok(Running { addr, backend, task })
+    Ok((state, backend))
 }
