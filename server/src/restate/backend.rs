@@ -214,9 +214,14 @@ impl Backend for OverRestate {
         async move { self.call(move |c, _| c.delete_thread(id.as_str())).await }.boxed()
     }
 
-    fn copy_thread(&self, _id: &ThreadId) -> BoxFuture<'_, Result<ThreadInfo>> {
+    fn copy_thread(&self, id: &ThreadId) -> BoxFuture<'_, Result<ThreadInfo>> {
+        let id = id.clone();
         async move {
-            Err(BackendError::Invalid("copying a thread is not supported by switchyard server --restate yet".into()))
+            self.call(move |c, g| {
+                let copy = c.copy_thread(id.as_str())?;
+                thread_info(c, g, &copy.thread_id)
+            })
+            .await
         }
         .boxed()
     }
