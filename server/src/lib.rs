@@ -70,8 +70,12 @@ pub async fn start(options: &Options) -> Result<Running, String> {
     let graphs = Arc::new(Graphs::load(&options.graphs).map_err(|e| e.to_string())?);
     let (state, embedded) = match &options.restate {
         Some(url) => {
-            let backend = Arc::new(over_restate(url, &graphs).await?);
-            (AppState { backend, graphs, started_at: wire::time::now(), crons: None }, None)
+            let restate = over_restate(url, &graphs).await?;
+            let cron_store: Arc<dyn crons::CronStore> = Arc::new(restate.cron_store());
+            let backend: Arc<dyn backend::Backend> = Arc::new(restate);
+            let crons = crons::Crons::new(cron_store, backend.clone(), graphs.clone());
+            tokio::spawn(crons.clone().schedule());
+            (AppState { backend, graphs, started_at: wire::time::now(), crons: Some(crons) }, None)
         }
         None => {
             let (state, embedded) = embedded(options, graphs)?;
@@ -121,7 +125,7 @@ fn embedded(options: &Options, graphs: Arc<Graphs>) -> Result<(AppState, Embedde
         eprintln!("switchyard server: continuing {continued} run(s) left going");
     }
     let shared: Arc<dyn backend::Backend> = Arc::new(backend.clone());
-    let crons = crons::Crons::new(backend.store().clone(), shared.clone(), graphs.clone());
+    let crons = crons::Crons::new(Arc::new(backend.store().clone()), shared.clone(), graphs.clone());
     tokio::spawn(crons.clone().schedule());
     let state = AppState { backend: shared, graphs, started_at: wire::time::now(), crons: Some(crons) };
     Ok((state, backend))
