@@ -10,7 +10,7 @@
 //! |---|---|
 //! | [`workflow`] | `GraphRun`: the handlers `run`, `status`, `record`, `answer`, `fork` |
 //! | [`graphs`] | `GraphStore`: graphs registered by hash |
-//! | [`threads`] | `Thread` and `ThreadIndex`: `switchyard server --restate`'s conversations, kept by version |
+//! | [`threads`] | `Thread`, `Cron` and `ThreadIndex`: `switchyard server --restate`'s conversations and crons, kept by version |
 //! | [`protocol`] | the bodies the handlers take |
 //! | [`claims`] | `RunClaims`, internal: who took a run id, which answer took a wait |
 //! | [`client`] | `switchyard server --restate`'s side: LangGraph threads, runs and checkpoints over the ingress |
@@ -68,6 +68,7 @@ pub fn endpoint(identity_keys: &[String]) -> Result<Endpoint, BadIdentityKey> {
         .bind(workflow::GraphRun)
         .bind(claims::RunClaims)
         .bind(threads::Thread)
+        .bind(threads::Cron)
         .bind(threads::ThreadIndex);
     for key in identity_keys {
         builder = builder.identity_key(key).map_err(|e| BadIdentityKey { key: key.clone(), why: format!("{e}") })?;

@@ -1,8 +1,10 @@
 //! Crons: a schedule that starts runs. A cron holds a cron pattern (five fields, UTC; a
 //! leading sixth field of seconds is allowed), a run body, and the thread it runs on (none:
 //! a new thread each time). The scheduler looks every second for crons due and starts their
-//! runs through the [`Backend`], queued behind a thread's running run. Crons are kept in the
-//! embedded store as their JSON object and survive a restart.
+//! runs through the [`Backend`], queued behind a thread's running run. Crons are kept as their
+//! JSON object in a [`CronStore`]: the embedded store, or Restate's `Cron` objects
+//! ([`crate::restate::RestateCrons`]), where every server schedules and a firing is claimed by
+//! writing the cron over the version read, so that one server fires it.
 
 use std::str::FromStr;
 use std::sync::Arc;
@@ -22,10 +24,39 @@ use crate::wire::time::now;
 /// How often the scheduler looks for crons due.
 const TICK: Duration = Duration::from_secs(1);
 
+/// Where crons are kept.
+pub trait CronStore: Send + Sync {
+    /// Every cron, oldest first, with the version it was read at.
+    fn list(&self) -> Result<Vec<(Value, u64)>>;
+    /// Writes the cron over the version read (0: a new one); false when another write came
+    /// first.
+    fn put(&self, cron: &Value, read_at: u64) -> Result<bool>;
+    /// Forgets the cron; whether there was one.
+    fn remove(&self, id: &str) -> Result<bool>;
+}
+
+/// The embedded store: one process schedules, so a write is never lost to another's.
+impl CronStore for Store {
+    fn list(&self) -> Result<Vec<(Value, u64)>> {
+        Ok(self.crons()?.into_iter().map(|c| (c, 0)).collect())
+    }
+
+    fn put(&self, cron: &Value, _read_at: u64) -> Result<bool> {
+        let id = cron["cron_id"].as_str().unwrap_or_default();
+        let created = cron["created_at"].as_str().unwrap_or_default();
+        self.put_cron(id, cron, created, &now())?;
+        Ok(true)
+    }
+
+    fn remove(&self, id: &str) -> Result<bool> {
+        self.delete_cron(id)
+    }
+}
+
 /// The crons, and what starts their runs.
 #[derive(Clone)]
 pub struct Crons {
-    store: Store,
+    store: Arc<dyn CronStore>,
     backend: Arc<dyn Backend>,
     graphs: Arc<Graphs>,
 }
@@ -52,7 +83,7 @@ fn payload_of(body: &Map<String, Value>) -> Value {
 }
 
 impl Crons {
-    pub fn new(store: Store, backend: Arc<dyn Backend>, graphs: Arc<Graphs>) -> Crons {
+    pub fn new(store: Arc<dyn CronStore>, backend: Arc<dyn Backend>, graphs: Arc<Graphs>) -> Crons {
         Crons { store, backend, graphs }
     }
 
@@ -95,14 +126,17 @@ impl Crons {
             "created_at": at,
             "updated_at": at,
         });
-        self.save(&cron)?;
+        self.save(&cron, 0)?;
         Ok(cron)
     }
 
-    fn save(&self, cron: &Value) -> Result<()> {
-        let id = cron["cron_id"].as_str().unwrap_or_default();
-        let created = cron["created_at"].as_str().unwrap_or_default();
-        self.store.put_cron(id, cron, created, &now())
+    /// Writes the cron over the version read; a conflict when another write came first.
+    fn save(&self, cron: &Value, read_at: u64) -> Result<()> {
+        if self.store.put(cron, read_at)? {
+            Ok(())
+        } else {
+            Err(BackendError::Conflict(format!("cron {}: changed meanwhile; try again", cron["cron_id"])))
+        }
     }
 
     /// Crons matching a search body's `assistant_id` and `thread_id`, oldest first.
@@ -112,25 +146,26 @@ impl Crons {
             .and_then(Value::as_str)
             .map(|a| self.graphs.find(a).map_or_else(|| a.to_string(), |g| g.assistant_id.0.clone()));
         let thread = body.get("thread_id").and_then(Value::as_str);
-        let all = self.store.crons()?;
+        let all = self.store.list()?;
         Ok(all
             .into_iter()
+            .map(|(c, _)| c)
             .filter(|c| assistant.as_deref().is_none_or(|a| c["assistant_id"] == a))
             .filter(|c| thread.is_none_or(|t| c["thread_id"] == t))
             .collect())
     }
 
     pub fn delete(&self, id: &str) -> Result<()> {
-        if self.store.delete_cron(id)? { Ok(()) } else { Err(BackendError::NotFound(format!("cron {id} not found"))) }
+        if self.store.remove(id)? { Ok(()) } else { Err(BackendError::NotFound(format!("cron {id} not found"))) }
     }
 
     /// Changes a cron's schedule, end time, enabled flag or run body.
     pub fn update(&self, id: &str, patch: &Map<String, Value>) -> Result<Value> {
-        let mut cron = self
+        let (mut cron, read_at) = self
             .store
-            .crons()?
+            .list()?
             .into_iter()
-            .find(|c| c["cron_id"] == id)
+            .find(|(c, _)| c["cron_id"] == id)
             .ok_or_else(|| BackendError::NotFound(format!("cron {id} not found")))?;
         if let Some(schedule) = patch.get("schedule").and_then(Value::as_str) {
             let next = next_after(schedule, Utc::now()).map_err(BackendError::Invalid)?;
@@ -148,7 +183,7 @@ impl Crons {
             cron["payload"] = Value::Object(payload.clone());
         }
         cron["updated_at"] = json!(now());
-        self.save(&cron)?;
+        self.save(&cron, read_at)?;
         Ok(cron)
     }
 
@@ -156,17 +191,18 @@ impl Crons {
     pub async fn schedule(self) {
         loop {
             tokio::time::sleep(TICK).await;
-            let Ok(crons) = self.store.crons() else { continue };
-            for cron in crons {
-                if let Err(e) = self.fire_if_due(cron).await {
+            let Ok(crons) = self.store.list() else { continue };
+            for (cron, read_at) in crons {
+                if let Err(e) = self.fire_if_due(cron, read_at).await {
                     eprintln!("switchyard server: cron: {e}");
                 }
             }
         }
     }
 
-    /// Starts the cron's run if it is due, and moves it to its next time.
-    async fn fire_if_due(&self, mut cron: Value) -> Result<()> {
+    /// Starts the cron's run if it is due, and moves it to its next time; another server that
+    /// moved it first fires it instead.
+    async fn fire_if_due(&self, mut cron: Value, read_at: u64) -> Result<()> {
         let due = cron["next_run_date"].as_str().and_then(|t| DateTime::parse_from_rfc3339(t).ok());
         let now_utc = Utc::now();
         if cron["enabled"] == false || due.is_none_or(|d| d > now_utc) {
@@ -175,11 +211,13 @@ impl Crons {
         let ended = cron["end_time"].as_str().and_then(|t| DateTime::parse_from_rfc3339(t).ok());
         if ended.is_some_and(|e| e <= now_utc) {
             cron["enabled"] = json!(false);
-            return self.save(&cron);
+            return self.store.put(&cron, read_at).map(drop);
         }
         let schedule = cron["schedule"].as_str().unwrap_or_default().to_string();
         cron["next_run_date"] = json!(timestamp(next_after(&schedule, now_utc).map_err(BackendError::Invalid)?));
-        self.save(&cron)?;
+        if !self.store.put(&cron, read_at)? {
+            return Ok(());
+        }
         let thread = match cron["thread_id"].as_str() {
             Some(t) => ThreadId(t.to_string()),
             None => {

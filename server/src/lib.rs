@@ -79,8 +79,12 @@ pub async fn start(options: &Options) -> Result<Running, String> {
     let reach = Arc::new(options.reach(addr)?);
     let (state, embedded) = match &options.restate {
         Some(url) => {
-            let backend = Arc::new(over_restate(url, &graphs, reach).await?);
-            (AppState { backend, graphs, started_at: wire::time::now(), crons: None }, None)
+            let restate = over_restate(url, &graphs, reach).await?;
+            let cron_store: Arc<dyn crons::CronStore> = Arc::new(restate.cron_store());
+            let backend: Arc<dyn backend::Backend> = Arc::new(restate);
+            let crons = crons::Crons::new(cron_store, backend.clone(), graphs.clone());
+            tokio::spawn(crons.clone().schedule());
+            (AppState { backend, graphs, started_at: wire::time::now(), crons: Some(crons) }, None)
         }
         None => {
             let (state, embedded) = embedded(options, graphs, reach)?;
@@ -137,7 +141,7 @@ fn embedded(
         eprintln!("switchyard server: continuing {continued} run(s) left going");
     }
     let shared: Arc<dyn backend::Backend> = Arc::new(backend.clone());
-    let crons = crons::Crons::new(backend.store().clone(), shared.clone(), graphs.clone());
+    let crons = crons::Crons::new(Arc::new(backend.store().clone()), shared.clone(), graphs.clone());
     tokio::spawn(crons.clone().schedule());
     let state = AppState { backend: shared, graphs, started_at: wire::time::now(), crons: Some(crons) };
     Ok((state, backend))

@@ -116,3 +116,22 @@ class Threads(suite.ServerCase):
         self.client.threads.delete(tid)
         with self.assertRaises(NotFoundError):
             self.client.runs.get(tid, run["run_id"])
+
+    def test_a_copy_has_the_state_and_history_and_goes_its_own_way(self):
+        """Rule: threads.copy makes a new thread with the same values and history; a run on the
+        copy starts from them and leaves the original as it was."""
+        tid = self.thread()
+        self.client.runs.wait(tid, "simple", input={"text": "one"})
+        copy = self.client.threads.copy(tid)
+        cid = copy["thread_id"]
+        self.assertNotEqual(cid, tid)
+        self.assertEqual(self.client.threads.get_state(cid)["values"], self.client.threads.get_state(tid)["values"])
+        def steps(thread_id):
+            return [h["metadata"]["step"] for h in self.client.threads.get_history(thread_id, limit=20)]
+
+        self.assertEqual(steps(cid), steps(tid))
+        self.assertEqual(len(self.client.runs.list(cid)), 1)
+        second = self.client.runs.wait(cid, "simple", input={"text": "two"})
+        self.assertEqual(second, {"text": "two", "count": 2, "echo": "echo: two"})
+        self.assertEqual(self.client.threads.get_state(tid)["values"]["echo"], "echo: one")
+        self.assertEqual(len(self.client.runs.list(tid)), 1)

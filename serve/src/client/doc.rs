@@ -25,6 +25,18 @@ pub struct ThreadDoc {
     /// The segments, oldest first; the newest holds the thread's current checkpoint.
     #[serde(default)]
     pub segments: Vec<Segment>,
+    /// Runs asked for with `multitask_strategy: enqueue` while the thread was busy, oldest
+    /// first: each starts when the runs before it have ended ([`crate::client::queue`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub queued: Vec<QueuedRun>,
+}
+
+/// A run waiting for the thread: what it will be once started, and what starts it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct QueuedRun {
+    /// Its `graph_run` is empty until it starts.
+    pub run: ThreadRun,
+    pub start: RunStart,
 }
 
 /// One LangGraph run: which `GraphRun` it drives, and from where in it.
@@ -129,6 +141,7 @@ impl ThreadDoc {
             metadata,
             runs: Vec::new(),
             segments: Vec::new(),
+            queued: Vec::new(),
         }
     }
 
@@ -140,6 +153,35 @@ impl ThreadDoc {
     pub fn run(&self, run_id: &str) -> Option<&ThreadRun> {
         self.runs.iter().find(|r| r.run_id == run_id)
     }
+
+    /// The run `run_id` if it waits in the queue.
+    pub fn queued_run(&self, run_id: &str) -> Option<&ThreadRun> {
+        self.queued.iter().map(|q| &q.run).find(|r| r.run_id == run_id)
+    }
+}
+
+/// What a client asks a run to do (kept as it is while the run waits in a thread's queue).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunStart {
+    /// The new run's id (default: a fresh UUID v7).
+    pub run_id: Option<String>,
+    pub assistant_id: String,
+    /// The assistant's graph document.
+    pub graph: Value,
+    pub input: Option<Value>,
+    /// `command.resume`.
+    pub resume: Option<Value>,
+    /// Answers by waiting node, when the caller has matched `resume` to the waits itself
+    /// (taken instead of `resume`).
+    pub answers: Option<Map<String, Value>>,
+    pub checkpoint_id: Option<String>,
+    pub interrupt_before: Vec<String>,
+    pub interrupt_after: Vec<String>,
+    /// At most this many steps in a new `GraphRun` (a run going on keeps its own limit).
+    pub max_steps: Option<u64>,
+    pub metadata: Map<String, Value>,
+    /// The request as given, kept as the run's `kwargs`.
+    pub kwargs: Value,
 }
 
 #[cfg(test)]

@@ -9,19 +9,24 @@
 //! | [`doc`] | the thread document the `Thread` object keeps: runs, segments, checkpoints |
 //! | [`threads`] | threads created, read, searched, changed (compare and set) and deleted |
 //! | [`start`] | a LangGraph run started on a thread: new input, resume, breakpoints, forks, `update_state` |
+//! | [`crons`] | crons kept by version in the `Cron` object, listed, written and deleted |
+//! | [`queue`] | runs asked for on a busy thread (`enqueue`), kept in its document and started in turn |
 //! | [`view`] | a run as its client sees it (status, steps, interrupts) and the thread's checkpoints |
 //! | `graphs` | the graph documents the server serves, compiled, by hash |
 //! | `clock` | ids and timestamps |
 
 mod clock;
+pub mod crons;
 pub mod doc;
 mod graphs;
 pub mod ingress;
+pub mod queue;
 pub mod start;
 pub mod threads;
 pub mod view;
 
-pub use doc::{Checkpoint, Segment, Source, ThreadDoc, ThreadRun};
+pub use crons::KeptCron;
+pub use doc::{Checkpoint, QueuedRun, Segment, Source, ThreadDoc, ThreadRun};
 pub use ingress::{Failure, Ingress};
 pub use start::RunStart;
 pub use view::{CheckpointView, Interrupt, RunStatus, RunView, StepView};

@@ -16,34 +16,11 @@ use serde_json::{Map, Value};
 
 use crate::client::RestateThreads;
 use crate::client::clock;
+pub use crate::client::doc::RunStart;
 use crate::client::doc::{Checkpoint, Segment, Source, ThreadDoc, ThreadRun};
 use crate::client::ingress::Failure;
 use crate::client::view::CheckpointView;
 use crate::protocol::{ForkRequest, Proceed, RunRequest, StartState, StopAt};
-
-/// What a client asks a run to do.
-#[derive(Debug, Clone, Default)]
-pub struct RunStart {
-    /// The new run's id (default: a fresh UUID v7).
-    pub run_id: Option<String>,
-    pub assistant_id: String,
-    /// The assistant's graph document.
-    pub graph: Value,
-    pub input: Option<Value>,
-    /// `command.resume`.
-    pub resume: Option<Value>,
-    /// Answers by waiting node, when the caller has matched `resume` to the waits itself
-    /// (taken instead of `resume`).
-    pub answers: Option<Map<String, Value>>,
-    pub checkpoint_id: Option<String>,
-    pub interrupt_before: Vec<String>,
-    pub interrupt_after: Vec<String>,
-    /// At most this many steps in a new `GraphRun` (a run going on keeps its own limit).
-    pub max_steps: Option<u64>,
-    pub metadata: Map<String, Value>,
-    /// The request as given, kept as the run's `kwargs`.
-    pub kwargs: Value,
-}
 
 /// Which `GraphRun` a run drives.
 enum Launch {
@@ -186,7 +163,7 @@ impl RestateThreads {
     }
 
     /// 409 while the thread's newest run goes on.
-    fn refuse_if_busy(&self, doc: &ThreadDoc) -> Result<(), Failure> {
+    pub(crate) fn refuse_if_busy(&self, doc: &ThreadDoc) -> Result<(), Failure> {
         let Some(last) = doc.runs.last() else { return Ok(()) };
         if self.view_of(doc, last)?.status.is_final() {
             return Ok(());
@@ -254,6 +231,10 @@ impl RestateThreads {
 
     /// Ends the run after its current step (at once if it waits); 409 when it has ended.
     pub fn cancel_run(&self, thread_id: &str, run_id: &str) -> Result<(), Failure> {
+        // A run still in the queue never starts.
+        if self.thread(thread_id)?.queued_run(run_id).is_some() && self.unqueue(thread_id, run_id)? {
+            return Ok(());
+        }
         let view = self.run_view(thread_id, run_id)?;
         if view.status.is_final() {
             return Err(Failure::conflict(format!("run {run_id} has ended ({})", view.status.name())));
@@ -351,7 +332,13 @@ fn stop_at(start: &RunStart) -> StopAt {
     StopAt { before: start.interrupt_before.clone(), after: start.interrupt_after.clone() }
 }
 
-fn thread_run(run_id: &str, graph_run: &str, start: &RunStart, since_stop: u32, since_step: u64) -> ThreadRun {
+pub(crate) fn thread_run(
+    run_id: &str,
+    graph_run: &str,
+    start: &RunStart,
+    since_stop: u32,
+    since_step: u64,
+) -> ThreadRun {
     ThreadRun {
         run_id: run_id.to_string(),
         graph_run: graph_run.to_string(),

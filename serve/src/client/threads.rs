@@ -1,4 +1,4 @@
-//! Threads kept in the `Thread` object: created, read, listed, changed and deleted. Every
+//! Threads kept in the `Thread` object: created, read, listed, changed, copied and deleted. Every
 //! change reads the document, changes it and writes it back naming the version read; a write
 //! that lost to another server's is tried again on the new version.
 
@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use crate::client::RestateThreads;
 use crate::client::clock;
-use crate::client::doc::ThreadDoc;
+use crate::client::doc::{ThreadDoc, ThreadRun};
 use crate::client::ingress::Failure;
 use crate::threads::{Put, Versioned};
 
@@ -85,6 +85,30 @@ impl RestateThreads {
             Ok(())
         })?;
         Ok(doc)
+    }
+
+    /// A new thread with the same metadata, checkpoints and ended runs (under new run ids); its
+    /// checkpoints name the same `GraphRun`s, which no longer change once ended. 409 while a
+    /// run goes on, or while the thread waits (for an answer or at a breakpoint): its waiting
+    /// `GraphRun` would be shared, and an answer on one thread would move the other.
+    pub fn copy_thread(&self, id: &str) -> Result<ThreadDoc, Failure> {
+        let doc = self.thread(id)?;
+        self.refuse_if_busy(&doc)?;
+        if let Some(newest) = doc.segments.last()
+            && self.progress(&newest.graph_run)?.is_some_and(|p| p.waiting && !p.ended)
+        {
+            return Err(Failure::conflict(format!(
+                "thread {id} waits (for an answer or at a breakpoint): copy it once its run goes on and ends"
+            )));
+        }
+        let copy = self.create_thread(None, doc.metadata.clone(), false)?;
+        let runs: Vec<_> = doc.runs.iter().map(|r| ThreadRun { run_id: clock::new_id(), ..r.clone() }).collect();
+        let (copy, ()) = self.change(&copy.thread_id, |c| {
+            c.runs = runs.clone();
+            c.segments = doc.segments.clone();
+            Ok(())
+        })?;
+        Ok(copy)
     }
 
     /// Every thread, oldest first.

@@ -91,6 +91,23 @@ pub struct RunView {
     pub error: Option<(String, String)>,
 }
 
+impl RunView {
+    /// A run that has not started: nothing to show yet.
+    pub fn pending(run: ThreadRun) -> RunView {
+        RunView {
+            run,
+            status: RunStatus::Pending,
+            values_before: None,
+            steps: Vec::new(),
+            values: Map::new(),
+            next: Vec::new(),
+            interrupts: Vec::new(),
+            at_breakpoint: false,
+            error: None,
+        }
+    }
+}
+
 /// A checkpoint of a thread.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CheckpointView {
@@ -120,6 +137,9 @@ impl RestateThreads {
     /// The run `run_id` of the thread.
     pub fn run_view(&self, thread_id: &str, run_id: &str) -> Result<RunView, Failure> {
         let doc = self.thread(thread_id)?;
+        if let Some(queued) = doc.queued_run(run_id) {
+            return Ok(RunView::pending(queued.clone()));
+        }
         let run = doc.run(run_id).ok_or_else(|| Failure::not_found(format!("Run {run_id} not found")))?;
         self.view_of(&doc, run)
     }
@@ -139,17 +159,7 @@ impl RestateThreads {
     }
 
     pub fn view_of(&self, doc: &ThreadDoc, run: &ThreadRun) -> Result<RunView, Failure> {
-        let mut view = RunView {
-            run: run.clone(),
-            status: RunStatus::Pending,
-            values_before: None,
-            steps: Vec::new(),
-            values: Map::new(),
-            next: Vec::new(),
-            interrupts: Vec::new(),
-            at_breakpoint: false,
-            error: None,
-        };
+        let mut view = RunView::pending(run.clone());
         let progress = match self.progress(&run.graph_run) {
             Ok(Some(p)) => p,
             Ok(None) => return self.not_started(view),

@@ -8,7 +8,7 @@ use std::time::Duration;
 use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 use serde_json::{Map, Value};
-use switchyard_serve::client::{Failure, RestateThreads, RunStart};
+use switchyard_serve::client::{Failure, RestateThreads, RunStart, RunView};
 
 use crate::backend::{Backend, BackendError, NewThread, Result};
 use crate::domain::{
@@ -19,7 +19,7 @@ use crate::embedded::RunEnded;
 use crate::embedded::store::RunRow;
 use crate::feed::{Feed, FeedWriter};
 use crate::graphs::Graphs;
-use crate::restate::{convert, follow};
+use crate::restate::{RestateCrons, convert, follow};
 
 /// How long `wait` and `join` wait for a run before answering with it as it is.
 const WAIT: Duration = Duration::from_secs(3600);
@@ -46,6 +46,11 @@ impl OverRestate {
     /// backend's hook: [`crate::webhooks::sender`]).
     pub fn set_on_end(&mut self, f: RunEnded) {
         self.on_end = Some(f);
+    }
+
+    /// The crons, kept in Restate beside the threads.
+    pub fn cron_store(&self) -> RestateCrons {
+        RestateCrons::new(self.client.clone())
     }
 
     /// Whether the ingress answers and `switchyard serve` is registered there (its thread
@@ -209,9 +214,14 @@ impl Backend for OverRestate {
         async move { self.call(move |c, _| c.delete_thread(id.as_str())).await }.boxed()
     }
 
-    fn copy_thread(&self, _id: &ThreadId) -> BoxFuture<'_, Result<ThreadInfo>> {
+    fn copy_thread(&self, id: &ThreadId) -> BoxFuture<'_, Result<ThreadInfo>> {
+        let id = id.clone();
         async move {
-            Err(BackendError::Invalid("copying a thread is not supported by switchyard server --restate yet".into()))
+            self.call(move |c, g| {
+                let copy = c.copy_thread(id.as_str())?;
+                thread_info(c, g, &copy.thread_id)
+            })
+            .await
         }
         .boxed()
     }
@@ -280,11 +290,17 @@ impl Backend for OverRestate {
                         cancel_going(c, thread)?;
                     }
                     label(c, thread, g, &start.assistant_id)?;
-                    let run = c.start_run(thread, start)?;
-                    let doc = c.thread(request.thread_id.as_str())?;
-                    Ok(convert::run_info(&doc, &c.view_of(&doc, &run)?))
+                    let run = match request.multitask_strategy {
+                        MultitaskStrategy::Enqueue => c.start_or_enqueue(thread, start)?,
+                        _ => c.start_run(thread, start)?,
+                    };
+                    let doc = c.thread(thread)?;
+                    Ok(convert::run_info(&doc, &c.run_view(thread, &run.run_id)?))
                 })
                 .await?;
+            if info.status == RunStatus::Pending && asked.multitask_strategy == MultitaskStrategy::Enqueue {
+                self.drain(asked.thread_id.clone());
+            }
             self.when_ended(asked, info.run_id.clone());
             Ok(info)
         }
@@ -315,6 +331,12 @@ impl Backend for OverRestate {
             self.call(move |c, _| {
                 let doc = c.thread(thread.as_str())?;
                 let mut out = Vec::new();
+                for queued in doc.queued.iter().rev() {
+                    let info = convert::run_info(&doc, &RunView::pending(queued.run.clone()));
+                    if status.is_none_or(|s| s == info.status) {
+                        out.push(info);
+                    }
+                }
                 for run in doc.runs.iter().rev() {
                     let info = convert::run_info(&doc, &c.view_of(&doc, run)?);
                     if status.is_none_or(|s| s == info.status) {
@@ -388,6 +410,17 @@ impl Backend for OverRestate {
 }
 
 impl OverRestate {
+    /// Starts the thread's queued runs in turn, from this server. Kept by this server only:
+    /// if it stops first, the queue waits for the next enqueue on the thread.
+    fn drain(&self, thread: ThreadId) {
+        let this = self.clone();
+        self.runtime.spawn(async move {
+            if let Err(e) = this.call(move |c, _| c.drain(thread.as_str())).await {
+                eprintln!("switchyard server: a thread's queue: {e}");
+            }
+        });
+    }
+
     /// What this server does when a run it started ends: its webhook is called, a stateless
     /// run's thread deleted a little later (whoever waits reads the outcome first). Kept by
     /// this server only: if it stops first, neither happens.
