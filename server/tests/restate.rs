@@ -311,7 +311,7 @@ fn a_stream_on_restate_tells_what_the_embedded_server_tells() {
     let on_restate = over.stream(&format!("/threads/{t1}/runs/stream"), &body(&over.assistant()));
     let t2 = embedded.thread();
     let in_process = embedded.stream(&format!("/threads/{t2}/runs/stream"), &body(&embedded.assistant()));
-    // SERVER-API.md §5: a run stopping at an interrupt ends with `updates` {"__interrupt__"}
+    // docs/server.md, Streaming: a run stopping at an interrupt ends with `updates` {"__interrupt__"}
     // and `values` carrying it.
     assert_eq!(names(&on_restate), ["metadata", "values", "updates", "values", "updates", "values"], "{on_restate:?}");
     assert_eq!(on_restate[4].1["__interrupt__"][0]["value"]["node"], "approve");

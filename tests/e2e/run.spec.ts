@@ -1,7 +1,7 @@
 // The run debugger: running graphs in the browser, answering human nodes, stepping and
 // scrubbing through a run, forking with an edited state, failures and step limits, and the
-// same record as the CLI for the same graph and input. Everything is found through SPEC.md
-// section 6 (roles, accessible names, data-* attributes) and the run panel's accessible names.
+// same record as the CLI for the same graph and input. Everything is found through the editor's
+// testable surface (roles, accessible names, data-* attributes) and the run panel's accessible names.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
