@@ -48,11 +48,9 @@ fn a_run_stops_for_its_answer_and_is_resumed_read_and_forked_through_another_rep
     let first = one
         .start_run(&thread, RunStart { input: Some(json!({"request": "Move the launch"})), ..start(&graph) })
         .expect("run");
-    // A second run while the first goes on is refused, on either replica.
-    let busy = two.start_run(&thread, RunStart { input: Some(json!({"request": "again"})), ..start(&graph) });
-    if let Err(e) = &busy {
-        assert_eq!(e.status, 409, "{e}");
-    }
+    // (A second run while the first goes on is refused: tests/server's reject test holds the
+    // model's reply to make sure the thread is busy. Here the first run may already wait for
+    // its answer, and a new run on a waiting thread is allowed, as in LangGraph.)
 
     let stopped = ended(&two, &thread, &first.run_id);
     assert_eq!(stopped.status, RunStatus::Success);
