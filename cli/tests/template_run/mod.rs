@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::Value;
 
-pub const TEMPLATES: [&str; 8] = [
+pub const TEMPLATES: [&str; 9] = [
     "000-task-loop.json",
     "001-step-engine.json",
     "002-agent-graph.json",
@@ -19,6 +19,7 @@ pub const TEMPLATES: [&str; 8] = [
     "005-tool-agent.json",
     "006-map-reduce.json",
     "007-memory-assistant.json",
+    "008-evaluation-loop.json",
 ];
 
 pub fn template(name: &str) -> String {

@@ -687,6 +687,7 @@ mod tests {
             ("005", include_str!("../../../../templates/005-tool-agent.json")),
             ("006", include_str!("../../../../templates/006-map-reduce.json")),
             ("007", include_str!("../../../../templates/007-memory-assistant.json")),
+            ("008", include_str!("../../../../templates/008-evaluation-loop.json")),
         ]
         .into_iter()
         .map(|(key, text)| (key, engine::parse_graph(text).unwrap()))

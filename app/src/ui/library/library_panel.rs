@@ -7,7 +7,7 @@ use crate::model::storage::doc_id::DocId;
 use crate::state::{use_app, use_doc};
 
 /// The seed templates, shipped with the editor.
-pub const TEMPLATES: [(&str, &str); 8] = [
+pub const TEMPLATES: [(&str, &str); 9] = [
     ("000-task-loop", include_str!("../../../../templates/000-task-loop.json")),
     ("001-step-engine", include_str!("../../../../templates/001-step-engine.json")),
     ("002-agent-graph", include_str!("../../../../templates/002-agent-graph.json")),
@@ -16,6 +16,7 @@ pub const TEMPLATES: [(&str, &str); 8] = [
     ("005-tool-agent", include_str!("../../../../templates/005-tool-agent.json")),
     ("006-map-reduce", include_str!("../../../../templates/006-map-reduce.json")),
     ("007-memory-assistant", include_str!("../../../../templates/007-memory-assistant.json")),
+    ("008-evaluation-loop", include_str!("../../../../templates/008-evaluation-loop.json")),
 ];
 
 #[component]
