@@ -6,7 +6,9 @@
 #
 # (SECONDS was each target's time when there were two: document and expression. Records and
 # resume, running graphs under small limits, HTTP reply decoding, share links and JSON Schemas
-# were added since, and share the same total, so `./dev test` takes as long as before.)
+# were added since, and share the same total.) `./dev fuzz` runs this; `./dev test` does not
+# build the fuzzers, but replays the seeds and regressions through the same checks
+# (fuzz/checks/, shared with the native tests).
 #
 # The default sanitizer, none, needs nothing but stable Rust and runs 10-20 times faster than
 # AddressSanitizer; the engine has no unsafe code for ASan to check. Panics, hangs (10 s per
