@@ -326,3 +326,53 @@ fn run_diffs_rebuild_sparse_snapshots_and_name_the_first_differing_step() {
     let json = serde_json::to_value(&d).unwrap();
     assert!(json["steps"].is_array() && json["state"].is_array(), "{json}");
 }
+
+/// A host whose person watches replies arrive.
+struct Watching {
+    base: OfflineHost,
+    deltas: std::cell::RefCell<Vec<(String, String)>>,
+}
+
+impl Host for Watching {
+    fn now_ms(&self) -> f64 {
+        self.base.now_ms()
+    }
+    fn new_run_id(&self) -> String {
+        self.base.new_run_id()
+    }
+    fn http(&self, request: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, HttpFailure>> {
+        self.base.http(request)
+    }
+    fn sleep(&self, ms: u64) -> LocalBoxFuture<'_, ()> {
+        self.base.sleep(ms)
+    }
+    fn streams(&self) -> bool {
+        true
+    }
+    fn llm_delta(&self, node: &str, text: &str) {
+        self.deltas.borrow_mut().push((node.to_string(), text.to_string()));
+    }
+}
+
+#[test]
+fn a_watcher_sees_a_replayed_reply_arrive_in_one_piece() {
+    let graph = graph_of(&template_text("003-approval.json"));
+    let answers = [("get_approval", json!({"decision": "approve"}))];
+    let record =
+        run_with(plan_of(&graph), &json!({"request": "a day off", "requester": "Kim"}), &answers, &OfflineHost::new());
+    let case = case_from_record(&record, "approve");
+    let suite = suite_of(&graph, vec![case]);
+    let host = Watching { base: OfflineHost::new(), deltas: Default::default() };
+    let r = pollster::block_on(run_case(
+        plan_of(&graph),
+        &suite.cases[0],
+        &prepared(&suite, &graph),
+        ReplayMode::Replay,
+        &host,
+    ));
+    assert!(r.passed, "{}", failures(&r));
+    let deltas = host.deltas.borrow();
+    assert_eq!(deltas.len(), 1, "{deltas:?}");
+    assert_eq!(deltas[0].0, "approved_action");
+    assert_eq!(json!(deltas[0].1), record.replies[0].reply["content"], "the whole text at once");
+}
