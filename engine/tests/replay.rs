@@ -211,7 +211,7 @@ fn a_run_against_real_http_replays_with_the_server_gone_and_a_changed_request_is
     // What the tape holds: the model call and the request, without credentials.
     let kinds: Vec<(String, ReplyKind)> = record.replies.iter().map(|r| (r.node.clone(), r.kind)).collect();
     assert_eq!(kinds, [("summarize".to_string(), ReplyKind::Model), ("save".to_string(), ReplyKind::Http)]);
-    let tape = serde_json::to_string(&record.replies).unwrap();
+    let tape = serde_json::to_string(&record.replies).expect("as the test set it up");
     assert!(!tape.contains(SECRET) && !tape.contains("in-header-0000"), "no key on the tape: {tape}");
     assert!(!tape.to_ascii_lowercase().contains("authorization") && !tape.contains("session=abc"), "{tape}");
     assert_eq!(record.replies[0].request["messages"][0]["content"], "Summarize tides");
@@ -261,27 +261,28 @@ fn a_fork_keeps_the_replies_up_to_its_step_and_a_resumed_record_keeps_them_all()
     let graph = graph_of(&template_text("003-approval.json"));
     let plan = plan_of(&graph);
     let host = OfflineHost::new();
-    let mut run = Run::start(plan.clone(), json!({"request": "a day off", "requester": "Kim"}), &host).unwrap();
+    let mut run = Run::start(plan.clone(), json!({"request": "a day off", "requester": "Kim"}), &host)
+        .expect("as the test set it up");
     pollster::block_on(run.run(&host));
     // Through a record, as a saved run is resumed.
     let saved = run.record(true);
-    let mut resumed = Run::from_record(plan.clone(), &saved, &host).unwrap();
-    resumed.answer("get_approval", json!({"decision": "approve"})).unwrap();
+    let mut resumed = Run::from_record(plan.clone(), &saved, &host).expect("as the test set it up");
+    resumed.answer("get_approval", json!({"decision": "approve"})).expect("as the test set it up");
     pollster::block_on(resumed.run(&host));
     let done = resumed.record(true);
     assert_eq!(done.answers.len(), 1);
     assert_eq!(done.replies.len(), 1);
-    let again = Run::from_record(plan.clone(), &done, &host).unwrap().record(true);
+    let again = Run::from_record(plan.clone(), &done, &host).expect("as the test set it up").record(true);
     assert_eq!((again.replies.len(), again.answers.len()), (1, 1), "a record read back keeps its tape");
     let model_step = done.replies[0].step;
-    let fork = resumed.fork(model_step - 1, None, &host).unwrap().record(true);
+    let fork = resumed.fork(model_step - 1, None, &host).expect("as the test set it up").record(true);
     assert!(fork.replies.is_empty(), "the fork starts before the model call");
-    let fork = resumed.fork(model_step, None, &host).unwrap().record(true);
+    let fork = resumed.fork(model_step, None, &host).expect("as the test set it up").record(true);
     assert_eq!(fork.replies.len(), 1);
     let asked = done.answers[0].step;
-    let fork = resumed.fork(asked, None, &host).unwrap().record(true);
+    let fork = resumed.fork(asked, None, &host).expect("as the test set it up").record(true);
     assert!(fork.answers.is_empty(), "a fork from where the run asked asks again");
-    let fork = resumed.fork(asked + 1, None, &host).unwrap().record(true);
+    let fork = resumed.fork(asked + 1, None, &host).expect("as the test set it up").record(true);
     assert_eq!(fork.answers.len(), 1, "a fork after the answer was used keeps it");
 }
 
@@ -308,7 +309,7 @@ fn run_diffs_rebuild_sparse_snapshots_and_name_the_first_differing_step() {
     let a = run_with(plan_of(&graph), &json!({"big": big, "mark_at": 0}), &[], &host);
     let marking = graph_of(&COUNTER.replace("== state.mark_at", "== 5"));
     let b = run_with(plan_of(&marking), &json!({"big": big, "mark_at": 0}), &[], &host);
-    let steps = a.steps.as_ref().unwrap();
+    let steps = a.steps.as_ref().expect("as the test set it up");
     assert!(steps.iter().any(|s| s.state.is_none()), "the record's snapshots are sparse");
     let d = diff_runs(&a, &b);
     assert_eq!(d.first, Some(5));
@@ -321,9 +322,9 @@ fn run_diffs_rebuild_sparse_snapshots_and_name_the_first_differing_step() {
     // A run that goes on longer: the extra steps are one-sided.
     let c = run_with(plan_of(&graph_of(&COUNTER.replace("12", "14"))), &json!({"big": big, "mark_at": 0}), &[], &host);
     let d = diff_runs(&a, &c);
-    let last = d.steps.last().unwrap();
+    let last = d.steps.last().expect("as the test set it up");
     assert_eq!(last.only_in, Some(engine::record::diff::Side::B));
-    let json = serde_json::to_value(&d).unwrap();
+    let json = serde_json::to_value(&d).expect("as the test set it up");
     assert!(json["steps"].is_array() && json["state"].is_array(), "{json}");
 }
 

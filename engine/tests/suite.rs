@@ -79,7 +79,7 @@ fn a_changed_router_condition_fails_the_cases_that_took_that_route_naming_the_st
     let graph = edited(&text, |g| {
         let route = node_mut(g, "check_approval")["route"]
             .as_str()
-            .unwrap()
+            .expect("as the test set it up")
             .replace("d == \"approve\" ||", "d == \"approval\" ||");
         node_mut(g, "check_approval")["route"] = json!(route);
     });
@@ -87,9 +87,14 @@ fn a_changed_router_condition_fails_the_cases_that_took_that_route_naming_the_st
     let (approve, reject) = (&results[0], &results[1]);
     assert!(reject.passed, "{}", failures(reject));
     assert!(!approve.passed);
-    let baseline = cases.iter().find(|(f, ..)| *f == "003-approval.json").unwrap().2.clone();
-    let routed =
-        baseline.steps.as_ref().unwrap().iter().find(|s| s.ran.contains(&"check_approval".to_string())).unwrap();
+    let baseline = cases.iter().find(|(f, ..)| *f == "003-approval.json").expect("as the test set it up").2.clone();
+    let routed = baseline
+        .steps
+        .as_ref()
+        .expect("as the test set it up")
+        .iter()
+        .find(|s| s.ran.contains(&"check_approval".to_string()))
+        .expect("as the test set it up");
     assert_eq!(approve.first_difference, Some(routed.step));
     let ended = approve.failures.iter().find(|f| matches!(f, CaseFailure::Ended { .. })).expect("ended unlike");
     assert!(ended.to_string().contains(&format!("step {}", routed.step)), "{ended}");
@@ -101,7 +106,7 @@ fn a_changed_prompt_word_fails_naming_the_node_and_the_path_in_its_model_request
     let text = template_text("003-approval.json");
     let graph = edited(&text, |g| {
         let n = node_mut(g, "approved_action");
-        n["prompt"] = json!(n["prompt"].as_str().unwrap().replace("Carry out", "Perform"));
+        n["prompt"] = json!(n["prompt"].as_str().expect("as the test set it up").replace("Carry out", "Perform"));
     });
     let results = run_suite(&suite_for("003-approval.json", &cases), &graph);
     assert!(results[1].passed, "the rejection never asks that node: {}", failures(&results[1]));
@@ -122,7 +127,10 @@ fn a_changed_tool_script_fails_at_the_model_call_that_reads_its_result() {
     let cases = template_cases();
     let text = template_text("005-tool-agent.json");
     let graph = edited(&text, |g| {
-        let s = g["tools"]["weather"]["run"]["script"].as_str().unwrap().replace("temp_c: 14", "temp_c: 15");
+        let s = g["tools"]["weather"]["run"]["script"]
+            .as_str()
+            .expect("as the test set it up")
+            .replace("temp_c: 14", "temp_c: 15");
         g["tools"]["weather"]["run"]["script"] = json!(s);
     });
     let results = run_suite(&suite_for("005-tool-agent.json", &cases), &graph);
@@ -140,7 +148,10 @@ fn a_note_or_a_layout_change_fails_no_case() {
     files.dedup();
     for file in files {
         let graph = edited(&template_text(file), |g| {
-            g["nodes"].as_array_mut().unwrap().push(json!({"id": "memo_added", "kind": "note", "text": "checked"}));
+            g["nodes"]
+                .as_array_mut()
+                .expect("as the test set it up")
+                .push(json!({"id": "memo_added", "kind": "note", "text": "checked"}));
             if let Some(layout) = g["layout"].as_object_mut() {
                 for pos in layout.values_mut() {
                     if let Some(x) = pos.get("x").and_then(Value::as_f64) {
