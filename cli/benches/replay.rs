@@ -69,20 +69,34 @@ fn main() {
 }
 
 fn bench(dir: &Path) -> Result<(), String> {
-    println!("switchyard test: replaying suites made from runs of the templates ({COPIES} cases each, median of {ROUNDS})");
+    println!(
+        "switchyard test: replaying suites made from runs of the templates ({COPIES} cases each, median of {ROUNDS})"
+    );
     println!("{:<30} {:>6} {:>18} {:>18}", "template", "cases", "engine cases/s", "command cases/s");
     let mut suites = Vec::new();
     let (mut engine_ms, mut wall_ms, mut cases) = (0.0, 0.0, 0usize);
     for script in scripts() {
         let suite = make_suite(dir, &script)?;
         let (engine, wall) = replay(&suite, 1)?;
-        println!("{:<30} {:>6} {:>18.0} {:>18.0}", script.template, COPIES, per_second(COPIES, engine), per_second(COPIES, wall));
+        println!(
+            "{:<30} {:>6} {:>18.0} {:>18.0}",
+            script.template,
+            COPIES,
+            per_second(COPIES, engine),
+            per_second(COPIES, wall)
+        );
         engine_ms += engine;
         wall_ms += wall;
         cases += COPIES;
         suites.push(suite);
     }
-    println!("{:<30} {:>6} {:>18.0} {:>18.0}", "all templates", cases, per_second(cases, engine_ms), per_second(cases, wall_ms));
+    println!(
+        "{:<30} {:>6} {:>18.0} {:>18.0}",
+        "all templates",
+        cases,
+        per_second(cases, engine_ms),
+        per_second(cases, wall_ms)
+    );
     let mut wall_two = 0.0;
     for suite in &suites {
         wall_two += replay(suite, 2)?.1;
@@ -132,7 +146,9 @@ fn replay(suite: &Path, jobs: usize) -> Result<(f64, f64), String> {
         if v["summary"]["failed"] != 0 {
             return Err(format!("{}: cases failed on the unchanged template", suite.display()));
         }
-        engine.push(v["results"].as_array().map(|r| r.iter().filter_map(|c| c["duration_ms"].as_f64()).sum()).unwrap_or(0.0));
+        engine.push(
+            v["results"].as_array().map(|r| r.iter().filter_map(|c| c["duration_ms"].as_f64()).sum()).unwrap_or(0.0),
+        );
     }
     Ok((median(engine), median(wall)))
 }

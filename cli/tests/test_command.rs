@@ -132,9 +132,11 @@ fn adding_a_case_again_is_nothing_to_do_and_a_taken_name_is_refused() {
     taken.assert_bad_input(&["approval.tests.json", "already a case named \"approve\""]);
     assert_eq!(read_json(&suite)["cases"].as_array().map(Vec::len), Some(2), "the suite is unchanged");
     // Without --name, the case is named after the record's file.
-    let named = sy(&["test", "add", &reject, "--suite", &suite]);
+    let declined = dir.path().join("declined.json");
+    std::fs::copy(&reject, &declined).expect("a copy");
+    let named = sy(&["test", "add", &declined.to_string_lossy(), "--suite", &suite]);
     named.assert_code(0);
-    assert_eq!(read_json(&suite)["cases"][2]["name"], "reject");
+    assert_eq!(read_json(&suite)["cases"][2]["name"], "declined");
 }
 
 #[test]
@@ -159,7 +161,10 @@ fn a_note_or_a_layout_change_fails_nothing() {
     let suite = approval_suite(dir.path());
     let moved = edited(dir.path(), "moved.json", |g| {
         g["layout"]["get_approval"] = json!({"x": 999, "y": 999});
-        g["nodes"].as_array_mut().expect("nodes").push(json!({"id": "memo", "kind": "note", "text": "Ask Finance first."}));
+        g["nodes"]
+            .as_array_mut()
+            .expect("nodes")
+            .push(json!({"id": "memo", "kind": "note", "text": "Ask Finance first."}));
     });
     let out = sy(&["test", &suite, "--graph", &moved]);
     out.assert_code(0);
@@ -175,7 +180,7 @@ fn two_graphs_side_by_side_with_the_mean_difference() {
     let dir = tmp();
     let suite = approval_suite(dir.path());
     let mut s = read_json(&suite);
-    s["evaluators"] = json!([{ "name": "acted", "expression": "if \"action_result\" in output { 1.0 } else { 0.0 }" }]);
+    s["evaluators"] = json!([{ "name": "acted", "expression": "if output.action_result != \"\" { 1.0 } else { 0.0 }", "threshold": 0 }]);
     save_json(&suite, &s);
     let original = dir.path().join("approval.json").to_string_lossy().into_owned();
     let changed = edited(dir.path(), "changed.json", planted_router_change);
@@ -221,7 +226,10 @@ fn xml_elements(xml: &str) -> Vec<(String, Vec<(String, String)>)> {
                     .attributes()
                     .map(|a| {
                         let a = a.expect("a well-formed attribute");
-                        let value = a.unescape_value().expect("an attribute value").into_owned();
+                        let value = a
+                            .normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                            .expect("an attribute value")
+                            .into_owned();
                         (String::from_utf8_lossy(a.key.as_ref()).into_owned(), value)
                     })
                     .collect();
@@ -274,9 +282,7 @@ fn stable(results: &Value) -> Vec<Value> {
         .as_array()
         .expect("results")
         .iter()
-        .map(|r| {
-            json!([r["name"], r["passed"], r["failures"], r["scores"], r["record"]["state"], r["record"]["step"]])
-        })
+        .map(|r| json!([r["name"], r["passed"], r["failures"], r["scores"], r["record"]["state"], r["record"]["step"]]))
         .collect()
 }
 
@@ -355,7 +361,11 @@ fn a_model_call_is_replayed_with_the_server_gone_and_a_changed_prompt_is_named()
     let trusted = server.url();
     let env = [("SWITCHYARD_OPENAI_API_KEY", KEY), ("SWITCHYARD_TRUSTED_ORIGINS", trusted.as_str())];
     let dir = tmp();
-    let graph = write(dir.path(), "translate.json", translate_graph(&base, "Translate to French: {{ state.text }}").to_string());
+    let graph = write(
+        dir.path(),
+        "translate.json",
+        translate_graph(&base, "Translate to French: {{ state.text }}").to_string(),
+    );
     let recorded = sy_env(&["run", &graph, "--input", r#"{"text": "hello"}"#], &env);
     recorded.assert_code(0);
     let run = write(dir.path(), "hello.json", &recorded.stdout);
@@ -381,7 +391,8 @@ fn a_model_call_is_replayed_with_the_server_gone_and_a_changed_prompt_is_named()
     let changed = sy_env(&["test", &suite], &[]);
     changed.assert_code(1);
     no_panic(&changed);
-    let failure = changed.stdout.lines().find(|l| l.starts_with("     ")).unwrap_or_else(|| panic!("{}", changed.describe()));
+    let failure =
+        changed.stdout.lines().find(|l| l.starts_with("     ")).unwrap_or_else(|| panic!("{}", changed.describe()));
     assert!(failure.contains("`ask`"), "the node is named\n{}", changed.describe());
     assert!(failure.contains("German"), "what changed is shown\n{}", changed.describe());
 }
@@ -434,7 +445,11 @@ fn an_unreadable_or_malformed_suite_is_bad_input_with_where() {
     let missing = dir.path().join("nowhere.tests.json").to_string_lossy().into_owned();
     sy(&["test", &missing]).assert_bad_input(&["nowhere.tests.json", "no such file"]);
 
-    let broken = write(dir.path(), "broken.tests.json", "{\n  \"format\": \"switchyard/tests@1\",\n  \"graph\": {\"name\": \"x\"},\n  \"casez\": []\n}\n");
+    let broken = write(
+        dir.path(),
+        "broken.tests.json",
+        "{\n  \"format\": \"switchyard/tests@1\",\n  \"graph\": {\"name\": \"x\"},\n  \"casez\": []\n}\n",
+    );
     sy(&["test", &broken]).assert_bad_input(&["broken.tests.json", "line 4", "column", "casez"]);
 
     let not_json = write(dir.path(), "cut.tests.json", "{\"format\": \"switchyard/tests@1\", \"cases\": [");

@@ -33,7 +33,7 @@ pub fn diff(args: DiffArgs) -> Result<Printed, BadInput> {
 /// The text: first difference, status, each differing step, the final states.
 pub fn text(d: &RunDiff, graph: Option<&Graph>) -> String {
     let mut out = String::new();
-    if let Some(first) = describe_first(d) {
+    if let Some(first) = first_line(d, graph) {
         let _ = writeln!(out, "first difference: {first}");
     }
     if let Some((a, b)) = &d.status {
@@ -50,6 +50,21 @@ pub fn text(d: &RunDiff, graph: Option<&Graph>) -> String {
         }
     }
     out
+}
+
+/// The first differing step in one line, its edges named as below (the engine's own line,
+/// `describe_first`, names them by index).
+fn first_line(d: &RunDiff, graph: Option<&Graph>) -> Option<String> {
+    let step = d.steps.iter().find(|s| Some(s.step) == d.first)?;
+    let what = match (&step.only_in, &step.ran, &step.taken, &step.next) {
+        (Some(Side::A), ..) => "only run A has it".to_string(),
+        (Some(Side::B), ..) => "only run B has it".to_string(),
+        (None, Some((a, b)), ..) => format!("ran {} vs {}", list(a), list(b)),
+        (None, None, Some((a, b)), _) => format!("took edges {} vs {}", edges(a, graph), edges(b, graph)),
+        (None, None, None, Some((a, b))) => format!("next {} vs {}", list(a), list(b)),
+        (None, None, None, None) => return describe_first(d),
+    };
+    Some(format!("step {}: {what}", step.step))
 }
 
 fn step_text(s: &StepDiff, graph: Option<&Graph>) -> String {

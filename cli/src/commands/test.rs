@@ -6,8 +6,8 @@
 
 use std::sync::Arc;
 
-use engine::suite::{Case, CaseResult, Summary, prepare, summarize};
 use engine::Graph;
+use engine::suite::{Case, CaseResult, Summary, prepare, summarize};
 use serde_json::{Value, json};
 
 use crate::args::{TestArgs, TestCommand};
@@ -42,10 +42,7 @@ pub fn test(args: TestArgs) -> Result<Printed, BadInput> {
         // The environment's warnings (a malformed trusted origin…), once.
         drop(crate::host::native_host(consent::allowed(&args.allow_command)));
     }
-    let runs = graphs
-        .into_iter()
-        .map(|g| test_graph(&file, g, &cases, &args))
-        .collect::<Result<Vec<_>, _>>()?;
+    let runs = graphs.into_iter().map(|g| test_graph(&file, g, &cases, &args)).collect::<Result<Vec<_>, _>>()?;
     let code = if runs.last().is_some_and(|r| r.summary.failed == 0) { 0 } else { 1 };
     let text = if args.json { json_text(&file, &runs) } else { text(&file, &runs) };
     let code = match &args.junit {
@@ -72,8 +69,8 @@ fn ready_graph(file: &SuiteFile, path: &str, args: &TestArgs) -> Result<ReadyGra
     if args.live {
         consent::check(&plan, path, &consent::allowed(&args.allow_command))?;
     }
-    let prepared =
-        prepare(&file.suite, &graph, &|rel| file.load(rel)).map_err(|e| BadInput::new(format!("{}: {e}", file.path)))?;
+    let prepared = prepare(&file.suite, &graph, &|rel| file.load(rel))
+        .map_err(|e| BadInput::new(format!("{}: {e}", file.path)))?;
     let changed = prepared.graph_changed();
     Ok(ReadyGraph { path: path.to_string(), graph, changed })
 }
@@ -86,7 +83,12 @@ struct GraphRun {
     summary: Summary,
 }
 
-fn test_graph(file: &SuiteFile, ready: ReadyGraph, cases: &Arc<Vec<Case>>, args: &TestArgs) -> Result<GraphRun, BadInput> {
+fn test_graph(
+    file: &SuiteFile,
+    ready: ReadyGraph,
+    cases: &Arc<Vec<Case>>,
+    args: &TestArgs,
+) -> Result<GraphRun, BadInput> {
     let work = Work {
         graph: Arc::new(ready.graph),
         suite: Arc::new(file.suite.clone()),
@@ -110,7 +112,6 @@ fn text(file: &SuiteFile, runs: &[GraphRun]) -> String {
     }
     match runs {
         [a, b] => {
-            let side = |r: &'_ GraphRun| compare::Side { graph: &r.path, results: &r.results, summary: &r.summary };
             out.push_str(&compare::text(&evaluator_names(file), &side(a), &side(b)));
         }
         _ => {
@@ -122,6 +123,10 @@ fn text(file: &SuiteFile, runs: &[GraphRun]) -> String {
     out
 }
 
+fn side(r: &GraphRun) -> compare::Side<'_> {
+    compare::Side { graph: &r.path, results: &r.results, summary: &r.summary }
+}
+
 fn evaluator_names(file: &SuiteFile) -> Vec<String> {
     file.suite.evaluators.iter().map(|e| e.name.clone()).collect()
 }
@@ -129,9 +134,8 @@ fn evaluator_names(file: &SuiteFile) -> Vec<String> {
 /// `{"suite", "graph", "changed", "results", "summary"}`; when comparing,
 /// `{"suite", "a": {…}, "b": {…}, "differences": [{"evaluator", "difference"}]}`.
 fn json_text(file: &SuiteFile, runs: &[GraphRun]) -> String {
-    let one = |r: &GraphRun| {
-        json!({ "graph": r.path, "changed": r.changed, "results": r.results, "summary": r.summary })
-    };
+    let one =
+        |r: &GraphRun| json!({ "graph": r.path, "changed": r.changed, "results": r.results, "summary": r.summary });
     let value = match runs {
         [a, b] => json!({
             "suite": file.path,

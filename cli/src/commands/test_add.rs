@@ -9,8 +9,8 @@ use std::path::Path;
 use engine::suite::{Case, Suite, SuiteGraph, TESTS_FORMAT, case_from_record};
 use engine::{Graph, GraphHash, RunRecord};
 
-use crate::atomic_write::replace_atomically;
 use crate::args::TestAddArgs;
+use crate::atomic_write::replace_atomically;
 use crate::exit::{EXIT_OUTPUT_FAILED, Printed};
 use crate::input::{BadInput, load_graph, read_record};
 use crate::output::say;
@@ -158,5 +158,6 @@ fn relative_path(from: &Path, to: &Path) -> Option<String> {
 /// The suite written whole, as pretty JSON ending in a newline.
 fn write_suite(path: &str, suite: &Suite) -> Result<(), String> {
     let text = serde_json::to_string_pretty(suite).map_err(|e| format!("{path}: {e}"))? + "\n";
-    replace_atomically(Path::new(path), std::iter::once(text.as_bytes())).map_err(|e| format!("{path}: cannot write: {e}"))
+    replace_atomically(Path::new(path), std::iter::once(text.as_bytes()))
+        .map_err(|e| format!("{path}: cannot write: {e}"))
 }

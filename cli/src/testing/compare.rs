@@ -57,7 +57,8 @@ pub fn text(evaluators: &[String], a: &Side<'_>, b: &Side<'_>) -> String {
     }
     out.push('\n');
     for (label, side) in [("A", a), ("B", b)] {
-        let _ = writeln!(out, "{label} ({}): {} passed, {} failed", side.graph, side.summary.passed, side.summary.failed);
+        let _ =
+            writeln!(out, "{label} ({}): {} passed, {} failed", side.graph, side.summary.passed, side.summary.failed);
     }
     for d in differences(evaluators, a.summary, b.summary) {
         let _ = writeln!(
@@ -75,11 +76,20 @@ pub fn text(evaluators: &[String], a: &Side<'_>, b: &Side<'_>) -> String {
 }
 
 fn mean_of(s: &Summary, name: &str) -> String {
-    s.evaluators.iter().find(|e| e.name == name).and_then(|e| e.mean).map(|m| format!("{m:.2}")).unwrap_or_else(|| "-".into())
+    s.evaluators
+        .iter()
+        .find(|e| e.name == name)
+        .and_then(|e| e.mean)
+        .map(|m| format!("{m:.2}"))
+        .unwrap_or_else(|| "-".into())
 }
 
 fn rate_of(s: &Summary, name: &str) -> String {
-    s.evaluators.iter().find(|e| e.name == name).map(|e| format!("{:.0}%", e.pass_rate * 100.0)).unwrap_or_else(|| "-".into())
+    s.evaluators
+        .iter()
+        .find(|e| e.name == name)
+        .map(|e| format!("{:.0}%", e.pass_rate * 100.0))
+        .unwrap_or_else(|| "-".into())
 }
 
 fn row(evaluators: &[String], a: &CaseResult, b: &CaseResult) -> Vec<String> {

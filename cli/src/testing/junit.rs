@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 
-use engine::suite::CaseResult;
+use engine::suite::{CaseFailure, CaseResult};
 
 use crate::atomic_write::replace_atomically;
 use crate::testing::report::score_value;
@@ -36,7 +36,7 @@ fn test_case(r: &CaseResult, classname: &str) -> TestCase {
     } else {
         let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
         let lines: Vec<String> = r.failures.iter().map(|f| f.to_string()).collect();
-        status.set_message(lines.first().cloned().unwrap_or_else(|| "the case failed".into()));
+        status.set_message(headline(&r.failures).unwrap_or_else(|| "the case failed".into()));
         status.set_type("switchyard test");
         status.set_description(lines.join("\n"));
         status
@@ -49,6 +49,13 @@ fn test_case(r: &CaseResult, classname: &str) -> TestCase {
         case.add_property(Property::new(format!("score.{}", score.evaluator), score_value(score)));
     }
     case
+}
+
+/// The failure a CI page shows first: where the run went another way (a changed request, the
+/// first differing step), else the first failure.
+fn headline(failures: &[CaseFailure]) -> Option<String> {
+    let telling = failures.iter().find(|f| matches!(f, CaseFailure::Replay { .. } | CaseFailure::Ended { .. }));
+    telling.or(failures.first()).map(ToString::to_string)
 }
 
 fn ms(ms: f64) -> Duration {

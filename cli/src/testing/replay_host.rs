@@ -4,7 +4,9 @@
 //! request still arrive here, it is refused rather than sent, so replaying never calls a
 //! provider or starts a program: only `--live` does.
 
-use engine::host::{Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture, McpEnd, McpExchange, McpReply};
+use engine::host::{
+    Auth, Clock, Host, HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture, McpEnd, McpExchange, McpReply,
+};
 
 use crate::host::NativeHost;
 
