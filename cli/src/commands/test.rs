@@ -42,7 +42,10 @@ pub fn test(args: TestArgs) -> Result<Printed, BadInput> {
         // The environment's warnings (a malformed trusted origin…), once.
         drop(crate::host::native_host(consent::allowed(&args.allow_command)));
     }
-    let runs = graphs.into_iter().map(|g| test_graph(&file, g, &cases, &args)).collect::<Result<Vec<_>, _>>()?;
+    let runs = graphs.into_iter().map(|g| test_graph(&file, g, &cases, &args)).collect::<Result<Vec<_>, _>>();
+    // Live runs closed their MCP sessions; whatever is left ends with the command.
+    net::mcp::close_all();
+    let runs = runs?;
     let code = if runs.last().is_some_and(|r| r.summary.failed == 0) { 0 } else { 1 };
     let text = if args.json { json_text(&file, &runs) } else { text(&file, &runs) };
     let code = match &args.junit {
