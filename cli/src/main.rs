@@ -151,8 +151,13 @@ fn usage_error(e: &clap::Error) -> ExitCode {
         }
         _ => {
             let text = e.to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments");
-            let first = first.trim_start_matches("error: ");
+            let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+            let first = lines.next().unwrap_or("invalid arguments").trim_start_matches("error: ");
+            // "the following required arguments were not provided:" names them on the next line.
+            let first = match (first.ends_with(':'), lines.next()) {
+                (true, Some(what)) => format!("{first} {what}"),
+                _ => first.to_string(),
+            };
             say(&format!("{first} (see `switchyard --help`)"));
             ExitCode::from(EXIT_BAD_INPUT)
         }

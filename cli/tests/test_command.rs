@@ -444,6 +444,9 @@ fn an_unreadable_or_malformed_suite_is_bad_input_with_where() {
     let dir = tmp();
     let missing = dir.path().join("nowhere.tests.json").to_string_lossy().into_owned();
     sy(&["test", &missing]).assert_bad_input(&["nowhere.tests.json", "no such file"]);
+    sy(&["test"]).assert_bad_input(&["<FILE>"]);
+    sy(&["test", "add", &missing]).assert_bad_input(&["--suite"]);
+    sy(&["test", &missing, "--jobs", "0"]).assert_bad_input(&["--jobs"]);
 
     let broken = write(
         dir.path(),
