@@ -51,7 +51,8 @@ impl SuiteFile {
 
     /// A path the suite holds, relative to the suite's folder.
     pub fn resolve(&self, rel: &str) -> String {
-        self.dir.join(rel).to_string_lossy().into_owned()
+        // A suite in the current folder names its files as they are, not `./NAME`.
+        if self.dir == Path::new(".") { rel.to_string() } else { self.dir.join(rel).to_string_lossy().into_owned() }
     }
 
     /// Reads a file the suite names (an evaluator graph), relative to the suite's folder.
