@@ -29,30 +29,56 @@ pub fn test(args: TestArgs) -> Result<Printed, BadInput> {
         return Err(BadInput::new("test: give the suite file (switchyard test FILE)".into()));
     };
     let file = SuiteFile::read(suite_path)?;
+    let cases = all_cases(&file, &args)?;
+    // Every graph is checked before any case runs: bad input runs nothing.
+    let graphs = ready_graphs(&file, &args)?;
+    let runs = run_all(&file, graphs, &cases, &args)?;
+    Ok(printed(&file, &runs, &args))
+}
+
+/// The suite's cases, then the dataset's rows.
+fn all_cases(file: &SuiteFile, args: &TestArgs) -> Result<Arc<Vec<Case>>, BadInput> {
+    let mut cases = file.suite.cases.clone();
+    cases.extend(file.dataset_cases(args.dataset.as_deref())?);
+    Ok(Arc::new(cases))
+}
+
+/// The graph, or the two to compare, each ready.
+fn ready_graphs(file: &SuiteFile, args: &TestArgs) -> Result<Vec<ReadyGraph>, BadInput> {
     let paths = file.graph_paths(&args.graph)?;
     if paths.len() > 2 {
         return Err(BadInput::new(format!("--graph: at most two graphs are compared, got {}", paths.len())));
     }
-    let mut cases = file.suite.cases.clone();
-    cases.extend(file.dataset_cases(args.dataset.as_deref())?);
-    let cases = Arc::new(cases);
-    // Every graph is checked before any case runs: bad input runs nothing.
-    let graphs = paths.iter().map(|p| ready_graph(&file, p, &args)).collect::<Result<Vec<_>, _>>()?;
+    paths.iter().map(|p| ready_graph(file, p, args)).collect()
+}
+
+/// Every case on each graph, one graph after the other.
+fn run_all(
+    file: &SuiteFile,
+    graphs: Vec<ReadyGraph>,
+    cases: &Arc<Vec<Case>>,
+    args: &TestArgs,
+) -> Result<Vec<GraphRun>, BadInput> {
     if args.live {
         // The environment's warnings (a malformed trusted origin…), once.
         drop(crate::host::native_host(consent::allowed(&args.allow_command)));
     }
-    let runs = graphs.into_iter().map(|g| test_graph(&file, g, &cases, &args)).collect::<Result<Vec<_>, _>>();
+    let runs = graphs.into_iter().map(|g| test_graph(file, g, cases, args)).collect();
     // Live runs closed their MCP sessions; whatever is left ends with the command.
     net::mcp::close_all();
-    let runs = runs?;
+    runs
+}
+
+/// The text or JSON on stdout, the JUnit file, and the exit code: 0 when every case passed
+/// on the last graph (B, when comparing), 1 when one failed or the JUnit file was not written.
+fn printed(file: &SuiteFile, runs: &[GraphRun], args: &TestArgs) -> Printed {
     let code = if runs.last().is_some_and(|r| r.summary.failed == 0) { 0 } else { 1 };
-    let text = if args.json { json_text(&file, &runs) } else { text(&file, &runs) };
+    let text = if args.json { json_text(file, runs) } else { text(file, runs) };
     let code = match &args.junit {
-        Some(path) => write_junit(path, suite_path, &runs).map_or(EXIT_OUTPUT_FAILED, |()| code),
+        Some(path) => write_junit(path, &file.path, runs).map_or(EXIT_OUTPUT_FAILED, |()| code),
         None => code,
     };
-    Ok(Printed::new(text, code))
+    Printed::new(text, code)
 }
 
 /// A graph about to be tested.
