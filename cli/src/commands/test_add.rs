@@ -161,3 +161,18 @@ fn write_suite(path: &str, suite: &Suite) -> Result<(), String> {
     replace_atomically(Path::new(path), std::iter::once(text.as_bytes()))
         .map_err(|e| format!("{path}: cannot write: {e}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::relative_path;
+
+    #[test]
+    fn a_graph_elsewhere_is_reached_with_parent_steps() {
+        let rel = |from: &str, to: &str| relative_path(Path::new(from), Path::new(to));
+        assert_eq!(rel("/w/suites", "/w/graphs/a.json").as_deref(), Some("../graphs/a.json"));
+        assert_eq!(rel("/w/a/b", "/w/c.json").as_deref(), Some("../../c.json"));
+        assert_eq!(rel("/w", "/w/c.json").as_deref(), Some("c.json"));
+    }
+}

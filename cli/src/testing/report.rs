@@ -87,3 +87,35 @@ pub fn duration(ms: f64) -> String {
 fn plural(n: usize, word: &str) -> String {
     if n == 1 { word.to_string() } else { format!("{word}s") }
 }
+
+#[cfg(test)]
+mod tests {
+    use engine::suite::Score;
+
+    use super::{duration, score_value};
+
+    fn score(value: Option<f64>, error: Option<&str>) -> Score {
+        Score {
+            evaluator: "exact".into(),
+            score: value,
+            passed: false,
+            comment: None,
+            error: error.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn scores_have_two_decimals_and_errors_say_so() {
+        assert_eq!(score_value(&score(Some(0.5), None)), "0.50");
+        assert_eq!(score_value(&score(Some(1.0), None)), "1.00");
+        assert_eq!(score_value(&score(None, Some("no score"))), "error");
+        assert_eq!(score_value(&score(None, None)), "-");
+    }
+
+    #[test]
+    fn durations_read_in_ms_then_seconds() {
+        assert_eq!(duration(0.25), "0.2 ms");
+        assert_eq!(duration(12.34), "12.3 ms");
+        assert_eq!(duration(2500.0), "2.50 s");
+    }
+}
