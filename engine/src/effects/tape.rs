@@ -193,7 +193,7 @@ fn size_of(r: &RecordedReply) -> u64 {
 fn mismatch(recorded: &RecordedReply, now: &RecordedReply) -> Option<String> {
     if recorded.kind != now.kind {
         return Some(format!(
-            "node `{}`: the call was a {} call when recorded, now it is a {} call",
+            "node `{}`: the call was recorded as a `{}` call, now it is a `{}` call",
             now.node,
             recorded.kind.as_str(),
             now.kind.as_str()
