@@ -27,8 +27,14 @@ pub enum Command {
     },
     /// Print the graph as a Mermaid flowchart.
     Mermaid { graph: String },
-    /// Print the JSON Schema of a graph document (`graph`) or of a run record (`run`).
+    /// Print the JSON Schema of a graph document (`graph`), a run record (`run`) or a test
+    /// suite (`tests`).
     Schema { name: String },
+    /// Run a test suite's cases (switchyard/tests@1) against the graph, or compare two
+    /// versions of it; `test add` makes a case from a run record.
+    Test(TestArgs),
+    /// Compare two run records: the first step where they differ, then every differing step.
+    Diff(DiffArgs),
     /// Serve runs as durable workflows to a Restate server (starts `switchyard-serve`, built
     /// beside this program).
     Serve {
@@ -83,6 +89,76 @@ pub struct McpArgs {
     /// $SWITCHYARD_ALLOWED_COMMANDS, comma-separated.
     #[arg(long, value_name = "PROGRAM")]
     pub allow_command: Vec<String>,
+}
+
+/// `switchyard test FILE` runs a suite; `switchyard test add RUN.json --suite FILE` adds a case.
+#[derive(Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct TestArgs {
+    #[command(subcommand)]
+    pub add: Option<TestCommand>,
+    /// The suite file (switchyard/tests@1), usually GRAPH.tests.json beside the graph.
+    #[arg(required = true, value_name = "FILE")]
+    pub suite: Option<String>,
+    /// The graph to test instead of the suite's `graph.path`; twice to compare two versions
+    /// (A, then B) case by case.
+    #[arg(long, value_name = "GRAPH.json")]
+    pub graph: Vec<String>,
+    /// Call the real model providers, HTTP services and MCP servers instead of replaying the
+    /// recorded replies (keys from the environment, as for `run`).
+    #[arg(long)]
+    pub live: bool,
+    /// Run the cases on N threads (default 1).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: Option<u16>,
+    /// Also write the results as JUnit XML to FILE (one testcase a case).
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Print the results and the summary as JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Run the rows of this JSON Lines dataset too (instead of the suite's `dataset`).
+    #[arg(long, value_name = "FILE")]
+    pub dataset: Option<String>,
+    /// With --live: a program the graph may start as an MCP server (repeatable), as for `run`.
+    #[arg(long, value_name = "PROGRAM")]
+    pub allow_command: Vec<String>,
+}
+
+#[derive(Subcommand)]
+pub enum TestCommand {
+    /// Add a recorded run to a suite as a case (the suite is created when missing).
+    Add(TestAddArgs),
+}
+
+#[derive(Args)]
+pub struct TestAddArgs {
+    /// A run record printed by `run` or `resume`, or written by --record, the editor or a server.
+    pub run: String,
+    /// The suite file to add the case to.
+    #[arg(long, value_name = "FILE")]
+    pub suite: String,
+    /// The case's name (default: RUN.json's file name without `.json`).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// The graph the run belongs to, for a new suite's `graph` (default: NAME.json beside a
+    /// suite called NAME.tests.json, if there is one).
+    #[arg(long, value_name = "GRAPH.json")]
+    pub graph: Option<String>,
+}
+
+#[derive(Args)]
+pub struct DiffArgs {
+    /// The first run record (A).
+    pub a: String,
+    /// The second run record (B).
+    pub b: String,
+    /// The graph both runs belong to, to name edges `from → to` rather than by index.
+    #[arg(long, value_name = "GRAPH.json")]
+    pub graph: Option<String>,
+    /// Print the difference as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Which Restate ingress the client commands talk to.

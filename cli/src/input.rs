@@ -44,6 +44,12 @@ pub fn load_graph(path: &str) -> Result<Graph, BadInput> {
     parse_graph(&text).map_err(|e| BadInput(format!("{path}: {e}")))
 }
 
+/// A run record (switchyard/run@1), read strictly.
+pub fn read_record(path: &str) -> Result<engine::RunRecord, BadInput> {
+    let text = read_text(path)?;
+    engine::parse::parse_object_as(&text).map_err(|e| BadInput(format!("{path}: {e}")))
+}
+
 /// Compiles the graph, or reports its first error (and how many more there are).
 pub fn plan_or_bad_input(path: &str, graph: &Graph) -> Result<Plan, BadInput> {
     let compiled = compile(graph);

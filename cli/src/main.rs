@@ -8,17 +8,19 @@
 //! | module | what it holds |
 //! |---|---|
 //! | `args` | the command line as clap parses it, with every flag's help |
-//! | `commands` | one module per command: `run`, `resume`, `validate`, `mermaid`, `serve`, `server`, `mcp`, and the Restate clients `submit`, `status` (and `record`), `answer`, `fork` |
+//! | `commands` | one module per command: `run`, `resume`, `validate`, `mermaid`, `test` (and `test add`), `diff`, `serve`, `server`, `mcp`, and the Restate clients `submit`, `status` (and `record`), `answer`, `fork` |
+//! | `testing` | what `test` is made of: the suite file, cases on threads, the replaying host, the report, the two-graph table, JUnit, the progress bar |
 //! | `ingress` | the clients' HTTP calls to a Restate ingress, refusals read |
 //! | `session` | `run` and `resume` after their run is ready: observers chosen by the flags, the run driven, the exit code |
 //! | `drive` | the stepping loop and the [`drive::Observer`]s it tells after each step |
 //! | `record_file` | `--record FILE`: the record replaced atomically after every step |
+//! | `atomic_write` | a file replaced whole (temporary file, synced, renamed): the record file, a suite, a JUnit report |
 //! | `record_text` | how a record is printed: pretty, one compact step a line |
 //! | `events` | `--events`: a JSON line per finished step |
 //! | `progress` | the progress line on a terminal |
 //! | `console` | stderr lines printed above the progress line |
 //! | `changed_graph` | `resume` refusing a run whose graph changed, naming what changed |
-//! | `schema` | `switchyard schema graph` and `schema run`: the JSON Schemas the engine derives |
+//! | `schema` | `switchyard schema graph`, `schema run` and `schema tests`: the JSON Schemas the engine derives |
 //! | `undeclared` | input and `--set` keys no state field declares: warnings, or `--strict` |
 //! | `input` | files and JSON arguments read, with errors that say where |
 //! | `mcp` | `switchyard mcp`: graphs as MCP tools (rmcp glue in `mcp/server` and `mcp/http`) |
@@ -28,6 +30,7 @@
 //! | `exit` | exit codes, and what a command prints |
 
 mod args;
+mod atomic_write;
 mod changed_graph;
 mod commands;
 mod consent;
@@ -46,6 +49,7 @@ mod record_text;
 mod request_pool;
 mod schema;
 mod session;
+mod testing;
 mod timer;
 mod undeclared;
 
@@ -106,6 +110,8 @@ fn dispatch(command: Command) -> Result<Printed, BadInput> {
         Command::Validate { graph, json } => commands::validate::validate_graph(&graph, json),
         Command::Mermaid { graph } => commands::mermaid::mermaid(&graph),
         Command::Schema { name } => schema::print(&name).map(|text| Printed::new(text, 0)),
+        Command::Test(args) => commands::test::test(args),
+        Command::Diff(args) => commands::diff::diff(args),
         Command::Serve { listen, allow, deny, allow_command } => {
             commands::serve::serve(&listen, allow.as_deref(), deny.as_deref(), &allow_command)
         }
@@ -145,8 +151,13 @@ fn usage_error(e: &clap::Error) -> ExitCode {
         }
         _ => {
             let text = e.to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments");
-            let first = first.trim_start_matches("error: ");
+            let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+            let first = lines.next().unwrap_or("invalid arguments").trim_start_matches("error: ");
+            // "the following required arguments were not provided:" names them on the next line.
+            let first = match (first.ends_with(':'), lines.next()) {
+                (true, Some(what)) => format!("{first} {what}"),
+                _ => first.to_string(),
+            };
             say(&format!("{first} (see `switchyard --help`)"));
             ExitCode::from(EXIT_BAD_INPUT)
         }

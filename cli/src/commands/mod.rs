@@ -1,10 +1,12 @@
 //! One module per command. `run` and `resume` prepare a run and hand it to
-//! [`crate::session`], which drives it step by step. `serve` starts the Restate deployment,
+//! [`crate::session`], which drives it step by step. `test` runs a suite's cases
+//! ([`crate::testing`]), `test_add` makes a case from a run, `diff` compares two runs. `serve` starts the Restate deployment,
 //! `server` the LangGraph-compatible API (`switchyard-server`);
 //! `submit`, `status`, `record`, `answer` and `fork` are its clients ([`crate::ingress`]); `mcp`
 //! serves graphs as MCP tools ([`crate::mcp`]).
 
 pub mod answer;
+pub mod diff;
 pub mod fork;
 pub mod mcp;
 pub mod mermaid;
@@ -15,6 +17,8 @@ pub mod serve;
 pub mod server;
 pub mod status;
 pub mod submit;
+pub mod test;
+pub mod test_add;
 pub mod validate;
 
 use std::rc::Rc;

@@ -11,7 +11,7 @@ use crate::changed_graph;
 use crate::consent;
 use crate::exit::Printed;
 use crate::host::native_host;
-use crate::input::{BadInput, parse_json_arg, read_text};
+use crate::input::{BadInput, parse_json_arg, read_record};
 use crate::record_file;
 use crate::session::drive_and_print;
 use crate::undeclared::{self, Origin};
@@ -47,11 +47,6 @@ pub fn resume(args: ResumeArgs) -> Result<Printed, BadInput> {
     // The run closed its sessions; whatever is left (a run cut short) ends with the command.
     net::mcp::close_all();
     printed
-}
-
-fn read_record(path: &str) -> Result<RunRecord, BadInput> {
-    let text = read_text(path)?;
-    engine::parse::parse_object_as(&text).map_err(|e| BadInput::new(format!("{path}: {e}")))
 }
 
 /// The record belongs to a graph of this name.
