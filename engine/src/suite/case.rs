@@ -116,7 +116,7 @@ pub async fn run_case(
     let scores = score_all(prepared, &record, case.reference.as_ref(), mode, host).await;
     failures.extend(scores.iter().filter(|s| !s.passed).map(|s| CaseFailure::Evaluator {
         name: s.evaluator.clone(),
-        message: s.error.clone().unwrap_or_else(|| format!("scored {} (below its threshold)", s.score.unwrap_or(0.0))),
+        message: s.error.clone().unwrap_or_else(|| below_threshold(s, prepared)),
     }));
     CaseResult {
         name: case.name.clone(),
@@ -127,6 +127,13 @@ pub async fn run_case(
         first_difference,
         duration_ms: host.now_ms() - started,
     }
+}
+
+/// Why score `s` fails: the score, the threshold, and what a judge said.
+fn below_threshold(s: &Score, prepared: &Prepared) -> String {
+    let threshold = prepared.threshold_of(&s.evaluator).map(|t| format!(" {t}")).unwrap_or_default();
+    let comment = s.comment.as_deref().map(|c| format!(": {c}")).unwrap_or_default();
+    format!("scored {} (below its threshold{threshold}){comment}", s.score.unwrap_or(0.0))
 }
 
 /// Runs to the end, giving the case's answers as the run waits for them.

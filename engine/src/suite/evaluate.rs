@@ -86,15 +86,18 @@ async fn judge(
     Ok((s, comment))
 }
 
-/// `{input, output, reference}`, only the keys the judge's state declares.
+/// `{input, output, reference}`, only the keys the judge's state declares; `reference` left
+/// out when the case has none, so the judge's field keeps its default instead of a null its
+/// type may refuse.
 fn judge_input(plan: &Plan, record: &RunRecord, reference: Option<&Value>) -> Map<String, Value> {
     let all = [
-        ("input", Value::Object(record.input.clone())),
-        ("output", Value::Object(record.state.clone())),
-        ("reference", reference.cloned().unwrap_or(Value::Null)),
+        ("input", Some(Value::Object(record.input.clone()))),
+        ("output", Some(Value::Object(record.state.clone()))),
+        ("reference", reference.filter(|r| !r.is_null()).cloned()),
     ];
     let declared = plan.graph.state.as_ref();
     all.into_iter()
+        .filter_map(|(k, v)| Some((k, v?)))
         .filter(|(k, _)| declared.is_some_and(|s| s.contains_key(*k)))
         .map(|(k, v)| (k.to_string(), v))
         .collect()

@@ -61,6 +61,11 @@ impl Prepared {
     pub fn evaluator_names(&self) -> Vec<String> {
         self.evaluators.iter().map(|e| e.name.clone()).collect()
     }
+
+    /// The threshold of the evaluator called `name`.
+    pub fn threshold_of(&self, name: &str) -> Option<f64> {
+        self.evaluators.iter().find(|e| e.name == name).map(|e| e.threshold)
+    }
 }
 
 /// One evaluator, ready.
