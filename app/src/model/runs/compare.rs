@@ -395,7 +395,10 @@ mod tests {
 
     #[test]
     fn identical_runs_are_the_same() {
-        let c = compare(record("a", Status::Completed, &approve(), false), record("b", Status::Completed, &approve(), true));
+        let c = compare(
+            record("a", Status::Completed, &approve(), false),
+            record("b", Status::Completed, &approve(), true),
+        );
         assert!(c.same(), "{c:#?}");
         assert_eq!(c.first, None);
         assert_eq!(c.initial_row(), Some(0));
@@ -411,7 +414,8 @@ mod tests {
         other[1] = (&["check"], &[2], json!({"d": "approve", "n": 2, "a/b": true}));
         other[2] = (&["no"], &[4], json!({"d": "approve", "n": 3, "out": "declined", "a/b": true}));
         other[3] = (&["end"], &[], json!({"d": "approve", "n": 4, "out": "declined", "a/b": true}));
-        let c = compare(record("a", Status::Completed, &approve(), false), record("b", Status::Completed, &other, true));
+        let c =
+            compare(record("a", Status::Completed, &approve(), false), record("b", Status::Completed, &other, true));
         assert!(!c.same());
         assert_eq!(c.first, Some(1), "{c:#?}");
         let row = &c.rows[1];
@@ -426,7 +430,10 @@ mod tests {
         // Step 3 of B is rebuilt from its patches (no snapshot there).
         let third = c.state_difference(2);
         let out = third.iter().find(|k| k.key == "out").expect("out differs");
-        assert_eq!((out.change, out.before.clone(), out.after.clone()), (Change::Changed, Some(json!("done")), Some(json!("declined"))));
+        assert_eq!(
+            (out.change, out.before.clone(), out.after.clone()),
+            (Change::Changed, Some(json!("done")), Some(json!("declined")))
+        );
         assert_eq!(c.rows[2].b.as_ref().map(StepSide::ran_text).as_deref(), Some("no"));
         assert_eq!(c.next_difference(1), Some(2));
         assert_eq!(c.previous_difference(2), Some(1));
