@@ -153,8 +153,7 @@ impl Tape {
     /// The replies recorded in the first `steps` steps (a fork keeps those).
     pub(crate) fn keep_until(&self, steps: u64) {
         let mut inner = self.inner.borrow_mut();
-        let kept: Vec<RecordedReply> =
-            inner.recorded.iter().flatten().filter(|r| r.step <= steps).cloned().collect();
+        let kept: Vec<RecordedReply> = inner.recorded.iter().flatten().filter(|r| r.step <= steps).cloned().collect();
         *inner = Inner { replaying: inner.replaying, given: std::mem::take(&mut inner.given), ..Inner::default() };
         drop(inner);
         self.restore(&kept);
@@ -194,7 +193,7 @@ fn size_of(r: &RecordedReply) -> u64 {
 fn mismatch(recorded: &RecordedReply, now: &RecordedReply) -> Option<String> {
     if recorded.kind != now.kind {
         return Some(format!(
-            "node `{}`: the call was a {} call when recorded, now it is a {} call",
+            "node `{}`: the call was recorded as a `{}` call, now it is a `{}` call",
             now.node,
             recorded.kind.as_str(),
             now.kind.as_str()
@@ -212,14 +211,19 @@ fn mismatch(recorded: &RecordedReply, now: &RecordedReply) -> Option<String> {
 
 /// The first place where `a` and `b` differ, as a JSON Pointer, with both values there
 /// (`None` for a value that is absent on one side).
-pub(crate) fn first_difference<'v>(a: &'v Value, b: &'v Value) -> Option<(String, Option<&'v Value>, Option<&'v Value>)> {
+pub(crate) fn first_difference<'v>(
+    a: &'v Value,
+    b: &'v Value,
+) -> Option<(String, Option<&'v Value>, Option<&'v Value>)> {
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
             let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
             keys.sort();
             keys.dedup();
             keys.into_iter().find_map(|k| match (x.get(k), y.get(k)) {
-                (Some(p), Some(q)) => first_difference(p, q).map(|(path, p, q)| (format!("/{}{path}", escape(k)), p, q)),
+                (Some(p), Some(q)) => {
+                    first_difference(p, q).map(|(path, p, q)| (format!("/{}{path}", escape(k)), p, q))
+                }
                 (p, q) => Some((format!("/{}", escape(k)), p, q)),
             })
         }
@@ -284,7 +288,8 @@ mod tests {
         assert_eq!(path, "/messages/0/content");
         assert_eq!((x, y), (Some(&json!("Plan: a")), Some(&json!("Plan: b"))));
         assert_eq!(first_difference(&a, &a), None);
-        let (path, x, y) = first_difference(&json!({"a/b": 1}), &json!({})).unwrap();
+        let (one, empty) = (json!({"a/b": 1}), json!({}));
+        let (path, x, y) = first_difference(&one, &empty).unwrap();
         assert_eq!((path.as_str(), x, y), ("/a~1b", Some(&json!(1)), None));
     }
 
