@@ -12,10 +12,12 @@
 //! | `canvas` | the canvas and what is drawn on it (nodes, edges, minimap, subgraph path) |
 //! | `inspector` | the right sidebar: the forms of the graph, a node and an edge, and their parts |
 //! | `run_panel` | the run controls, steps, history, the state at a step and what a run waits for |
+//! | `compare` | `Compare runs`: two runs side by side, step by step, with the state difference at each |
 //! | `dialogs` | dialogs over the editor: import, share, search, settings, help, the command palette, unsaved work, new origins |
 //! | `fields` | the form controls the forms are built of |
 
 mod canvas;
+mod compare;
 mod dialogs;
 mod fields;
 mod inspector;
