@@ -9,9 +9,12 @@ use std::rc::Rc;
 use engine::host::Host;
 use engine::record::{RunRecord, StepDoc};
 use engine::run::{Breakpoints, InputError, Status, Waiting};
+use engine::suite::{Case, CaseResult, Suite};
 use engine::{Graph, Run, compile};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+
+use super::case_service::CaseService;
 
 /// What the editor asks of the live run.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -35,6 +38,11 @@ pub enum Request {
     Answer { node: String, value: Value },
     /// Forget the run.
     Drop,
+    /// Get a test suite ready to run against `graph` (README, Tests): its evaluators
+    /// compiled, the graph planned, for the cases that follow.
+    PrepareCases { graph: Box<Graph>, suite: Box<Suite> },
+    /// Run one case of the prepared suite, with its recorded replies or `live`.
+    RunCase { case: Box<Case>, live: bool },
 }
 
 /// Where a fork starts: a step of the loaded run, with values set in its state (none: the
@@ -57,6 +65,10 @@ pub enum Reply {
     Answered,
     /// The run was forgotten.
     Dropped,
+    /// The suite is ready for its cases.
+    Prepared,
+    /// What a case did, and its verdict.
+    Case(Box<CaseResult>),
 }
 
 /// The run after a request: its head (the record without steps), the steps after those the
@@ -98,12 +110,19 @@ pub enum Refusal {
     Answer { error: InputError },
     /// There is no run to step or answer.
     NoRun,
+    /// The suite cannot run against the graph (another graph's, an evaluator that does not
+    /// compile): why.
+    Suite { message: String },
+    /// A case was sent before its suite was prepared.
+    NoSuite,
 }
 
 /// The run a service holds.
 #[derive(Default)]
 pub struct RunService {
     run: Option<Run>,
+    /// Test cases, run beside the live run (never touching it).
+    cases: CaseService,
 }
 
 impl RunService {
@@ -128,6 +147,8 @@ impl RunService {
                 self.run = None;
                 Reply::Dropped
             }
+            Request::PrepareCases { graph, suite } => self.cases.prepare(&graph, &suite),
+            Request::RunCase { case, live } => self.cases.run(&case, live, host).await,
         }
     }
 
@@ -193,7 +214,7 @@ impl RunService {
 }
 
 /// The plan of `graph`, or why it cannot run.
-fn plan_of(graph: &Graph) -> Result<Rc<engine::Plan>, Refusal> {
+pub(super) fn plan_of(graph: &Graph) -> Result<Rc<engine::Plan>, Refusal> {
     let compiled = compile(graph);
     match compiled.plan {
         Some(p) => Ok(Rc::new(p)),
