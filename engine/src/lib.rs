@@ -19,8 +19,9 @@
 //! | `effects` | `llm`, `http` and `tools` nodes: requests rendered, sent through the [`Host`] (streamed when it watches), timed out and retried; model providers (mock, OpenAI-compatible, Anthropic); a run's MCP client sessions and [`mcp_probe`]; the executor calls in with what they need, not the whole run: `effects/{send, http, llm, chat, mock, openai, anthropic, tools, mcp/{session, call, listing, probe}}` |
 //! | [`sse`] | server-sent events read incrementally (streamed model replies, MCP's Streamable HTTP) |
 //! | [`mcp`] | the Model Context Protocol's messages (format.md §2.11), pure: what a client sends, how a message the server sent is told apart, the results it reads (lenient types) and a result as a tool message's text; hosts move the bytes: `mcp/{wire, types, content}` |
-//! | [`record`] | the run record, `switchyard/run@1`, and what reads it: status, errors, map instances, snapshots (which steps carry their full state, any step's state rebuilt), a record checked against its graph: `record/{status, errors, instance, snapshots, verify}` |
-//! | `schema` | (feature `schema`) the JSON Schemas of both documents, derived from these types: `schema/{graph, run}` |
+//! | [`record`] | the run record, `switchyard/run@1`, and what reads it: status, errors, map instances, snapshots (which steps carry their full state, any step's state rebuilt), a record checked against its graph, the reply tape and answers, two runs compared: `record/{status, errors, instance, snapshots, verify, replies, diff}` |
+//! | [`suite`] | tests built from runs, `switchyard/tests@1`: the suite format, datasets, a case run against its recorded replies and checked (expectations, evaluators, the baseline it must end like): `suite/{types, parse, dataset, prepare, check, case, expect, evaluate, summary, from_record}` |
+//! | `schema` | (feature `schema`) the JSON Schemas of the documents, derived from these types: `schema/{graph, run, tests}` |
 //! | [`stack`] | the stack a thread running graph work is given, for the deepest value a script can build |
 //! | [`update`] | what a node writes in a step |
 //! | [`json_schema`] | JSON Schema for tool `parameters` and `output_schema`: compiled once, values checked with the path of a mismatch |
@@ -43,7 +44,8 @@
 //! 7. `record` (the run format), `mermaid`
 //! 8. `effects`
 //! 9. `run`: the executor
-//! 10. `schema`
+//! 10. `suite`: tests and evaluations run over the executor
+//! 11. `schema`
 //!
 //! Every error type ([`DocError`], [`InputError`], [`NodeError`], [`RunError`],
 //! [`script::CompileError`], [`script::EvalError`], [`state::FieldError`]) implements
@@ -92,6 +94,7 @@ pub mod script;
 pub mod sse;
 pub mod stack;
 pub mod state;
+pub mod suite;
 pub mod update;
 
 pub use diagnostic::{Diagnostic, Severity};
@@ -102,6 +105,10 @@ pub use host::{Host, OfflineHost};
 pub use mermaid::to_mermaid;
 pub use parse::{DocError, parse_graph};
 pub use plan::{Compiled, Plan, compile, validate};
+pub use record::diff::{RunDiff, StepDiff, describe_first, diff_runs};
 pub use record::snapshots::StepStates;
-pub use record::{ErrorKind, InputError, NodeError, RUN_FORMAT, RUN_SCHEMA_ID, RunError, RunRecord, Status, Usage};
+pub use record::{
+    ErrorKind, GivenAnswer, InputError, NodeError, RUN_FORMAT, RUN_SCHEMA_ID, RecordedReply, ReplayMode, ReplayProblem,
+    ReplyKind, RunError, RunRecord, Status, Usage,
+};
 pub use run::Run;

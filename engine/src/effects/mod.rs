@@ -21,6 +21,7 @@
 //! | `anthropic` | Anthropic's Messages API, streamed or not |
 //! | `sse` | server-sent events read incrementally from a streamed reply |
 //! | `checked` | a reply or a tool call's arguments checked against a JSON Schema, within the node's work and time limits |
+//! | `tape` | the reply tape: every call recorded, and replayed from a test's replies ([`Tape`]) |
 //! | `tools` | the `tools` node: every tool call of the last assistant message, at once; [`RunDefinition`] for tools that `use` a definition |
 //! | `mcp` | the run's MCP sessions (format.md §2.11): opened lazily, `tools/call`, listings for models, closed when the run stops; [`mcp_probe`] |
 
@@ -33,6 +34,7 @@ mod mcp;
 mod mock;
 mod openai;
 mod send;
+mod tape;
 mod tools;
 
 use serde_json::Value;
@@ -41,6 +43,8 @@ pub(crate) use self::http::http;
 pub(crate) use self::llm::llm;
 pub(crate) use self::mcp::McpSessions;
 pub use self::mcp::{ListedTool, Listing, mcp_probe};
+#[allow(unused_imports)]
+pub(crate) use self::tape::{Cue, Tape};
 pub(crate) use self::tools::{DefinitionRun, Failure, RunDefinition, tools};
 use crate::document::{EffectiveLimits, MAX_RETRY_ATTEMPTS, MIN_RETRY_BACKOFF_MS};
 use crate::host::Host;

@@ -16,9 +16,13 @@
 //! | `instance` | a map instance's name in the record (`<node>[<index>]`, [`split_name`]) and its [`MapItem`] |
 //! | [`snapshots`] | which steps carry their full state, and any step's state rebuilt from the nearest snapshot and the patches after it |
 //! | `verify` | a record checked against its graph before it is resumed or forked |
+//! | `replies` | the reply tape: every effect's request and reply ([`RecordedReply`]), the answers given ([`GivenAnswer`]), how a run replays ([`ReplayMode`], [`ReplayProblem`]) |
+//! | [`diff`] | two runs compared step by step ([`diff::diff_runs`]), the first difference in one line |
 
+pub mod diff;
 mod errors;
 mod instance;
+mod replies;
 pub mod snapshots;
 mod status;
 pub(crate) mod verify;
@@ -30,6 +34,7 @@ use serde_json::{Map, Value};
 
 pub use self::errors::{ErrorKind, InputError, NodeError, RunError};
 pub use self::instance::{MapItem, split_name};
+pub use self::replies::{GivenAnswer, RecordedReply, ReplayMode, ReplayProblem, ReplyKind};
 pub use self::status::{Breakpoint, ForkInfo, Status, Waiting, WaitingField};
 use crate::update::Update;
 
@@ -95,6 +100,12 @@ pub struct RunRecord {
     /// Every step, in order (absent in a summary).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steps: Option<Vec<StepDoc>>,
+    /// Every effect's request and reply, in the order they were made: a test replays them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replies: Vec<RecordedReply>,
+    /// The answers given to human nodes, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<GivenAnswer>,
 }
 
 /// Tokens model providers said a run's calls took (format.md §11): each `llm` step's

@@ -116,7 +116,7 @@ impl Run {
         run.chain_step = self.chain_step;
         run.mark_ran(self.plan.start);
         for s in &self.steps[..keep] {
-            run.replay(s.clone());
+            run.replay_step(s.clone());
         }
         // A step that went into a failing end ends the rewound run there too.
         let taken = if keep == 0 { Some(&run.initial_taken[..]) } else { run.steps.last().map(|s| &s.taken[..]) };
@@ -132,7 +132,7 @@ impl Run {
     }
 
     /// Brings the bookkeeping up to date with a recorded step.
-    pub(super) fn replay(&mut self, s: StepRecord) {
+    pub(super) fn replay_step(&mut self, s: StepRecord) {
         if s.failed {
             self.live.remember_errors(&s);
             self.active_ms += s.duration_ms;

@@ -48,8 +48,11 @@ impl Run {
             };
             return Err(InputError { path, message });
         }
+        let given = answer.clone();
         let answer = self.check_answer(ix, answer, &path)?;
         self.answers.insert(ix, answer);
+        // Kept as given, not as checked: a test gives it again the same way.
+        self.given.push(crate::record::GivenAnswer { step: self.step_count(), node: node.to_string(), value: given });
         if self.status == Status::Interrupted {
             self.status = Status::Running;
         }

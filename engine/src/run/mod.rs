@@ -23,6 +23,7 @@
 //! | `form` | human forms (format.md §4, human): the form a node waits with, defaults evaluated; an answer checked field by field |
 //! | `fork` | checkpoints: [`Run::fork`], [`Run::resume`], rewinding and replaying steps |
 //! | `record` | a run as a [`RunRecord`], and a run rebuilt from one |
+//! | `replay` | [`Run::replay`]: a run answered from recorded replies; what it could not replay |
 //! | `snapshots` | which steps' states the record writes (the rule kept step by step) |
 //! | `scope` | what expressions see: `state`, `input`, `outputs`, `errors`, `step` |
 //! | `outcome` | what one node did, before the step applies it |
@@ -42,6 +43,7 @@ mod map;
 mod nodeset;
 mod outcome;
 mod record;
+mod replay;
 mod route;
 mod scope;
 mod snapshots;
@@ -66,12 +68,12 @@ pub use self::scope::OUTPUT_HISTORY;
 pub use self::start::StartFrom;
 pub use self::task::{Fanout, Task};
 pub use self::types::{Breakpoints, StepRecord};
-use crate::effects::McpSessions;
+use crate::effects::{McpSessions, Tape};
 use crate::plan::Plan;
 // The record's types, re-exported here too: a run is read through them.
 pub use crate::record::{
-    Breakpoint, ErrorKind, ForkInfo, InputError, MapItem, NodeError, RunError, RunRecord, Status, Waiting,
-    WaitingField, split_name,
+    Breakpoint, ErrorKind, ForkInfo, GivenAnswer, InputError, MapItem, NodeError, RecordedReply, ReplayMode,
+    ReplayProblem, ReplyKind, RunError, RunRecord, Status, Waiting, WaitingField, split_name,
 };
 use crate::script::Ctx;
 use crate::state::State;
@@ -132,6 +134,13 @@ pub struct Run {
     /// The step of the chain of runs this one continues at which it starts (0 for a run of
     /// its own; [`Run::start_from`]): message ids name steps counted across the chain.
     chain_step: u64,
+    /// The reply tape: the top-level run's, shared by the runs inside it.
+    tape: Rc<Tape>,
+    /// What this run's calls are named on the tape before their task's name (`<outer>/` for
+    /// a run inside a subgraph node or a definition tool; empty at the top).
+    tape_prefix: String,
+    /// The answers given, in order.
+    given: Vec<crate::record::GivenAnswer>,
 }
 
 impl Run {
@@ -173,6 +182,9 @@ impl Run {
             mcp,
             owns_mcp: true,
             chain_step: 0,
+            tape: Rc::new(Tape::new()),
+            tape_prefix: String::new(),
+            given: Vec::new(),
         }
     }
 

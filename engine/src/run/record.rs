@@ -48,6 +48,8 @@ impl Run {
             graph_parts: plan.graph_hash().parts.clone(),
             forked_from: self.forked_from.clone(),
             steps: with_steps.then(|| self.complete_step_docs(states)),
+            replies: self.tape.replies(),
+            answers: self.given.clone(),
         }
     }
 
@@ -134,7 +136,7 @@ impl Run {
         run.run_id = record.run_id.clone();
         run.forked_from = record.forked_from.clone();
         for (k, (s, state)) in steps.iter().zip(states).enumerate() {
-            run.replay(step_record(&plan, k, s, state)?);
+            run.replay_step(step_record(&plan, k, s, state)?);
         }
         for (k, name) in record.next.iter().enumerate() {
             task(&plan, format!("next[{k}]"), name)?;

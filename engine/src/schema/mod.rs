@@ -1,15 +1,18 @@
-//! JSON Schemas of the graph document (`switchyard/graph@1`) and the run record
-//! (`switchyard/run@1`), derived from the engine's own types (feature `schema`): the types
+//! JSON Schemas of the graph document (`switchyard/graph@1`), the run record
+//! (`switchyard/run@1`) and the test suite (`switchyard/tests@1`, [`tests`]), derived from the engine's own types (feature `schema`): the types
 //! give the shape, [`graph`] and [`run`] add what serde's attributes cannot say (the rules a
 //! node's kind or a field's type impose, a JSON Patch's operations).
 //!
 //! The schemas describe valid documents as far as JSON Schema can: what they refuse, the
 //! engine refuses too; what needs the whole document (edges naming existing nodes, types of
 //! expressions) is left to [`crate::validate`]. `schema/*.schema.json` in the repository are
-//! these functions' output (`switchyard schema graph|run`).
+//! these functions' output (`switchyard schema graph|run|tests`).
 
 pub mod graph;
 pub mod run;
+pub mod tests;
+
+pub use self::tests::tests_schema;
 
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;

@@ -63,7 +63,9 @@ pub const ENGINE_LAYERS: &[&[&str]] = &[
     &["effects"],
     // The executor.
     &["run"],
-    // The JSON Schemas of both formats (feature `schema`).
+    // Tests and evaluations built from runs, run over the executor.
+    &["suite"],
+    // The JSON Schemas of the formats (feature `schema`).
     &["schema"],
 ];
 
