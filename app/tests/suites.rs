@@ -4,6 +4,8 @@
 //! test is checked by what a person would see: the cases and their status, the alerts, what
 //! is stored.
 
+// Shared with the other flows; not every helper is used here.
+#[allow(dead_code)]
 mod fake;
 
 use app::actions::{run, tests};

@@ -173,6 +173,9 @@ pub fn import_dataset(text: &str) -> Result<Vec<Case>, String> {
     parse_dataset(text).map_err(|e| e.to_string())
 }
 
+/// How long a suggested name grows before it is cut.
+const MAX_NAME_CHARS: usize = 48;
+
 /// A name for a case made from a run with `input`: its first value, briefly.
 pub fn suggested_name(input: &Map<String, Value>) -> String {
     let Some((key, value)) = input.iter().next() else { return "test".to_string() };
@@ -180,8 +183,15 @@ pub fn suggested_name(input: &Map<String, Value>) -> String {
         Value::String(s) => s.clone(),
         other => other.to_string(),
     };
-    let line: String = format!("{key}: {value}").chars().take(48).collect();
-    line.lines().next().unwrap_or("test").trim().to_string()
+    let whole = format!("{key}: {value}");
+    let line = whole.lines().next().unwrap_or("test").trim();
+    if line.chars().count() <= MAX_NAME_CHARS {
+        return line.to_string();
+    }
+    // Cut at a word, and say it was cut.
+    let cut: String = line.chars().take(MAX_NAME_CHARS).collect();
+    let at = cut.rfind(' ').filter(|&i| i > 0).unwrap_or(cut.len());
+    format!("{}…", cut[..at].trim_end_matches([',', ';', ':', ' ']))
 }
 
 /// `wanted`, or `wanted (2)`, `wanted (3)`… when a case already has it.
@@ -311,7 +321,7 @@ mod tests {
     #[test]
     fn a_suggested_name_is_the_inputs_first_value_briefly() {
         let input = json!({"request": "Refund my order, it arrived broken and late"});
-        assert_eq!(suggested_name(input.as_object().unwrap()), "request: Refund my order, it arrived broken and l");
+        assert_eq!(suggested_name(input.as_object().unwrap()), "request: Refund my order, it arrived broken and…");
         assert_eq!(suggested_name(&Map::new()), "test");
     }
 
