@@ -141,7 +141,11 @@ pub fn ask_name(app: App) {
 
 pub fn cancel_name(app: App) {
     app.tests.naming.set(None);
+    app.platform.get().focus(SAVE_BUTTON);
 }
+
+/// The run panel's Save as test, where the focus goes back once the name was given or not.
+const SAVE_BUTTON: &str = ".save-test button";
 
 /// Makes the run shown a test named `name` (its input, answers, replies and how it ended).
 pub fn save_as_test(app: App, name: &str) {
@@ -153,6 +157,7 @@ pub fn save_as_test(app: App, name: &str) {
     if !added.is_empty() {
         app.alerts.info(format!("Saved the test “{added}”"));
     }
+    app.platform.get().focus(SAVE_BUTTON);
 }
 
 pub fn delete_case(app: App, name: &str) {

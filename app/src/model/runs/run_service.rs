@@ -147,8 +147,11 @@ impl RunService {
                 self.run = None;
                 Reply::Dropped
             }
-            Request::PrepareCases { graph, suite } => self.cases.prepare(&graph, &suite),
-            Request::RunCase { case, live } => self.cases.run(&case, live, host).await,
+            Request::PrepareCases { graph, suite } => self.prepare_cases(&graph, &suite),
+            Request::RunCase { case, live } => match self.cases.run(&case, live, host).await {
+                Some(result) => Reply::Case(Box::new(result)),
+                None => Reply::Refused(Refusal::NoSuite),
+            },
         }
     }
 
@@ -204,6 +207,17 @@ impl RunService {
         Reply::Run(Box::new(Update { record: run.record(false), steps: run.step_docs(shown), initial: None }))
     }
 
+    fn prepare_cases(&mut self, graph: &Graph, suite: &Suite) -> Reply {
+        let plan = match plan_of(graph) {
+            Ok(p) => p,
+            Err(r) => return Reply::Refused(r),
+        };
+        match self.cases.prepare(plan, graph, suite) {
+            Ok(()) => Reply::Prepared,
+            Err(message) => Reply::Refused(Refusal::Suite { message }),
+        }
+    }
+
     fn answer(&mut self, node: &str, value: Value) -> Reply {
         let Some(run) = self.run.as_mut() else { return Reply::Refused(Refusal::NoRun) };
         match run.answer(node, value) {
@@ -214,7 +228,7 @@ impl RunService {
 }
 
 /// The plan of `graph`, or why it cannot run.
-pub(super) fn plan_of(graph: &Graph) -> Result<Rc<engine::Plan>, Refusal> {
+fn plan_of(graph: &Graph) -> Result<Rc<engine::Plan>, Refusal> {
     let compiled = compile(graph);
     match compiled.plan {
         Some(p) => Ok(Rc::new(p)),
@@ -382,6 +396,36 @@ mod tests {
         assert!(s.has_run(), "a refused start keeps the run held before");
         assert_eq!(block_on(s.handle(Request::Drop, &host)), Reply::Dropped);
         assert!(!s.has_run());
+    }
+
+    #[test]
+    fn a_run_made_a_case_runs_through_requests_and_its_verdict_survives_the_trip() {
+        let host = OfflineHost::new();
+        let mut s = RunService::new();
+        block_on(s.handle(Request::Start { graph: Box::new(counting()), input: json!({}) }, &host));
+        let mut shown = 0;
+        while step_status(&mut s, &mut shown) == Status::Running {}
+        block_on(s.handle(Request::Answer { node: "ask".into(), value: json!("yes") }, &host));
+        while step_status(&mut s, &mut shown) == Status::Running {}
+        let case = engine::suite::case_from_record(&s.run.as_ref().unwrap().record(true), "yes");
+
+        let run_case = |s: &mut RunService| {
+            block_on(s.handle(Request::RunCase { case: Box::new(case.clone()), live: false }, &host))
+        };
+        assert_eq!(run_case(&mut s), Reply::Refused(Refusal::NoSuite), "a case needs its suite prepared first");
+        let suite = engine::suite::parse_suite(r#"{"format": "switchyard/tests@1", "graph": {"name": "other"}}"#).unwrap();
+        let other = block_on(s.handle(Request::PrepareCases { graph: Box::new(counting()), suite: Box::new(suite.clone()) }, &host));
+        assert!(matches!(&other, Reply::Refused(Refusal::Suite { message }) if message.contains("another graph")), "{other:?}");
+        let mut suite = suite;
+        suite.graph.name = "count".into();
+        let prepared = block_on(s.handle(Request::PrepareCases { graph: Box::new(counting()), suite: Box::new(suite) }, &host));
+        assert_eq!(prepared, Reply::Prepared);
+        let reply = run_case(&mut s);
+        let Reply::Case(result) = &reply else { panic!("{reply:?}") };
+        assert!(result.passed, "{:?}", result.failures);
+        assert_eq!(result.record.state["reply"], json!("yes"));
+        assert_eq!(serde_json::from_str::<Reply>(&serde_json::to_string(&reply).unwrap()).unwrap(), reply);
+        assert!(s.has_run(), "the live run is left alone");
     }
 
     #[test]
