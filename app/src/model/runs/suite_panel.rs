@@ -64,15 +64,14 @@ impl Outcome {
         }
     }
 
-    /// What the panel says of it: pass or fail with the reason; a check says whether the run
-    /// still ends the same.
-    pub fn status_line(&self) -> String {
-        match (self.pass, self.passed, &self.reason) {
-            (Pass::Check, true, _) => "ends the same".to_string(),
-            (_, true, _) => "pass".to_string(),
-            (Pass::Check, false, Some(why)) => format!("changed: {why}"),
-            (_, false, Some(why)) => format!("fail: {why}"),
-            (_, false, None) => "fail".to_string(),
+    /// Its status in a word: a run passes or fails; a check says whether the run still ends
+    /// the same.
+    pub fn badge(&self) -> &'static str {
+        match (self.pass, self.passed) {
+            (Pass::Check, true) => "same",
+            (Pass::Check, false) => "changed",
+            (_, true) => "pass",
+            (_, false) => "fail",
         }
     }
 }

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use crate::actions::tests;
-use crate::model::runs::suite_panel::{Pass, score_text};
+use crate::model::runs::suite_panel::score_text;
 use crate::state::{use_app, use_tests};
 
 #[component]
@@ -18,13 +18,7 @@ pub fn CaseRow(name: String) -> impl IntoView {
         Some(o) if o.passed => "pass",
         Some(_) => "fail",
     };
-    let badge = move || match outcome.get() {
-        None => "not run",
-        Some(o) if o.pass == Pass::Check && o.passed => "same",
-        Some(o) if o.pass == Pass::Check => "changed",
-        Some(o) if o.passed => "pass",
-        Some(_) => "fail",
-    };
+    let badge = move || outcome.with(|o| o.as_ref().map_or("not run", |o| o.badge()));
     let (compare_name, delete_name) = (name.clone(), name.clone());
     let compare_label = format!("Compare “{name}” with its saved run");
     let delete_label = format!("Delete the test “{name}”");
@@ -34,8 +28,8 @@ pub fn CaseRow(name: String) -> impl IntoView {
                 <span class="case-name">{name.clone()}</span>
                 <span class="test-badge" data-status=status>{badge}</span>
             </div>
-            {move || outcome.get().filter(|o| !o.passed).map(|o| view! {
-                <p class="case-reason">{o.status_line()}</p>
+            {move || outcome.get().and_then(|o| o.reason).map(|why| view! {
+                <p class="case-reason">{why}</p>
             })}
             {move || outcome.get().filter(|o| !o.scores.is_empty()).map(|o| view! {
                 <ul class="scores" aria-label="Scores">
