@@ -715,3 +715,42 @@ fn check_snapshots(run: &Run, rec: &Value, want: &Value) -> Result<(), String> {
     }
     Ok(())
 }
+
+static TEMPLATES: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/../templates");
+
+/// A template's run made into a test case (`engine::suite`) replays and passes, on both
+/// targets; an edited prompt fails it by name. (tests/suite.rs has the full set, natively.)
+#[test]
+fn a_template_run_replays_as_a_test_case() {
+    use engine::suite::{ReplayMode, Suite, SuiteGraph, TESTS_FORMAT, case_from_record, prepare, run_case};
+    let text = TEMPLATES.get_file("003-approval.json").and_then(|f| f.contents_utf8()).expect("the template");
+    let graph = parse_graph(text).expect("parses");
+    let plan = Rc::new(compile(&graph).plan.expect("valid"));
+    let host = OfflineHost::new();
+    let mut run = Run::start(plan.clone(), json!({"request": "a day off", "requester": "Kim"}), &host).expect("input");
+    pollster::block_on(run.run(&host));
+    run.answer("get_approval", json!({"decision": "approve"})).expect("an answer");
+    pollster::block_on(run.run(&host));
+    let record = run.record(true);
+    let suite = Suite {
+        schema: None,
+        format: TESTS_FORMAT.into(),
+        graph: SuiteGraph { path: None, name: graph.display_name().into(), hash: record.graph_hash.clone() },
+        cases: vec![case_from_record(&record, "approve")],
+        evaluators: Vec::new(),
+        dataset: None,
+    };
+    let suite = engine::suite::parse_suite(&serde_json::to_string(&suite).expect("JSON")).expect("reads back");
+    let prepared = prepare(&suite, &graph, &|_| Err("none".into())).expect("prepares");
+    let result = pollster::block_on(run_case(plan, &suite.cases[0], &prepared, ReplayMode::Replay, &host));
+    assert!(result.passed, "{:?}", result.failures);
+    let edited = parse_graph(&text.replace("Carry out", "Perform")).expect("parses");
+    let plan = Rc::new(compile(&edited).plan.expect("valid"));
+    let result = pollster::block_on(run_case(plan, &suite.cases[0], &prepared, ReplayMode::Replay, &host));
+    assert!(!result.passed);
+    assert!(
+        result.failures[0]
+            .to_string()
+            .contains("node `approved_action`: the model request changed at /messages/0/content")
+    );
+}

@@ -495,3 +495,56 @@ fn an_interrupted_run_closes_its_sessions_and_opens_new_ones_when_it_goes_on() {
     assert_eq!(host.methods().iter().filter(|m| *m == "initialize").count(), 2);
     assert_eq!(host.closed.borrow().len(), 2);
 }
+
+#[test]
+fn a_recorded_run_replays_its_mcp_calls_and_listings_without_the_server() {
+    let host = Replay::new(Script::default());
+    let text = agent(json!({"sum": mcp_tool("get-sum")}), json!([["sum", {"a": 2, "b": 3}]]), json!({}));
+    let graph = parse_graph(&text).expect("parses");
+    let record = run(&host, &text).record(true);
+    let mcp: Vec<(String, String)> = record
+        .replies
+        .iter()
+        .filter(|r| r.kind == engine::ReplyKind::Mcp)
+        .map(|r| (r.node.clone(), r.request["method"].as_str().unwrap_or_default().to_string()))
+        .collect();
+    assert!(mcp.contains(&("agent".into(), "tools/list".into())), "the listing the model was told of: {mcp:?}");
+    assert!(mcp.contains(&("tools".into(), "tools/call".into())), "{mcp:?}");
+    let call = record.replies.iter().find(|r| r.request["method"] == "tools/call").expect("a call");
+    assert_eq!(call.request["params"], json!({"name": "get-sum", "arguments": {"a": 2, "b": 3}}));
+
+    // Replayed on a host that reaches no MCP server at all.
+    let case = engine::suite::case_from_record(&record, "sum");
+    let suite = engine::suite::Suite {
+        schema: None,
+        format: engine::suite::TESTS_FORMAT.into(),
+        graph: engine::suite::SuiteGraph { path: None, name: graph.display_name().into(), hash: None },
+        cases: vec![case],
+        evaluators: Vec::new(),
+        dataset: None,
+    };
+    let prepared = engine::suite::prepare(&suite, &graph, &|_| Err("none".into())).expect("prepares");
+    let plan = Rc::new(compile(&graph).plan.expect("valid"));
+    let offline = OfflineHost::new();
+    let result = pollster::block_on(engine::suite::run_case(
+        plan,
+        &suite.cases[0],
+        &prepared,
+        engine::suite::ReplayMode::Replay,
+        &offline,
+    ));
+    let why: Vec<String> = result.failures.iter().map(ToString::to_string).collect();
+    assert!(result.passed, "{why:?}");
+    assert_eq!(tool_messages_of(&result.record), ["The sum of 2 and 3 is 5."]);
+}
+
+/// The tool messages a record's final state holds.
+fn tool_messages_of(record: &engine::RunRecord) -> Vec<String> {
+    record.state["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|m| m["role"] == "tool")
+        .map(|m| m["content"].as_str().unwrap_or_default().to_string())
+        .collect()
+}

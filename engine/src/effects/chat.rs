@@ -97,6 +97,53 @@ impl ChatReply {
     }
 }
 
+impl ChatReply {
+    /// The reply as the tape records it: content, tool calls, a structured answer, usage.
+    pub(super) fn to_tape(&self) -> Value {
+        let mut v = json!({ "content": self.content });
+        if !self.tool_calls.is_empty() {
+            v["tool_calls"] = Value::Array(self.tool_calls.iter().map(call_json).collect());
+        }
+        if let Some(s) = &self.structured {
+            v["structured"] = s.clone();
+        }
+        if let Some(u) = self.usage {
+            v["usage"] = u.to_json();
+        }
+        v
+    }
+
+    /// A reply the tape recorded.
+    pub(super) fn from_tape(v: &Value) -> Result<ChatReply, String> {
+        let bad = || "the recorded model reply is malformed".to_string();
+        let tool_calls = match v.get("tool_calls") {
+            None => Vec::new(),
+            Some(Value::Array(calls)) => calls
+                .iter()
+                .map(|c| {
+                    Some(ToolCall {
+                        id: c.get("id")?.as_str()?.to_string(),
+                        name: c.get("name")?.as_str()?.to_string(),
+                        arguments: c.get("arguments").cloned().unwrap_or(Value::Null),
+                    })
+                })
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(bad)?,
+            Some(_) => return Err(bad()),
+        };
+        let usage = v.get("usage").map(|u| Usage {
+            input_tokens: u["input_tokens"].as_u64().unwrap_or(0),
+            output_tokens: u["output_tokens"].as_u64().unwrap_or(0),
+        });
+        Ok(ChatReply {
+            content: v.get("content").cloned().ok_or_else(bad)?,
+            tool_calls,
+            structured: v.get("structured").cloned(),
+            usage,
+        })
+    }
+}
+
 fn call_json(c: &ToolCall) -> Value {
     json!({ "id": c.id, "name": c.name, "arguments": c.arguments })
 }

@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::send::{Transport, send};
+use super::send::send_taped;
 use super::{Effect, EffectCall, cut};
 use crate::document::Parse;
 use crate::host::HttpRequest;
@@ -18,7 +18,7 @@ pub(crate) async fn http(call: &EffectCall<'_>, op: &HttpOp) -> Effect {
         Err(e) => return e.into(),
     };
     let mut detail = json!({ "request": request_detail(&request) });
-    let sent = send(call, &request, ErrorKind::Http, Transport::Whole).await;
+    let sent = send_taped(call, &request, ErrorKind::Http).await;
     detail["attempts"] = json!(sent.attempts);
     let resp = match sent.result {
         Ok(r) => r,

@@ -7,11 +7,12 @@ use serde_json::{Value, json};
 
 use super::chat::{ChatReply, Conversation, ask_server};
 use super::mcp::offered_specs;
+use super::replay::{self, Taped};
 use super::{Effect, EffectCall, anthropic, checked, cut, mock, openai};
 use crate::document::{Parse, Provider};
 use crate::messages;
 use crate::plan::LlmOp;
-use crate::record::{ErrorKind, NodeError};
+use crate::record::{ErrorKind, NodeError, ReplyKind};
 
 /// An `llm` node: renders its prompts, asks the model, and writes the reply.
 pub(crate) async fn llm(call: &EffectCall<'_>, op: &LlmOp) -> Effect {
@@ -29,20 +30,14 @@ pub(crate) async fn llm(call: &EffectCall<'_>, op: &LlmOp) -> Effect {
         detail["tools"] = json!(op.tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>());
     }
     let stream = call.host.streams();
-    let reply = match op.model.provider {
-        Provider::Mock => mock::reply(call, op, prompt.as_deref(), &conv, &mut detail).inspect(|r| {
-            // A watcher sees a mock's text arrive too, in one piece.
-            if stream && !r.content_text().is_empty() {
-                call.host.llm_delta(&call.node.id, &r.content_text());
-            }
-        }),
-        Provider::Openai => {
-            detail["model"] = json!(op.model.model.as_deref().unwrap_or(openai::DEFAULT_MODEL));
-            ask_server(call, openai::ask(op, &call.node.id, &conv, stream), &mut detail).await
-        }
-        Provider::Anthropic => {
-            detail["model"] = json!(op.model.model.as_deref().unwrap_or(anthropic::DEFAULT_MODEL));
-            ask_server(call, anthropic::ask(op, &conv, stream), &mut detail).await
+    let mock = op.model.provider == Provider::Mock;
+    let reply = match replay::begin(call, ReplyKind::Model, model_request(op, &conv), mock) {
+        Taped::Replayed(taped) => replayed(call, &taped, &mut detail),
+        Taped::Refused(message) => Err(NodeError { kind: ErrorKind::Llm, message }),
+        Taped::Live(ticket) => {
+            let reply = ask(call, op, prompt.as_deref(), &conv, &mut detail, stream).await;
+            replay::record(call, ticket, tape_reply(&reply, &detail));
+            reply
         }
     };
     let reply = match reply {
@@ -57,6 +52,92 @@ pub(crate) async fn llm(call: &EffectCall<'_>, op: &LlmOp) -> Effect {
         Ok(value) => Effect::writes(&op.writes, value, detail),
         Err((kind, message)) => Effect::failed(call.error(kind, message), Some(detail)),
     }
+}
+
+/// Asks the node's provider.
+async fn ask(
+    call: &EffectCall<'_>,
+    op: &LlmOp,
+    prompt: Option<&str>,
+    conv: &Conversation,
+    detail: &mut Value,
+    stream: bool,
+) -> Result<ChatReply, NodeError> {
+    match op.model.provider {
+        Provider::Mock => mock::reply(call, op, prompt, conv, detail).inspect(|r| {
+            // A watcher sees a mock's text arrive too, in one piece.
+            if stream && !r.content_text().is_empty() {
+                call.host.llm_delta(&call.node.id, &r.content_text());
+            }
+        }),
+        Provider::Openai => {
+            detail["model"] = json!(op.model.model.as_deref().unwrap_or(openai::DEFAULT_MODEL));
+            ask_server(call, openai::ask(op, &call.node.id, conv, stream), detail).await
+        }
+        Provider::Anthropic => {
+            detail["model"] = json!(op.model.model.as_deref().unwrap_or(anthropic::DEFAULT_MODEL));
+            ask_server(call, anthropic::ask(op, conv, stream), detail).await
+        }
+    }
+}
+
+/// The request as the tape compares it: the provider and its options, the whole
+/// conversation, the tools offered and the output schema; a mock's replies too (changing
+/// them changes the model). Never a key or a header.
+fn model_request(op: &LlmOp, conv: &Conversation) -> Value {
+    let m = &op.model;
+    let mut r = json!({ "provider": m.provider.name(), "messages": conv.messages });
+    let mut put = |k: &str, v: Value| {
+        if !v.is_null() {
+            r[k] = v;
+        }
+    };
+    put("model", json!(m.model));
+    put("base_url", json!(m.base_url));
+    put("temperature", json!(m.temperature));
+    put("max_tokens", json!(m.max_tokens));
+    put("system", json!(conv.system));
+    put("output_schema", op.output_schema.as_ref().map_or(Value::Null, |s| s.source().clone()));
+    put("responses", json!(m.responses));
+    if !conv.tools.is_empty() {
+        let tools: Vec<Value> = conv
+            .tools
+            .iter()
+            .map(|t| json!({ "name": t.name, "description": t.description, "parameters": t.parameters }))
+            .collect();
+        r["tools"] = Value::Array(tools);
+    }
+    r
+}
+
+/// A model's reply (or failure) as the tape records it, with the model the provider named.
+fn tape_reply(reply: &Result<ChatReply, NodeError>, detail: &Value) -> Value {
+    match reply {
+        Ok(r) => {
+            let mut v = r.to_tape();
+            if let Some(model) = detail.get("model") {
+                v["model"] = model.clone();
+            }
+            v
+        }
+        Err(e) => replay::failure(e.kind, &e.message),
+    }
+}
+
+/// A recorded reply given back as the provider's; a watcher sees its text in one piece.
+fn replayed(call: &EffectCall<'_>, taped: &Value, detail: &mut Value) -> Result<ChatReply, NodeError> {
+    detail["replayed"] = json!(true);
+    if let Some(model) = taped.get("model") {
+        detail["model"] = model.clone();
+    }
+    if let Some((kind, message)) = replay::failure_of(taped) {
+        return Err(NodeError { kind, message });
+    }
+    let reply = ChatReply::from_tape(taped).map_err(|m| call.error(ErrorKind::Llm, m))?;
+    if call.host.streams() && !reply.content_text().is_empty() {
+        call.host.llm_delta(&call.name, &reply.content_text());
+    }
+    Ok(reply)
 }
 
 /// The rendered prompt, and the conversation sent: the system text, the earlier messages

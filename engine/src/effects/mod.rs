@@ -21,6 +21,7 @@
 //! | `anthropic` | Anthropic's Messages API, streamed or not |
 //! | `sse` | server-sent events read incrementally from a streamed reply |
 //! | `checked` | a reply or a tool call's arguments checked against a JSON Schema, within the node's work and time limits |
+//! | `replay` | effects on the tape: a call's canonical request put on it, answered from it when replaying, its reply recorded; credentials left out |
 //! | `tape` | the reply tape: every call recorded, and replayed from a test's replies ([`Tape`]) |
 //! | `tools` | the `tools` node: every tool call of the last assistant message, at once; [`RunDefinition`] for tools that `use` a definition |
 //! | `mcp` | the run's MCP sessions (format.md §2.11): opened lazily, `tools/call`, listings for models, closed when the run stops; [`mcp_probe`] |
@@ -33,6 +34,7 @@ mod llm;
 mod mcp;
 mod mock;
 mod openai;
+mod replay;
 mod send;
 mod tape;
 mod tools;
@@ -43,8 +45,7 @@ pub(crate) use self::http::http;
 pub(crate) use self::llm::llm;
 pub(crate) use self::mcp::McpSessions;
 pub use self::mcp::{ListedTool, Listing, mcp_probe};
-#[allow(unused_imports)]
-pub(crate) use self::tape::{Cue, Tape};
+pub(crate) use self::tape::Tape;
 pub(crate) use self::tools::{DefinitionRun, Failure, RunDefinition, tools};
 use crate::document::{EffectiveLimits, MAX_RETRY_ATTEMPTS, MIN_RETRY_BACKOFF_MS};
 use crate::host::Host;
@@ -80,9 +81,18 @@ pub(crate) struct EffectCall<'a> {
     pub max_fanout: u64,
     /// The run's MCP sessions, shared with the runs inside it.
     pub mcp: &'a std::rc::Rc<McpSessions>,
+    /// The reply tape, shared with the runs inside it, and what this run's calls are named
+    /// on it before the task's name (`<outer>/`; empty at the top).
+    pub tape: &'a std::rc::Rc<Tape>,
+    pub tape_prefix: &'a str,
 }
 
 impl EffectCall<'_> {
+    /// The task's name on the reply tape: `<outer>/<task>` in a run inside another.
+    pub(crate) fn tape_name(&self) -> String {
+        format!("{}{}", self.tape_prefix, self.name)
+    }
+
     /// Renders template `t` of field `field`.
     fn render(&self, field: &str, t: &Template) -> Result<String, NodeError> {
         self.render_in(self.ctx, field, t)

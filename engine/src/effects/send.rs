@@ -6,9 +6,12 @@
 
 use futures_util::future::{Either, select};
 
+use serde_json::{Value, json};
+
+use super::replay::{self, Taped};
 use super::{EffectCall, Retries, cut};
 use crate::host::{HttpFailure, HttpRequest, HttpResponse, LocalBoxFuture};
-use crate::record::ErrorKind;
+use crate::record::{ErrorKind, ReplyKind};
 
 /// The result of sending a request, attempts included.
 pub(super) struct Sent {
@@ -92,6 +95,39 @@ pub(super) async fn send(
         (kind, message)
     });
     Sent { result, attempts: made }
+}
+
+/// Sends an HTTP request (an `http` node's or tool's) through the reply tape: the recorded
+/// reply answers it when replaying, else it is sent and its reply (or failure) recorded.
+/// Retries happen inside: the tape holds the outcome of the call, not of each attempt.
+pub(super) async fn send_taped(call: &EffectCall<'_>, request: &HttpRequest, failure_kind: ErrorKind) -> Sent {
+    let canonical = json!({
+        "method": request.method,
+        "url": request.url,
+        "headers": replay::headers(&request.headers),
+        "body": replay::body(request.body.as_deref()),
+    });
+    match replay::begin(call, ReplyKind::Http, canonical, false) {
+        Taped::Replayed(v) => {
+            let attempts = v.get("attempts").and_then(Value::as_u64).map_or(1, |a| a as u32);
+            let result = match replay::failure_of(&v) {
+                Some(failure) => Err(failure),
+                None => replay::response_of(&v).map_err(|m| (failure_kind, m)),
+            };
+            Sent { result, attempts }
+        }
+        Taped::Refused(message) => Sent { result: Err((failure_kind, message)), attempts: 0 },
+        Taped::Live(ticket) => {
+            let sent = send(call, request, failure_kind, Transport::Whole).await;
+            let mut reply = match &sent.result {
+                Ok(resp) => replay::response(resp),
+                Err((kind, message)) => replay::failure(*kind, message),
+            };
+            reply["attempts"] = json!(sent.attempts);
+            replay::record(call, ticket, reply);
+            sent
+        }
+    }
 }
 
 /// How long a reply asks to be left alone: `Retry-After` in seconds (a date is not read).

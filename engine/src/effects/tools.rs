@@ -16,7 +16,7 @@ use serde_json::{Map, Value, json};
 
 use super::http::render_request;
 use super::mcp;
-use super::send::{Transport, send};
+use super::send::send_taped;
 use super::{Effect, EffectCall, checked};
 use crate::host::LocalBoxFuture;
 use crate::plan::{Plan, PlanTool, ToolRunOp, ToolsOp, UseOp};
@@ -263,7 +263,7 @@ async fn script_or_http(call: &EffectCall<'_>, tool: &PlanTool, arguments: &Valu
             let prefix = format!("tools.{name}.run.http.");
             let request = render_request(call, &ctx, request, &prefix)
                 .map_err(|e: NodeError| Failure { kind: e.kind, reason: e.message })?;
-            let sent = send(call, &request, ErrorKind::Http, Transport::Whole).await;
+            let sent = send_taped(call, &request, ErrorKind::Http).await;
             let resp = sent.result.map_err(|(kind, reason)| Failure { kind, reason })?;
             Ok(serde_json::from_str(&resp.body).unwrap_or(Value::String(resp.body)))
         }

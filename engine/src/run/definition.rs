@@ -35,6 +35,7 @@ async fn run_definition(call: &EffectCall<'_>, name: &str, plan: &Rc<Plan>, inpu
         }
     };
     child.share_mcp(call.mcp);
+    child.share_tape(call.tape, format!("{}/", call.tape_name()));
     let (limit, run_limit) = call.budget();
     // Boxed: a definition's run is a run, so this future is recursive.
     let finished = {

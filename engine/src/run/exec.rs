@@ -86,6 +86,8 @@ impl Run {
             name: task.name(&self.plan),
             max_fanout: self.plan.limits.max_fanout,
             mcp: &self.mcp,
+            tape: &self.tape,
+            tape_prefix: &self.tape_prefix,
         }
     }
 

@@ -64,6 +64,7 @@ impl Run {
             Status::Failed => {
                 let last_good = self.last_good_step();
                 if let Ok(mut rewound) = self.rewind(last_good) {
+                    self.hand_tape_to(&mut rewound, last_good);
                     rewound.run_id = std::mem::take(&mut self.run_id);
                     rewound.forked_from = self.forked_from.take();
                     rewound.answers = std::mem::take(&mut self.answers);
@@ -72,7 +73,7 @@ impl Run {
             }
             Status::LimitReached
                 if self.step_count() < self.plan.limits.max_steps
-                    && self.record_bytes <= self.plan.limits.max_record_bytes =>
+                    && self.record_size() <= self.plan.limits.max_record_bytes =>
             {
                 self.status = Status::Running;
                 self.error = None;
@@ -114,6 +115,7 @@ impl Run {
         run.forked_from = self.forked_from.clone();
         run.breakpoints = self.breakpoints.clone();
         run.chain_step = self.chain_step;
+        (run.tape, run.given) = self.tape_until(step);
         run.mark_ran(self.plan.start);
         for s in &self.steps[..keep] {
             run.replay_step(s.clone());

@@ -139,6 +139,9 @@ pub struct Run {
     /// What this run's calls are named on the tape before their task's name (`<outer>/` for
     /// a run inside a subgraph node or a definition tool; empty at the top).
     tape_prefix: String,
+    /// Whether this run's record holds the tape (a run inside another leaves that to the
+    /// outer one).
+    owns_tape: bool,
     /// The answers given, in order.
     given: Vec<crate::record::GivenAnswer>,
 }
@@ -184,6 +187,7 @@ impl Run {
             chain_step: 0,
             tape: Rc::new(Tape::new()),
             tape_prefix: String::new(),
+            owns_tape: true,
             given: Vec::new(),
         }
     }

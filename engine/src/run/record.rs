@@ -29,6 +29,7 @@ impl Run {
     /// The record of this run, with the steps' states as `states` says.
     pub fn record_with(&self, with_steps: bool, states: StepStates) -> RunRecord {
         let plan = &self.plan;
+        let (replies, answers) = self.recorded_tape();
         RunRecord {
             schema: None,
             format: RUN_FORMAT.into(),
@@ -48,8 +49,8 @@ impl Run {
             graph_parts: plan.graph_hash().parts.clone(),
             forked_from: self.forked_from.clone(),
             steps: with_steps.then(|| self.complete_step_docs(states)),
-            replies: self.tape.replies(),
-            answers: self.given.clone(),
+            replies,
+            answers,
         }
     }
 
@@ -135,6 +136,7 @@ impl Run {
             crate::record::snapshots::rebuild_states(&plan.schema, plan.limits.max_state_bytes, &run.state, steps)?;
         run.run_id = record.run_id.clone();
         run.forked_from = record.forked_from.clone();
+        run.restore_tape(&record.replies, &record.answers);
         for (k, (s, state)) in steps.iter().zip(states).enumerate() {
             run.replay_step(step_record(&plan, k, s, state)?);
         }

@@ -129,7 +129,7 @@ impl Run {
             self.stop_at_limit();
             return true;
         }
-        if self.record_bytes > limits.max_record_bytes && !self.nothing_next() {
+        if self.record_size() > limits.max_record_bytes && !self.nothing_next() {
             self.status = Status::LimitReached;
             self.error = Some(RunError {
                 node: None,

@@ -30,6 +30,7 @@ impl Run {
             Err(error) => return Outcome::failed(error),
         };
         child.share_mcp(call.mcp);
+        child.share_tape(call.tape, format!("{}/", call.tape_name()));
         let mut retries = Retries::of(call.node);
         let mut attempt = 1;
         loop {

@@ -29,3 +29,43 @@ fn add_rules(schema: &mut Value) {
         t["maximum"] = json!(1);
     }
 }
+
+#[cfg(test)]
+mod committed {
+    //! `schema/tests.schema.json` and `schema/run.schema.json` in the repository are what
+    //! these functions give (`switchyard schema tests|run` prints the same).
+
+    use std::path::PathBuf;
+
+    fn file(name: &str) -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("schema").join(format!("{name}.schema.json"))
+    }
+
+    fn pretty(v: &serde_json::Value) -> String {
+        format!("{}\n", serde_json::to_string_pretty(v).unwrap_or_default())
+    }
+
+    fn generated() -> [(&'static str, String); 2] {
+        [("tests", pretty(&super::tests_schema())), ("run", pretty(&crate::schema::run_schema()))]
+    }
+
+    #[test]
+    fn the_committed_schemas_are_the_generated_ones() {
+        for (name, text) in generated() {
+            let committed = std::fs::read_to_string(file(name)).unwrap_or_default();
+            assert!(
+                committed == text,
+                "schema/{name}.schema.json is out of date: regenerate it with\n    cargo test -p engine --features schema --lib -- --ignored write_schemas"
+            );
+        }
+    }
+
+    /// Writes the files (run on purpose, with `--ignored`).
+    #[test]
+    #[ignore]
+    fn write_schemas() {
+        for (name, text) in generated() {
+            std::fs::write(file(name), text).expect("the schema file is written");
+        }
+    }
+}

@@ -23,11 +23,14 @@ impl fmt::Display for CaseProblem {
     }
 }
 
-/// What is wrong with `case` for `plan`: an answer or a reply for a node the graph no longer
-/// has (a reply's node is the first segment of its `<outer>/<inner>` name, without a map
+/// What is wrong with `case` for `plan`: a case without a name, an answer or a reply for a
+/// node the graph no longer has (a reply's node is the first segment of its `<outer>/<inner>` name, without a map
 /// instance's `[i]`).
 pub fn check_case(case: &Case, plan: &Plan) -> Vec<CaseProblem> {
     let mut problems = Vec::new();
+    if case.name.trim().is_empty() {
+        problems.push(CaseProblem { path: "name".into(), message: "the case has no name".into() });
+    }
     for (i, a) in case.answers.iter().enumerate() {
         if plan.index(&a.node).is_none() {
             problems.push(gone(format!("answers[{i}].node"), &a.node, "an answer"));
@@ -35,7 +38,9 @@ pub fn check_case(case: &Case, plan: &Plan) -> Vec<CaseProblem> {
     }
     for (i, r) in case.replies.iter().enumerate() {
         let outer = outer_node(&r.node);
-        if plan.index(outer).is_none() {
+        if outer.is_empty() {
+            problems.push(CaseProblem { path: format!("replies[{i}].node"), message: "names no node".into() });
+        } else if plan.index(outer).is_none() {
             problems.push(gone(format!("replies[{i}].node"), outer, "a recorded reply"));
         }
     }

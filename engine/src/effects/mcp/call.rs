@@ -6,10 +6,11 @@ use serde_json::{Map, Value, json};
 use super::listing::find_tool;
 use super::session::{Link, McpFailure, answered, ended, open};
 use crate::effects::EffectCall;
+use crate::effects::replay::{self, Taped};
 use crate::host::{McpEnd, McpReply};
 use crate::mcp::{CallToolResult, call_tool_request, cancelled_notification, notification_of, result_text};
 use crate::plan::McpToolOp;
-use crate::record::ErrorKind;
+use crate::record::{ErrorKind, ReplyKind};
 
 /// At most this many progress and log notifications are kept per call.
 const MAX_NOTES: usize = 100;
@@ -24,8 +25,51 @@ pub(crate) struct McpCall {
     pub detail: Map<String, Value>,
 }
 
-/// Calls `op`'s tool with `arguments`.
+/// Calls `op`'s tool with `arguments`, through the reply tape: a recorded result answers the
+/// call when replaying (no session is opened), else the call is made and recorded.
 pub(crate) async fn call_tool(call: &EffectCall<'_>, op: &McpToolOp, arguments: &Value) -> McpCall {
+    let request = json!({
+        "server": op.server.name,
+        "method": "tools/call",
+        "params": { "name": op.tool, "arguments": arguments },
+    });
+    match replay::begin(call, ReplyKind::Mcp, request, false) {
+        Taped::Replayed(v) => replayed(&v),
+        Taped::Refused(message) => {
+            let mut detail = Map::new();
+            detail.insert("server".into(), json!(op.server.name));
+            detail.insert("tool".into(), json!(op.tool));
+            McpCall { outcome: Err(McpFailure::new(ErrorKind::Http, message)), detail }
+        }
+        Taped::Live(ticket) => {
+            let done = call_live(call, op, arguments).await;
+            let mut reply = match &done.outcome {
+                Ok(text) => json!({ "result": text }),
+                Err(f) => replay::failure(f.kind, &f.reason),
+            };
+            reply["detail"] = Value::Object(done.detail.clone());
+            replay::record(call, ticket, reply);
+            done
+        }
+    }
+}
+
+/// A call's outcome as the tape recorded it.
+fn replayed(v: &Value) -> McpCall {
+    let mut detail = v.get("detail").and_then(Value::as_object).cloned().unwrap_or_default();
+    detail.insert("replayed".into(), json!(true));
+    let outcome = match replay::failure_of(v) {
+        Some((kind, reason)) => Err(McpFailure::new(kind, reason)),
+        None => match v.get("result").and_then(Value::as_str) {
+            Some(text) => Ok(text.to_string()),
+            None => Err(McpFailure::new(ErrorKind::Http, "the recorded MCP result is malformed".into())),
+        },
+    };
+    McpCall { outcome, detail }
+}
+
+/// Calls `op`'s tool with `arguments` on its server.
+async fn call_live(call: &EffectCall<'_>, op: &McpToolOp, arguments: &Value) -> McpCall {
     let mut detail = Map::new();
     detail.insert("server".into(), json!(op.server.name));
     detail.insert("tool".into(), json!(op.tool));

@@ -5,10 +5,13 @@
 use std::rc::Rc;
 
 use super::session::McpFailure;
+use serde_json::json;
+
 use crate::effects::EffectCall;
+use crate::effects::replay::{self, Taped};
 use crate::mcp::{Tool, without_schema_keyword};
 use crate::plan::{McpToolOp, ToolSpec, nearest};
-use crate::record::{ErrorKind, NodeError};
+use crate::record::{ErrorKind, NodeError, ReplyKind};
 
 /// The tool `op` names in `tools`, checked against the document's `parameters`.
 pub(super) fn find_tool<'t>(op: &McpToolOp, tools: &'t [Tool]) -> Result<&'t Tool, McpFailure> {
@@ -61,8 +64,33 @@ pub(crate) async fn offered_specs(call: &EffectCall<'_>, specs: &[ToolSpec]) -> 
     Ok(out)
 }
 
-/// The listing's entry for `op`, the session opened when needed.
+/// The listing's entry for `op`, through the reply tape: a recorded entry answers when
+/// replaying (no session is opened), else the server is asked and its entry recorded.
 async fn listed_tool(call: &EffectCall<'_>, op: &Rc<McpToolOp>) -> Result<Tool, McpFailure> {
+    let request = json!({ "server": op.server.name, "method": "tools/list", "tool": op.tool });
+    match replay::begin(call, ReplyKind::Mcp, request, false) {
+        Taped::Replayed(v) => {
+            if let Some((kind, reason)) = replay::failure_of(&v) {
+                return Err(McpFailure::new(kind, reason));
+            }
+            serde_json::from_value(v.get("tool").cloned().unwrap_or_default())
+                .map_err(|e| McpFailure::new(ErrorKind::Http, format!("the recorded MCP listing is malformed ({e})")))
+        }
+        Taped::Refused(message) => Err(McpFailure::new(ErrorKind::Http, message)),
+        Taped::Live(ticket) => {
+            let listed = listed_live(call, op).await;
+            let reply = match &listed {
+                Ok(tool) => json!({ "tool": tool }),
+                Err(f) => replay::failure(f.kind, &f.reason),
+            };
+            replay::record(call, ticket, reply);
+            listed
+        }
+    }
+}
+
+/// The listing's entry for `op`, the session opened when needed.
+async fn listed_live(call: &EffectCall<'_>, op: &Rc<McpToolOp>) -> Result<Tool, McpFailure> {
     let session = call.mcp.session(&op.server);
     let (timeout_ms, _) = call.budget();
     let guard = session.ready(call.mcp, call.host, timeout_ms).await?;
