@@ -1,7 +1,7 @@
 // Accessibility: axe-core finds no serious or critical violation on any of the editor's
 // screens (a new graph, every gallery template, the Inspector of every node kind and of an
 // edge, the graph's MCP servers, the run panel waiting for input, after a run and scrubbed back, the Library, the
-// dialogs, an import error, a subgraph entered), and a graph is built and run from the
+// dialogs, an import error, a subgraph entered, two runs compared), and a graph is built and run from the
 // keyboard alone. Violations are listed by screen, rule and element when a test fails.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
@@ -205,6 +205,28 @@ test.describe('no serious or critical axe violation', () => {
       await button(page, 'Open subgraph inner').click();
       await expect(node(page, 'double')).toBeVisible();
       await scan('a subgraph entered for editing');
+    });
+  });
+
+  test('Compare runs: two runs of the History side by side', async ({ editor: page }) => {
+    await importDoc(page, REVIEW, 'review');
+    await fastest(page);
+    for (const answer of ['approve', 'reject']) {
+      await inputBox(page).fill('{"topic": "the launch"}');
+      await runButton(page, 'Run').click();
+      await expect(runStatus(page)).toHaveAttribute('data-run-status', 'interrupted');
+      await inputRequired(page).getByRole('button', { name: answer, exact: true }).click();
+      await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
+    }
+    const runs = page.getByRole('region', { name: 'Run history' }).getByRole('listitem');
+    await expect(runs).toHaveCount(2);
+    await expectNoViolations(page, async (scan) => {
+      await runs.nth(1).getByRole('button', { name: 'Compare with…', exact: true }).click();
+      await scan('History, a run picked to compare');
+      await runs.nth(0).getByRole('button', { name: 'Compare', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Compare runs' });
+      await expect(dialog.locator('[role="option"][aria-selected="true"]')).toHaveAttribute('data-differs', 'true');
+      await scan('the Compare runs dialog');
     });
   });
 });

@@ -14,7 +14,7 @@
 //! | [`breakpoints`] | the open graph's breakpoints: read, toggled and kept per graph, given to the run |
 //! | [`run_import`] | a run record imported into the open graph's history and shown |
 //! | [`tests`] | the graph's tests: Save as test, Run tests, Check against saved runs, Compare, import and export, datasets, Stop |
-//! | [`compare`] | two runs side by side, from a failing test or the history |
+//! | [`compare`] | two runs side by side (`Compare runs`): runs handed over, or two of the History |
 //! | [`run`] | run, pause, step, back, continue, reset, answer, fork, retry, saved and nested runs |
 //! | `live_host` | the host a live run steps with (streamed model replies shown as they arrive), and calls to the run worker |
 //! | [`follow`] | the canvas keeps the run's current nodes and the selected node in view |

@@ -1,9 +1,12 @@
 //! The editor's own settings and chrome: the colour theme, the dialog open, the panels as
 //! the person sized them, and the way Auto layout arranges.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 
 use crate::model::editing::layout::Direction;
+use crate::model::runs::compare::Comparison;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Theme {
@@ -28,6 +31,8 @@ pub enum Dialog {
         id: String,
         name: String,
     },
+    /// Two runs side by side (`Compare runs`).
+    Compare(Arc<Comparison>),
 }
 
 /// The run panel's height when the person has not chosen one (CSS pixels).

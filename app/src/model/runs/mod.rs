@@ -1,9 +1,10 @@
-//! The model's runs part: runs as the person watches them: the live run as a service and the worker's messages, test cases and the Tests panel, playback and moving through a run, versions, inputs, imports, instances, transcripts, usage, outcomes, breakpoints, form answers, the origins a run reaches.
+//! The model's runs part: runs as the person watches them: the live run as a service and the worker's messages, test cases and the Tests panel, playback and moving through a run, versions, inputs, imports, instances, transcripts, usage, outcomes, breakpoints, form answers, the origins a run reaches, two runs compared.
 //!
 //! | module | what it holds |
 //! |---|---|
 //! | [`case_service`] | test cases as the run worker runs them: a suite prepared for a pass, then one case a request |
 //! | [`breakpoints`] | the nodes a graph's runs stop before or after, kept per graph |
+//! | [`compare`] | two runs side by side: steps aligned by number, which differ and the first that does, the state difference at a step |
 //! | [`form_answer`] | a waiting human form filled in: controls, defaults, the answer checked by field |
 //! | [`instances`] | a mapped node's instances (`node[i]`) read as their node, grouped and listed |
 //! | [`mcp_calls`] | a `tools` step's MCP calls as the run panel shows them: server, tool, arguments, result, duration, progress, logs |
@@ -22,6 +23,7 @@
 
 pub mod breakpoints;
 pub mod case_service;
+pub mod compare;
 pub mod form_answer;
 pub mod instances;
 pub mod mcp_calls;

@@ -1,5 +1,6 @@
 //! Dialogs: import (file or pasted text), share link, node search; the keyboard help
-//! (`help_dialog`) and the command palette (`command_palette`) are shown from here too.
+//! (`help_dialog`), the command palette (`command_palette`) and `Compare runs`
+//! (`ui::compare`) are shown from here too.
 
 use leptos::html::Input;
 use leptos::prelude::*;
@@ -7,6 +8,7 @@ use web_sys::KeyboardEvent;
 
 use crate::actions::{document, exchange, navigation};
 use crate::state::{Dialog, use_app, use_doc, use_ui};
+use crate::ui::compare::compare_dialog::CompareDialog;
 use crate::ui::dialogs::command_palette::CommandPalette;
 use crate::ui::dialogs::help_dialog::HelpDialog;
 use crate::ui::dialogs::settings::SettingsDialog;
@@ -25,6 +27,7 @@ pub fn Dialogs() -> impl IntoView {
                 Dialog::Settings => view! { <SettingsDialog/> }.into_any(),
                 Dialog::FileChanged(text) => view! { <FileChangedDialog text=text/> }.into_any(),
                 Dialog::ConfirmDelete { id, name } => view! { <ConfirmDeleteDialog id=id name=name/> }.into_any(),
+                Dialog::Compare(comparison) => view! { <CompareDialog comparison=comparison/> }.into_any(),
             };
             view! {
                 <div class="backdrop" on:pointerdown=move |ev| {

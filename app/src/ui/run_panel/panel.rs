@@ -8,7 +8,7 @@ use engine::run::Status;
 
 use crate::actions::commands::carry_out;
 use crate::actions::run as run_ctl;
-use crate::actions::{breakpoints, navigation, panels};
+use crate::actions::{breakpoints, compare, navigation, panels};
 use crate::model::runs::breakpoints::at_breakpoint;
 use crate::model::runs::instances::{RanGroup, group_ran};
 use crate::model::runs::playback::Playback;
@@ -286,7 +286,8 @@ fn when(at_ms: f64) -> String {
     }
 }
 
-/// Earlier runs of this graph.
+/// Earlier runs of this graph. Any two can be compared: `Compare with…` on one, then
+/// `Compare` on the other (Escape or `Cancel` gives up the pick).
 #[component]
 fn RunHistory() -> impl IntoView {
     let app = use_app();
@@ -294,6 +295,14 @@ fn RunHistory() -> impl IntoView {
     let platform = use_platform();
     let ctl = use_run();
     let shown_id = move || ctl.view.with(|v| v.as_ref().map(|v| v.record.run_id.clone()));
+    // The run picked first for a comparison: its id and its column's label.
+    let picked = RwSignal::new(None::<(String, String)>);
+    // A pick does not outlive its graph.
+    Effect::new(move |_| {
+        doc.current.track();
+        picked.set(None);
+    });
+    let is_picked = move |id: &str| picked.with(|p| p.as_ref().is_some_and(|(p, _)| p == id));
     view! {
         <section class="history" aria-label="Run history">
             <h2>{move || {
@@ -301,6 +310,9 @@ fn RunHistory() -> impl IntoView {
                 let kb = platform.get().run_bytes(&doc.current.get_untracked()) as f64 / 1024.0;
                 format!("History · {} · {kb:.1} KB stored", words::count(ctl.history.with(Vec::len) as u64, "run"))
             }}</h2>
+            {move || picked.get().map(|(_, label)| view! {
+                <p class="history-picking" role="status">{format!("Pick the run to compare with {label}.")}</p>
+            })}
             <ul>
                 <For each=move || ctl.history.get() key=|r| (r.run_id.clone(), r.steps, r.status.name()) let:r>
                     {
@@ -308,6 +320,10 @@ fn RunHistory() -> impl IntoView {
                         let id2 = id.clone();
                         let id3 = id.clone();
                         let id4 = id.clone();
+                        let id5 = id.clone();
+                        let id6 = id.clone();
+                        let id7 = id.clone();
+                        let id8 = id.clone();
                         let label = format!(
                             "{} · {} · {} · {}",
                             r.status.name().replace('_', " "),
@@ -315,9 +331,32 @@ fn RunHistory() -> impl IntoView {
                             when(r.at),
                             r.run_id
                         );
+                        // The column heading this run gets in a comparison (two runs can end
+                        // in one second: the id tells them apart).
+                        let column = format!("{} · {}", when(r.at), r.run_id);
+                        let compare = move |_| match picked.get_untracked() {
+                            Some((first, _)) if first == id5 => picked.set(None),
+                            Some((first, first_label)) => {
+                                picked.set(None);
+                                compare::open_saved(app, (&first, first_label), (&id5, column.clone()));
+                            }
+                            None => picked.set(Some((id5.clone(), column.clone()))),
+                        };
                         view! {
-                            <li class:current=move || shown_id().as_deref() == Some(id3.as_str()) data-run-id=id4>
+                            <li class:current=move || shown_id().as_deref() == Some(id3.as_str()) class:picked=move || is_picked(&id6) data-run-id=id4>
                                 <button class="history-open" on:click=move |_| run_ctl::open_saved(app, &id)>{label}</button>
+                                <button class="small history-compare" on:click=compare
+                                    on:keydown=move |ev| if ev.key() == "Escape" && picked.with_untracked(Option::is_some) {
+                                        ev.stop_propagation();
+                                        picked.set(None);
+                                    }
+                                    aria-pressed=move || is_picked(&id7).to_string()>
+                                    {move || match picked.get() {
+                                        None => "Compare with…",
+                                        Some((first, _)) if first == id8 => "Cancel compare",
+                                        Some(_) => "Compare",
+                                    }}
+                                </button>
                                 <button class="icon" aria-label="Delete this run" on:click=move |_| {
                                     platform.get().delete_run(&doc.current.get_untracked(), &id2);
                                     run_ctl::load_history(app);
