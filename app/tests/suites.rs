@@ -56,7 +56,9 @@ fn run_and_answer(app: App, input: &str, answer: &str) {
 }
 
 fn case_names(app: App) -> Vec<String> {
-    app.tests.suite.with_untracked(|s| s.as_ref().map(|s| s.cases.iter().map(|c| c.name.clone()).collect()))
+    app.tests
+        .suite
+        .with_untracked(|s| s.as_ref().map(|s| s.cases.iter().map(|c| c.name.clone()).collect()))
         .unwrap_or_default()
 }
 
@@ -82,7 +84,10 @@ fn a_run_saved_as_a_test_passes_then_an_edit_to_the_router_fails_it_and_a_move_d
     tests::save_as_test(app, "laptop approved");
     settle();
     assert_eq!(case_names(app), ["laptop approved"]);
-    assert!(fake.suites.borrow().get("approval").is_some_and(|t| t.contains("laptop approved")), "stored with the graph");
+    assert!(
+        fake.suites.borrow().get("approval").is_some_and(|t| t.contains("laptop approved")),
+        "stored with the graph"
+    );
 
     tests::run_tests(app);
     settle();
@@ -138,7 +143,8 @@ fn a_broken_suite_file_changes_nothing_and_says_where() {
     run_and_answer(app, r#"{"request": "x"}"#, "approve");
     tests::save_as_test(app, "kept");
     settle();
-    let broken = r#"{"format": "switchyard/tests@1", "graph": {"name": "Approval"}, "cases": [{"name": "a", "inptu": {}}]}"#;
+    let broken =
+        r#"{"format": "switchyard/tests@1", "graph": {"name": "Approval"}, "cases": [{"name": "a", "inptu": {}}]}"#;
     tests::import_tests(app, broken, "“bad.tests.json”");
     settle();
     let said = alerts(app);
@@ -169,7 +175,11 @@ fn a_dataset_is_scored_by_the_evaluators_and_a_bad_line_is_named() {
 
     tests::run_dataset(app, "{\"input\": {}}\n{\"input\": 5}\n", "“rows.jsonl”");
     settle();
-    assert!(alerts(app).iter().any(|a| a.contains("“rows.jsonl” was not run") && a.contains("line 2")), "{:?}", alerts(app));
+    assert!(
+        alerts(app).iter().any(|a| a.contains("“rows.jsonl” was not run") && a.contains("line 2")),
+        "{:?}",
+        alerts(app)
+    );
     assert!(app.tests.dataset.with_untracked(Vec::is_empty));
 
     let rows = [

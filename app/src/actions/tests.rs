@@ -79,7 +79,8 @@ fn save(app: App, id: DocId) {
         ));
         return;
     }
-    let Some(text) = tests.suite.with_untracked(|s| s.as_ref().map(|s| stored_text(s, &tests.unreadable.get_untracked())))
+    let Some(text) =
+        tests.suite.with_untracked(|s| s.as_ref().map(|s| stored_text(s, &tests.unreadable.get_untracked())))
     else {
         return;
     };
@@ -207,7 +208,9 @@ pub fn import_tests(app: App, text: &str, file: &str) {
             change(app, |s| *s = suite);
             app.alerts.info(format!("Imported {} from {file}", engine_words(n)));
         }
-        Err(why) => app.alerts.error(format!("The tests in {file} were not imported: {why}. The tests are as they were.")),
+        Err(why) => {
+            app.alerts.error(format!("The tests in {file} were not imported: {why}. The tests are as they were."))
+        }
     }
 }
 
@@ -239,7 +242,8 @@ pub fn import_file(app: App, file: web_sys::File, what: FileUse) {
 
 /// Offers the suite as a `.tests.json` file.
 pub fn export_tests(app: App) {
-    let Some(text) = app.tests.suite.with_untracked(|s| s.as_ref().map(|s| stored_text(s, &app.tests.unreadable.get_untracked())))
+    let Some(text) =
+        app.tests.suite.with_untracked(|s| s.as_ref().map(|s| stored_text(s, &app.tests.unreadable.get_untracked())))
     else {
         return;
     };
@@ -264,7 +268,8 @@ pub fn run_dataset(app: App, text: &str, file: &str) {
     app.tests.dataset.set(Vec::new());
     spawn_local(async move {
         let outcomes = run_cases(app, Pass::Dataset, &suite, cases, live).await;
-        app.alerts.info(format!("Ran {} of the dataset", crate::model::editing::words::count(outcomes.len() as u64, "row")));
+        app.alerts
+            .info(format!("Ran {} of the dataset", crate::model::editing::words::count(outcomes.len() as u64, "row")));
     });
 }
 
@@ -334,10 +339,15 @@ async fn run_cases(app: App, pass: Pass, suite: &Suite, cases: Vec<Case>, live: 
         };
         show(tests, &outcome);
         outcomes.push(outcome);
-        tests.progress.set(Some(Progress { what, done: i + 1, total: tests.progress.with_untracked(|p| p.as_ref().map_or(0, |p| p.total)) }));
+        tests.progress.set(Some(Progress {
+            what,
+            done: i + 1,
+            total: tests.progress.with_untracked(|p| p.as_ref().map_or(0, |p| p.total)),
+        }));
     }
     if tests.stopping.get_value() {
-        app.alerts.info(format!("Stopped after {}", crate::model::editing::words::count(outcomes.len() as u64, "case")));
+        app.alerts
+            .info(format!("Stopped after {}", crate::model::editing::words::count(outcomes.len() as u64, "case")));
     }
     tests.progress.set(None);
     outcomes

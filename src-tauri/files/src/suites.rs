@@ -27,7 +27,8 @@ impl Workflows {
         let path = Path::new(graph);
         if path.is_absolute() {
             let dir = path.parent().ok_or_else(|| FileError(format!("{graph} has no folder")))?;
-            let name = path.file_name().and_then(|n| n.to_str()).ok_or_else(|| FileError(format!("{graph} has no name")))?;
+            let name =
+                path.file_name().and_then(|n| n.to_str()).ok_or_else(|| FileError(format!("{graph} has no name")))?;
             return Ok(dir.join(suite_name(name)));
         }
         check_name(graph)?;

@@ -413,12 +413,19 @@ mod tests {
             block_on(s.handle(Request::RunCase { case: Box::new(case.clone()), live: false }, &host))
         };
         assert_eq!(run_case(&mut s), Reply::Refused(Refusal::NoSuite), "a case needs its suite prepared first");
-        let suite = engine::suite::parse_suite(r#"{"format": "switchyard/tests@1", "graph": {"name": "other"}}"#).unwrap();
-        let other = block_on(s.handle(Request::PrepareCases { graph: Box::new(counting()), suite: Box::new(suite.clone()) }, &host));
-        assert!(matches!(&other, Reply::Refused(Refusal::Suite { message }) if message.contains("another graph")), "{other:?}");
+        let suite =
+            engine::suite::parse_suite(r#"{"format": "switchyard/tests@1", "graph": {"name": "other"}}"#).unwrap();
+        let other = block_on(
+            s.handle(Request::PrepareCases { graph: Box::new(counting()), suite: Box::new(suite.clone()) }, &host),
+        );
+        assert!(
+            matches!(&other, Reply::Refused(Refusal::Suite { message }) if message.contains("another graph")),
+            "{other:?}"
+        );
         let mut suite = suite;
         suite.graph.name = "count".into();
-        let prepared = block_on(s.handle(Request::PrepareCases { graph: Box::new(counting()), suite: Box::new(suite) }, &host));
+        let prepared =
+            block_on(s.handle(Request::PrepareCases { graph: Box::new(counting()), suite: Box::new(suite) }, &host));
         assert_eq!(prepared, Reply::Prepared);
         let reply = run_case(&mut s);
         let Reply::Case(result) = &reply else { panic!("{reply:?}") };

@@ -114,7 +114,9 @@ pub fn read_stored(text: Option<&str>, graph: &Graph) -> Stored {
         return Stored { suite, unreadable: Vec::new(), damaged: None, problems: Vec::new() };
     }
     let whole = |why: String| {
-        let problem = format!("This graph's stored tests could not be read ({why}); they are kept as they are until tests are imported in their place.");
+        let problem = format!(
+            "This graph's stored tests could not be read ({why}); they are kept as they are until tests are imported in their place."
+        );
         fresh(Some(why), vec![problem])
     };
     let Ok(Value::Object(mut doc)) = serde_json::from_str::<Value>(text) else {
@@ -377,7 +379,8 @@ mod tests {
             graph,
             threshold: None,
         };
-        suite.evaluators = vec![ev("exact", Some("1"), None), ev("judge", None, Some(GraphRef::Path("judge.json".into())))];
+        suite.evaluators =
+            vec![ev("exact", Some("1"), None), ev("judge", None, Some(GraphRef::Path("judge.json".into())))];
         let (runnable, notes) = for_the_page(&suite);
         assert_eq!(runnable.evaluators.len(), 1);
         assert_eq!(notes.len(), 1);

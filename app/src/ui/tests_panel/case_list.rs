@@ -14,9 +14,9 @@ pub fn CaseList() -> impl IntoView {
     });
     let summary = move || {
         let count = names.with(|n| n.as_ref().map_or(0, Vec::len));
-        let (passed, failed) = state.outcomes.with(|o| {
-            (o.values().filter(|o| o.passed).count(), o.values().filter(|o| !o.passed).count())
-        });
+        let (passed, failed) = state
+            .outcomes
+            .with(|o| (o.values().filter(|o| o.passed).count(), o.values().filter(|o| !o.passed).count()));
         let mut line = words::count(count as u64, "test");
         if passed + failed > 0 {
             line.push_str(&format!(" · {passed} pass · {failed} fail"));
