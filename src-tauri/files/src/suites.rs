@@ -1,4 +1,4 @@
-//! A graph's test suite (README, Tests): `<graph file stem>.tests.json` beside the graph's
+//! A graph's test suite (README, Tests from runs): `<graph file stem>.tests.json` beside the graph's
 //! file, in the workflows folder or beside a file opened from anywhere else. Written
 //! atomically like every other file; a graph renamed or deleted takes its suite along.
 
