@@ -108,6 +108,7 @@ test('a run saved as a test passes; a router edit fails it at the first differin
   const compare = page.getByRole('dialog', { name: 'Compare runs' });
   await expect(compare).toBeVisible();
   await expect(compare.getByRole('option', { selected: true })).toHaveAttribute('data-step', first ?? '');
+  await page.screenshot({ path: test.info().outputPath('compare-from-test.png') });
   await page.keyboard.press('Escape');
   await expect(compare).toHaveCount(0);
 
@@ -148,6 +149,7 @@ test('datasets: a bad line is named, a good one runs with progress and scores, a
   await expect(testsRegion(page).getByRole('list', { name: 'Dataset rows' }).locator('li')).toHaveCount(4);
   // Approved rows complete; rejected ones complete too (the template ends either way).
   await expect(scores.locator('tr[data-evaluator="outcome"] td.mean')).toHaveText('1.00');
+  await testsRegion(page).screenshot({ path: test.info().outputPath('tests-panel-dataset.png') });
 
   // A long dataset shows its progress and stops when asked.
   await chooseFile(page, 'Import dataset', 'many.jsonl', datasetRows(3000));
