@@ -370,3 +370,23 @@ fn suites_are_read_strictly_with_the_path_of_a_mistake() {
     .expect("a minimal suite");
     assert_eq!(ok.dataset.as_deref(), Some("d.jsonl"));
 }
+
+#[test]
+fn calls_inside_subgraphs_are_named_by_their_path_and_a_change_there_is_named_so() {
+    let cases = template_cases();
+    let file = "004-linear-orchestrator.json";
+    let suite = suite_for(file, &cases);
+    let names: Vec<&str> = suite.cases[0].replies.iter().map(|r| r.node.as_str()).collect();
+    assert!(names.contains(&"slot_1/work"), "{names:?}");
+    let graph = edited(&template_text(file), |g| {
+        let work = g["definitions"]["agent_slot"]["nodes"]
+            .as_array_mut()
+            .and_then(|ns| ns.iter_mut().find(|n| n["id"] == "work"))
+            .expect("the agent's model node");
+        work["prompt"] =
+            json!(work["prompt"].as_str().expect("a prompt").replace("Collected so far", "Gathered so far"));
+    });
+    let results = run_suite(&suite, &graph);
+    let message = failures(&results[0]);
+    assert!(message.contains("node `slot_1/work`: the model request changed at /messages/0/content"), "{message}");
+}
