@@ -90,7 +90,7 @@ pub fn Toolbar() -> impl IntoView {
             <div class="spacer"></div>
             <div class="tool-group" role="group" aria-label="Testing">
                 <button class="collapse-1360" on:click=act(CommandId::Tests) title=tip(CommandId::Tests) aria-label=name(CommandId::Tests)
-                    aria-pressed=move || app.tests.open.get().to_string() aria-controls="tests-panel">
+                    aria-pressed=move || app.tests.open.get().to_string()>
                     {icon(Icon::Tests)}<span class="label">{name(CommandId::Tests)}</span>
                 </button>
             </div>
