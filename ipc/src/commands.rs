@@ -376,6 +376,10 @@ commands! {
     Continue "run.continue" "&Continue" Run 0 Editor [menu(key(named("F8")))] : "Continue the run, or pause it while it plays";
     Pause "run.pause" "&Pause" Run 0 Editor [] : "Pause a run that plays";
     Reset "run.reset" "R&eset" Run 1 Editor [menu(shift(named("F5")))] : "Clear the run shown";
+    Tests "run.tests" "&Tests" Run 2 Editor [] : "Show the graph's tests: run them, check an edit against saved runs, run a dataset";
+    SaveAsTest "run.save_as_test" "Sa&ve as test…" Run 2 Editor [] button "Save as test" : "Make a test of the run shown (finished, or waiting for an answer)";
+    RunTests "run.run_tests" "R&un tests" Run 2 Editor [] : "Run every test of the graph with its recorded replies";
+    CheckTests "run.check_tests" "Check a&gainst saved runs" Run 2 Editor [] : "Run every test on the graph as edited: does each still end as its saved run did?";
     Palette "help.palette" "&Command palette…" Help 0 Anywhere [menu(ctrl_shift(ch('p'))), page(key(named("F1")))] : "Find any command by name and run it";
     Shortcuts "help.shortcuts" "&Keyboard shortcuts" Help 0 Canvas [page(key(ch('?')))] button "Help" : "List every command and its keys";
 }

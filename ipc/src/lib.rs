@@ -8,6 +8,7 @@
 //! |---|---|
 //! | [`ListGraphs`], [`LoadGraph`], [`SaveGraph`], [`RenameGraph`], [`DeleteGraph`], [`FreeName`], [`GraphModified`] | the workflows folder |
 //! | [`ListRuns`], [`LoadRun`], [`SaveRun`], [`DeleteRun`] | saved runs beside each graph |
+//! | [`LoadSuite`], [`SaveSuite`] | a graph's test suite beside its file |
 //! | [`OpenFile`], [`SaveFileAs`], [`SaveExternal`] | native dialogs reaching any file the user picks, and saving back to it |
 //! | [`TakeOpened`] | graph files given from outside (the command line, a second launch), read |
 //! | [`Http`] | a request for an `llm` or `http` node, sent natively (no CORS) |
@@ -210,6 +211,14 @@ command!(LoadRun "load_run" -> String { graph: String, run: String });
 command!(SaveRun "save_run" -> () { graph: String, run: String, text: String });
 command!(DeleteRun "delete_run" -> () { graph: String, run: String });
 command!(
+    /// The test suite kept beside a graph file (`<stem>.tests.json`); `None` when it has none.
+    LoadSuite "load_suite" -> Option<String> { graph: String }
+);
+command!(
+    /// Writes the test suite beside a graph file, atomically.
+    SaveSuite "save_suite" -> () { graph: String, text: String }
+);
+command!(
     /// Asks the user for a graph file anywhere and reads it; `None` when they cancel.
     OpenFile "open_file" -> Option<Picked> {}
 );
@@ -284,7 +293,7 @@ command!(
 );
 
 /// Every command's name, for checking that the app registers each one.
-pub const COMMANDS: [&str; 28] = [
+pub const COMMANDS: [&str; 30] = [
     ListGraphs::NAME,
     LoadGraph::NAME,
     SaveGraph::NAME,
@@ -296,6 +305,8 @@ pub const COMMANDS: [&str; 28] = [
     LoadRun::NAME,
     SaveRun::NAME,
     DeleteRun::NAME,
+    LoadSuite::NAME,
+    SaveSuite::NAME,
     OpenFile::NAME,
     SaveFileAs::NAME,
     SaveExternal::NAME,

@@ -8,6 +8,7 @@
 //! |---|---|
 //! | `list_graphs`, `load_graph`, `save_graph`, `rename_graph`, `delete_graph`, `free_name`, `graph_modified` | the workflows folder |
 //! | `list_runs`, `load_run`, `save_run`, `delete_run` | saved runs beside each graph |
+//! | `load_suite`, `save_suite` | a graph's test suite, `<stem>.tests.json` beside its file |
 //! | `open_file`, `save_file_as`, `save_external` | native dialogs reaching any file the user picks, and saving back to it |
 //! | `http` | a request for an `llm` or `http` node, sent natively (no CORS) |
 //! | `http_stream` | a model's request whose reply goes back piece by piece through a Tauri channel as it arrives |
@@ -126,6 +127,16 @@ fn save_run(state: State<'_, AppState>, args: ipc::SaveRun) -> Reply<ipc::SaveRu
 #[tauri::command]
 fn delete_run(state: State<'_, AppState>, args: ipc::DeleteRun) -> Reply<ipc::DeleteRun> {
     state.workflows.delete_run(&args.graph, &args.run).map_err(|e| e.0)
+}
+
+#[tauri::command]
+fn load_suite(state: State<'_, AppState>, args: ipc::LoadSuite) -> Reply<ipc::LoadSuite> {
+    state.workflows.load_suite(&args.graph).map_err(|e| e.0)
+}
+
+#[tauri::command]
+fn save_suite(state: State<'_, AppState>, args: ipc::SaveSuite) -> Reply<ipc::SaveSuite> {
+    state.workflows.save_suite(&args.graph, &args.text).map_err(|e| e.0)
 }
 
 /// Asks the user for a graph file anywhere and reads it.
@@ -574,6 +585,8 @@ fn main() {
             load_run,
             save_run,
             delete_run,
+            load_suite,
+            save_suite,
             open_file,
             save_file_as,
             save_external,

@@ -286,3 +286,52 @@ test('a graph is built and run from the keyboard alone: add, connect, run', asyn
   await expect(edge(page, 'start', set)).toHaveCount(1);
   await expect(edge(page, set, 'end')).toHaveCount(1);
 });
+
+// The Tests panel (README, Tests): a run saved as a test from the keyboard alone, the panel
+// with a failing case after an edit, its progress and scores, and the comparison it opens.
+test('the Tests panel: Save as test by keyboard, a failing case, and Compare runs', async ({ editor: page }) => {
+  test.setTimeout(120_000);
+  const tests = () => page.getByRole('region', { name: 'Tests', exact: true });
+  await importDoc(page, REVIEW, 'review');
+  await fastest(page);
+  await inputBox(page).fill('{"topic": "the launch"}');
+  await runButton(page, 'Run').click();
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'interrupted');
+  await inputRequired(page).getByRole('button', { name: 'approve', exact: true }).click();
+  await expect(runStatus(page)).toHaveAttribute('data-run-status', 'completed');
+
+  // Save as test and name it without the mouse.
+  await runButton(page, 'Save as test').focus();
+  await page.keyboard.press('Enter');
+  const name = runRegion(page).getByRole('textbox', { name: 'Test name' });
+  await expect(name).toBeFocused();
+  await expect(name).toHaveValue('topic: the launch');
+  await page.keyboard.press('Enter');
+  await expect(name).toHaveCount(0);
+
+  await expectNoViolations(page, async (scan) => {
+    await button(page, 'Tests').focus();
+    await page.keyboard.press('Enter');
+    await expect(tests()).toBeVisible();
+    await expect(tests().locator('h2')).toBeFocused();
+    await tests().getByRole('button', { name: 'Run tests', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await expect(tests().locator('li.case[data-status="pass"]')).toHaveCount(1);
+    await scan('the Tests panel after Run tests');
+
+    // An edit that changes what the run writes: the case no longer ends the same.
+    await tests().getByRole('button', { name: 'Close the Tests panel' }).click();
+    await node(page, 'write').click();
+    const draft = inspector(page).getByRole('textbox', { name: 'Expression for draft', exact: true });
+    await draft.fill('"Draft for " + input.topic');
+    await draft.press('Tab');
+    await button(page, 'Tests').click();
+    await tests().getByRole('button', { name: 'Check against saved runs', exact: true }).click();
+    await expect(tests().locator('li.case[data-status="fail"]')).toHaveCount(1);
+    await scan('the Tests panel with a failing case');
+    await tests().getByRole('button', { name: /^Compare/ }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('dialog', { name: 'Compare runs' })).toBeVisible();
+    await scan('Compare runs from a failing test');
+  });
+});

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use switchyard_ipc::commands::CommandId;
 
 use super::clipboard::{copy_selection, paste_from_clipboard};
-use super::{document, exchange, files, navigation, run, settings};
+use super::{document, exchange, files, navigation, run, settings, tests};
 use crate::model::editing::editor::Editor;
 use crate::state::{App, Dialog};
 
@@ -63,6 +63,10 @@ pub fn carry_out(t: App, command: CommandId) {
         CommandId::Continue => run::play(t),
         CommandId::Pause => run::pause(ctl),
         CommandId::Reset => run::reset(t),
+        CommandId::Tests => tests::toggle_panel(t),
+        CommandId::SaveAsTest => tests::ask_name(t),
+        CommandId::RunTests => tests::run_tests(t),
+        CommandId::CheckTests => tests::check_against_saved_runs(t),
         // The palette's own keys close it again.
         CommandId::Palette if ui.dialog.with_untracked(|d| d == &Some(Dialog::Palette)) => ui.dialog.set(None),
         CommandId::Palette => ui.dialog.set(Some(Dialog::Palette)),
@@ -84,6 +88,10 @@ pub fn can_act(t: App, command: CommandId) -> bool {
         CommandId::Step => has_view() && !ctl.busy.get(),
         CommandId::Continue | CommandId::Reset => has_view(),
         CommandId::Pause => ctl.playing.get() || ctl.busy.get(),
+        CommandId::SaveAsTest => tests::can_save_run(t),
+        CommandId::RunTests | CommandId::CheckTests => {
+            !t.tests.busy() && t.tests.suite.with(|s| s.as_ref().is_some_and(|s| !s.cases.is_empty()))
+        }
         _ => true,
     }
 }

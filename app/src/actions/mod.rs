@@ -13,6 +13,7 @@
 //! | [`mcp`] | the graph's MCP servers: Connect (their tools listed with the platform's host) and Add tools |
 //! | [`breakpoints`] | the open graph's breakpoints: read, toggled and kept per graph, given to the run |
 //! | [`run_import`] | a run record imported into the open graph's history and shown |
+//! | [`tests`] | the graph's tests: Save as test, Run tests, Check against saved runs, Compare, import and export, datasets, Stop |
 //! | [`compare`] | two runs side by side (`Compare runs`): runs handed over, or two of the History |
 //! | [`run`] | run, pause, step, back, continue, reset, answer, fork, retry, saved and nested runs |
 //! | `live_host` | the host a live run steps with (streamed model replies shown as they arrive), and calls to the run worker |
@@ -45,3 +46,4 @@ pub mod run;
 pub mod run_import;
 pub mod settings;
 pub mod startup;
+pub mod tests;

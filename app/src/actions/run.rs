@@ -166,7 +166,7 @@ fn whole(update: Box<RunUpdate>) -> RunRecord {
 }
 
 /// Says why the live run refused a request (the refusals a caller does not word itself).
-fn refused(alerts: Alerts, reply: Reply) {
+pub(super) fn refused(alerts: Alerts, reply: Reply) {
     match reply {
         Reply::Refused(Refusal::Graph { problems, first }) => alerts.error(graph_problems(problems, &first)),
         Reply::Refused(Refusal::Input { error }) => {
@@ -180,7 +180,9 @@ fn refused(alerts: Alerts, reply: Reply) {
         Reply::Refused(Refusal::NoRun) => {
             alerts.error("This run cannot go on here (open it from the run history to continue it).")
         }
-        Reply::Run(_) | Reply::Answered | Reply::Dropped => {}
+        Reply::Refused(Refusal::Suite { message }) => alerts.error(format!("The tests cannot run: {message}")),
+        Reply::Refused(Refusal::NoSuite) => alerts.error("The tests were not ready to run; run them again."),
+        Reply::Run(_) | Reply::Answered | Reply::Dropped | Reply::Prepared | Reply::Case(_) => {}
     }
 }
 

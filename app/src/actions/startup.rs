@@ -48,6 +48,7 @@ pub fn start(platform: Rc<dyn Platform>, problems: Vec<String>) {
     }
     super::files::open_given_files(app);
     super::menu::install(app);
+    super::tests::install(app);
     warm_run_worker(app.run);
 }
 

@@ -9,7 +9,7 @@
 //! | `clock` | what both engine hosts share: clock, run ids, timers |
 //! | `page` | the web page both draw in: focus, clipboard writes, downloads, the address, the window, timers, dropped files |
 //! | `drafts` | what is typed in a field, committed before anything takes the field away |
-//! | `browser` | local storage for graphs, runs and settings; the engine host over `fetch` |
+//! | `browser` | local storage for graphs, runs, test suites and settings; the engine host over `fetch` |
 //! | `desktop` | the Tauri commands (`switchyard-ipc`), a cache of the workflows folder, native dialogs, the engine host over IPC |
 
 mod browser;
@@ -131,6 +131,15 @@ pub trait Platform {
     fn delete_run(&self, graph: &DocId, run: &str);
     /// Bytes the graph's saved runs take.
     fn run_bytes(&self, graph: &DocId) -> usize;
+
+    // Test suites, one per graph (README, Tests from runs).
+
+    /// The graph's test suite as stored (a `switchyard/tests@1` document), `None` when it has
+    /// none yet: a local-storage key in the browser, `<stem>.tests.json` beside the graph's
+    /// file on the desktop.
+    fn load_suite(&self, graph: &DocId) -> LocalBoxFuture<'static, Result<Option<String>, StorageError>>;
+    /// Keeps the graph's test suite; a failure leaves it in memory (the caller says so).
+    fn save_suite(&self, graph: &DocId, text: String) -> LocalBoxFuture<'static, Result<(), StorageError>>;
 
     // Settings.
 

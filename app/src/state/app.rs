@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use super::{Alerts, DocState, RunCtl, UiState, ViewState};
+use super::{Alerts, DocState, RunCtl, TestsState, UiState, ViewState};
 use crate::platform::PlatformRef;
 
 /// The editor's state and platform, `Copy` like each of its parts.
@@ -15,6 +15,7 @@ pub struct App {
     pub run: RunCtl,
     pub ui: UiState,
     pub alerts: Alerts,
+    pub tests: TestsState,
     pub platform: PlatformRef,
 }
 

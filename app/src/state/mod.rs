@@ -11,6 +11,7 @@
 //! | [`view`] | [`ViewState`]: pan and zoom, the canvas size, drags, the wire and marquee in progress, the `far` memo, and fit, centre and zoom |
 //! | [`marks`] | [`marks::Marks`]: each node's and edge's mark for the run on display (status, running, instances; taken), one signal each, set only when it changes |
 //! | [`run`] | [`RunCtl`]: the run on display, the playback controls, whether the run is of the graph on the canvas, and whether it was made with an earlier version of the document |
+//! | [`tests`] | [`TestsState`]: the Tests panel: the open graph's suite, the outcomes of the last passes, a dataset's rows, the pass under way and the worker cases run in |
 //! | [`ui`] | [`UiState`]: the theme, the dialog open, the run panel's height and the minimap |
 //! | [`alerts`] | [`Alerts`]: the messages for the user |
 
@@ -19,6 +20,7 @@ pub mod app;
 pub mod doc;
 pub mod marks;
 pub mod run;
+pub mod tests;
 pub mod ui;
 pub mod view;
 
@@ -26,6 +28,7 @@ pub use alerts::{Alert, AlertKind, Alerts, use_alerts};
 pub use app::{App, use_app};
 pub use doc::{DocState, Leave, NodeProblems, use_doc};
 pub use run::{Live, RunCtl, use_run};
+pub use tests::{TestsState, use_tests};
 pub use ui::{Dialog, Theme, UiState, use_ui};
 pub use view::{FAR_NODES, FAR_ZOOM, ViewState, Wire, use_view};
 
@@ -44,12 +47,14 @@ pub fn provide_all(editor: Editor, current: DocId, library: Library, platform: P
     let run = RunCtl::new(doc.scope, doc.hash);
     let ui = UiState::new();
     let alerts = Alerts::new();
+    let tests = TestsState::new();
     provide_context(doc);
     provide_context(view);
     provide_context(run);
     provide_context(ui);
     provide_context(alerts);
-    let app = App { doc, view, run, ui, alerts, platform };
+    provide_context(tests);
+    let app = App { doc, view, run, ui, alerts, tests, platform };
     provide_context(app);
     app
 }

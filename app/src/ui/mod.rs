@@ -12,6 +12,7 @@
 //! | `canvas` | the canvas and what is drawn on it (nodes, edges, minimap, subgraph path) |
 //! | `inspector` | the right sidebar: the forms of the graph, a node and an edge, and their parts |
 //! | `run_panel` | the run controls, steps, history, the state at a step and what a run waits for |
+//! | `tests_panel` | the Tests panel: the graph's test cases, passes over them, datasets; and the run panel's Save as test |
 //! | `compare` | `Compare runs`: two runs side by side, step by step, with the state difference at each |
 //! | `dialogs` | dialogs over the editor: import, share, search, settings, help, the command palette, unsaved work, new origins |
 //! | `fields` | the form controls the forms are built of |
@@ -24,5 +25,6 @@ mod inspector;
 mod library;
 mod run_panel;
 mod shell;
+mod tests_panel;
 
 pub use shell::app::App;

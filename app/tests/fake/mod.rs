@@ -29,7 +29,9 @@ pub struct Fake {
     /// Saved runs per graph, oldest first.
     pub runs: RefCell<BTreeMap<String, Vec<SavedRun>>>,
     pub preferences: RefCell<BTreeMap<String, String>>,
-    /// Whether storage refuses to save graphs (as a full browser storage does).
+    /// Test suites per graph, as stored text.
+    pub suites: RefCell<BTreeMap<String, String>>,
+    /// Whether storage refuses to save graphs and suites (as a full browser storage does).
     pub full: Cell<bool>,
     /// Files offered for download: name and text.
     pub downloads: RefCell<Vec<(String, String)>>,
@@ -136,6 +138,21 @@ impl Platform for Fake {
 
     fn run_bytes(&self, _graph: &DocId) -> usize {
         0
+    }
+
+    fn load_suite(&self, graph: &DocId) -> LocalBoxFuture<'static, Result<Option<String>, StorageError>> {
+        let text = self.suites.borrow().get(&graph.to_string()).cloned();
+        Box::pin(async move { Ok(text) })
+    }
+
+    fn save_suite(&self, graph: &DocId, text: String) -> LocalBoxFuture<'static, Result<(), StorageError>> {
+        let saved = if self.full.get() {
+            Err(StorageError::Full)
+        } else {
+            self.suites.borrow_mut().insert(graph.to_string(), text);
+            Ok(())
+        };
+        Box::pin(async move { saved })
     }
 
     fn preference(&self, name: &str) -> Option<String> {

@@ -12,10 +12,12 @@
 //! | [`Config`] | the app's settings file (keys, base URL, recent files), readable by its user only |
 //! | [`recent`] | the recent files list kept there |
 //! | [`given`] | reading a file given from outside: a regular file under the import limit |
+//! | [`suites`] | a graph's test suite, `<stem>.tests.json` beside its file; renamed and deleted with it |
 
 pub mod given;
 pub mod recent;
 mod settings;
+pub mod suites;
 
 pub use settings::{Config, OriginKey, Settings};
 
@@ -219,7 +221,7 @@ impl Workflows {
         let mut out = Vec::new();
         for item in read.flatten() {
             let Some(file) = item.file_name().to_str().map(str::to_string) else { continue };
-            if check_name(&file).is_err() || !item.path().is_file() {
+            if check_name(&file).is_err() || suites::is_suite_file(&file) || !item.path().is_file() {
                 continue;
             }
             let modified_ms = modified_ms(&item.path());
@@ -274,6 +276,7 @@ impl Workflows {
         if ra.exists() {
             let _ = fs::rename(ra, rb);
         }
+        self.rename_suite(from, to);
         Ok(())
     }
 
@@ -284,6 +287,7 @@ impl Workflows {
         if runs.exists() {
             let _ = fs::remove_dir_all(runs);
         }
+        self.delete_suite(file);
         Ok(())
     }
 

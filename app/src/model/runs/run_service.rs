@@ -9,9 +9,12 @@ use std::rc::Rc;
 use engine::host::Host;
 use engine::record::{RunRecord, StepDoc};
 use engine::run::{Breakpoints, InputError, Status, Waiting};
+use engine::suite::{Case, CaseResult, Suite};
 use engine::{Graph, Run, compile};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+
+use super::case_service::CaseService;
 
 /// What the editor asks of the live run.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -35,6 +38,11 @@ pub enum Request {
     Answer { node: String, value: Value },
     /// Forget the run.
     Drop,
+    /// Get a test suite ready to run against `graph` (README, Tests from runs): its evaluators
+    /// compiled, the graph planned, for the cases that follow.
+    PrepareCases { graph: Box<Graph>, suite: Box<Suite> },
+    /// Run one case of the prepared suite, with its recorded replies or `live`.
+    RunCase { case: Box<Case>, live: bool },
 }
 
 /// Where a fork starts: a step of the loaded run, with values set in its state (none: the
@@ -57,6 +65,10 @@ pub enum Reply {
     Answered,
     /// The run was forgotten.
     Dropped,
+    /// The suite is ready for its cases.
+    Prepared,
+    /// What a case did, and its verdict.
+    Case(Box<CaseResult>),
 }
 
 /// The run after a request: its head (the record without steps), the steps after those the
@@ -98,12 +110,19 @@ pub enum Refusal {
     Answer { error: InputError },
     /// There is no run to step or answer.
     NoRun,
+    /// The suite cannot run against the graph (another graph's, an evaluator that does not
+    /// compile): why.
+    Suite { message: String },
+    /// A case was sent before its suite was prepared.
+    NoSuite,
 }
 
 /// The run a service holds.
 #[derive(Default)]
 pub struct RunService {
     run: Option<Run>,
+    /// Test cases, run beside the live run (never touching it).
+    cases: CaseService,
 }
 
 impl RunService {
@@ -128,6 +147,11 @@ impl RunService {
                 self.run = None;
                 Reply::Dropped
             }
+            Request::PrepareCases { graph, suite } => self.prepare_cases(&graph, &suite),
+            Request::RunCase { case, live } => match self.cases.run(&case, live, host).await {
+                Some(result) => Reply::Case(Box::new(result)),
+                None => Reply::Refused(Refusal::NoSuite),
+            },
         }
     }
 
@@ -181,6 +205,17 @@ impl RunService {
             }
         }
         Reply::Run(Box::new(Update { record: run.record(false), steps: run.step_docs(shown), initial: None }))
+    }
+
+    fn prepare_cases(&mut self, graph: &Graph, suite: &Suite) -> Reply {
+        let plan = match plan_of(graph) {
+            Ok(p) => p,
+            Err(r) => return Reply::Refused(r),
+        };
+        match self.cases.prepare(plan, graph, suite) {
+            Ok(()) => Reply::Prepared,
+            Err(message) => Reply::Refused(Refusal::Suite { message }),
+        }
     }
 
     fn answer(&mut self, node: &str, value: Value) -> Reply {
@@ -361,6 +396,43 @@ mod tests {
         assert!(s.has_run(), "a refused start keeps the run held before");
         assert_eq!(block_on(s.handle(Request::Drop, &host)), Reply::Dropped);
         assert!(!s.has_run());
+    }
+
+    #[test]
+    fn a_run_made_a_case_runs_through_requests_and_its_verdict_survives_the_trip() {
+        let host = OfflineHost::new();
+        let mut s = RunService::new();
+        block_on(s.handle(Request::Start { graph: Box::new(counting()), input: json!({}) }, &host));
+        let mut shown = 0;
+        while step_status(&mut s, &mut shown) == Status::Running {}
+        block_on(s.handle(Request::Answer { node: "ask".into(), value: json!("yes") }, &host));
+        while step_status(&mut s, &mut shown) == Status::Running {}
+        let case = engine::suite::case_from_record(&s.run.as_ref().unwrap().record(true), "yes");
+
+        let run_case = |s: &mut RunService| {
+            block_on(s.handle(Request::RunCase { case: Box::new(case.clone()), live: false }, &host))
+        };
+        assert_eq!(run_case(&mut s), Reply::Refused(Refusal::NoSuite), "a case needs its suite prepared first");
+        let suite =
+            engine::suite::parse_suite(r#"{"format": "switchyard/tests@1", "graph": {"name": "other"}}"#).unwrap();
+        let other = block_on(
+            s.handle(Request::PrepareCases { graph: Box::new(counting()), suite: Box::new(suite.clone()) }, &host),
+        );
+        assert!(
+            matches!(&other, Reply::Refused(Refusal::Suite { message }) if message.contains("another graph")),
+            "{other:?}"
+        );
+        let mut suite = suite;
+        suite.graph.name = "count".into();
+        let prepared =
+            block_on(s.handle(Request::PrepareCases { graph: Box::new(counting()), suite: Box::new(suite) }, &host));
+        assert_eq!(prepared, Reply::Prepared);
+        let reply = run_case(&mut s);
+        let Reply::Case(result) = &reply else { panic!("{reply:?}") };
+        assert!(result.passed, "{:?}", result.failures);
+        assert_eq!(result.record.state["reply"], json!("yes"));
+        assert_eq!(serde_json::from_str::<Reply>(&serde_json::to_string(&reply).unwrap()).unwrap(), reply);
+        assert!(s.has_run(), "the live run is left alone");
     }
 
     #[test]

@@ -12,6 +12,11 @@ pub fn graph_key(id: &str) -> String {
     format!("{PREFIX}graph.{id}")
 }
 
+/// The key of a graph's test suite in the browser (`switchyard.tests.<id>`).
+pub fn suite_key(id: &str) -> String {
+    format!("{PREFIX}tests.{id}")
+}
+
 /// One saved graph.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Entry {
@@ -109,5 +114,6 @@ mod tests {
         assert_eq!(lib.fresh_file_name("Ünï Côde"), "ünï-côde.json");
         assert_eq!(lib.entries.len(), 2, "b and flow.json");
         assert_eq!(graph_key("x"), "switchyard.graph.x");
+        assert_eq!(suite_key("x"), "switchyard.tests.x");
     }
 }

@@ -59,4 +59,6 @@ pub fn save_library(library: &Library) -> Result<(), StorageError> {
 
 pub fn delete_graph(id: &str) {
     local::remove(&graph_key(id));
+    // Its tests go with it.
+    local::remove(&crate::model::storage::library::suite_key(id));
 }

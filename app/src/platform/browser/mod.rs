@@ -6,6 +6,7 @@
 //! | `local` | reading and writing local-storage keys; a refused write said in words |
 //! | `graphs` | the library index and one key per graph |
 //! | `runs` | saved runs, compressed, one key each, and an index per graph |
+//! | `suites` | each graph's test suite under one key |
 //! | `keys` | provider keys, one per origin, and the Base URL |
 //! | `fetch_host` | the engine's host: clock, timers, `fetch` with the origin's key added |
 //! | `fetch` | one `fetch`: credentials never redirected, aborted when its time is up |
@@ -22,6 +23,7 @@ mod local;
 mod mcp;
 mod runs;
 mod stream;
+mod suites;
 
 use engine::Graph;
 use engine::host::{Host, LocalBoxFuture};
@@ -79,6 +81,16 @@ impl Platform for Browser {
 
     fn run_bytes(&self, graph: &DocId) -> usize {
         runs::bytes_used(&graph.to_string())
+    }
+
+    fn load_suite(&self, graph: &DocId) -> LocalBoxFuture<'static, Result<Option<String>, StorageError>> {
+        let text = suites::load(&graph.to_string());
+        Box::pin(async move { Ok(text) })
+    }
+
+    fn save_suite(&self, graph: &DocId, text: String) -> LocalBoxFuture<'static, Result<(), StorageError>> {
+        let saved = suites::save(&graph.to_string(), &text);
+        Box::pin(async move { saved })
     }
 
     fn preference(&self, name: &str) -> Option<String> {

@@ -164,6 +164,16 @@ impl Platform for Desktop {
         cache::runs(&graph.to_string()).values().map(String::len).sum()
     }
 
+    fn load_suite(&self, graph: &DocId) -> LocalBoxFuture<'static, Result<Option<String>, StorageError>> {
+        let graph = graph.to_string();
+        Box::pin(async move { ipc::call(&cmd::LoadSuite { graph }).await.map_err(storage_error) })
+    }
+
+    fn save_suite(&self, graph: &DocId, text: String) -> LocalBoxFuture<'static, Result<(), StorageError>> {
+        let graph = graph.to_string();
+        Box::pin(async move { ipc::call(&cmd::SaveSuite { graph, text }).await.map_err(storage_error) })
+    }
+
     fn preference(&self, name: &str) -> Option<String> {
         // The webview's local storage keeps this window's small preferences, as in a browser.
         super::browser::Browser.preference(name)

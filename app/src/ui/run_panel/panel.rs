@@ -22,6 +22,7 @@ use crate::ui::run_panel::live_reply::LiveReply;
 use crate::ui::run_panel::run_error::RunErrorView;
 use crate::ui::run_panel::run_version_notice::RunVersionNotice;
 use crate::ui::run_panel::state_view::StateView;
+use crate::ui::tests_panel::save_as_test::SaveAsTest;
 use switchyard_ipc::commands::CommandId;
 
 /// What the bar says of the run shown: its step, and what it is doing at this moment (a
@@ -169,6 +170,7 @@ pub fn RunPanel() -> impl IntoView {
                         </Show>
                         <RunVersionNotice/>
                         <RunErrorView/>
+                        <SaveAsTest/>
                         <InputRequired/>
                         <LiveReply/>
                         <StepList/>

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use crate::actions::startup;
 use crate::platform::Platform;
-use crate::state::use_ui;
+use crate::state::{use_tests, use_ui};
 use crate::ui::canvas::Canvas;
 use crate::ui::dialogs::host::Dialogs;
 use crate::ui::dialogs::origins_dialog::OriginsDialog;
@@ -19,6 +19,7 @@ use crate::ui::run_panel::panel::RunPanel;
 use crate::ui::run_panel::run_splitter::RunSplitter;
 use crate::ui::shell::alerts::Alerts;
 use crate::ui::shell::toolbar::Toolbar;
+use crate::ui::tests_panel::panel::TestsPanel;
 
 /// Whether a click in the library chose something (a node to add, a graph or template to
 /// open): the library, open over the canvas in a narrow window, then gets out of the way.
@@ -36,6 +37,7 @@ fn chose_from_library(ev: &web_sys::MouseEvent) -> bool {
 pub fn App(platform: Rc<dyn Platform>, #[prop(optional)] preload_problems: Vec<String>) -> impl IntoView {
     startup::start(platform, preload_problems);
     let ui = use_ui();
+    let tests = use_tests();
 
     view! {
         <div class="app">
@@ -52,7 +54,10 @@ pub fn App(platform: Rc<dyn Platform>, #[prop(optional)] preload_problems: Vec<S
                     <RunSplitter/>
                     <RunPanel/>
                 </main>
-                <Inspector/>
+                // The Tests panel takes the inspector's place while it is open.
+                <Show when=move || tests.open.get() fallback=|| view! { <Inspector/> }>
+                    <TestsPanel/>
+                </Show>
             </div>
             <Alerts/>
             <Dialogs/>

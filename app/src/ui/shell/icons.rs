@@ -19,6 +19,7 @@ pub enum Icon {
     ZoomOut,
     FitView,
     AutoLayout,
+    Tests,
 }
 
 impl Icon {
@@ -40,6 +41,8 @@ impl Icon {
             Icon::ZoomOut => "M10.2 10.2 14 14M4.8 7h4.4M11.5 7a4.5 4.5 0 1 1-9 0 4.5 4.5 0 0 1 9 0",
             Icon::FitView => "M2 6V2h4M10 2h4v4M14 10v4h-4M6 14H2v-4M5.5 6.5h5v3h-5z",
             Icon::AutoLayout => "M1.5 2.5h5v3h-5zM9.5 2.5h5v3h-5zM5.5 10.5h5v3h-5zM4 5.5v2.5h8V5.5M8 8v2.5",
+            // A flask with a tick: tests.
+            Icon::Tests => "M6 2h4M6.5 2v4L3 13h10L9.5 6V2M5.5 10.5l1.5 1.5 3-3",
         }
     }
 }

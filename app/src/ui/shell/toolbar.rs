@@ -88,6 +88,12 @@ pub fn Toolbar() -> impl IntoView {
                 </label>
             </div>
             <div class="spacer"></div>
+            <div class="tool-group" role="group" aria-label="Testing">
+                <button class="collapse-1360" on:click=act(CommandId::Tests) title=tip(CommandId::Tests) aria-label=name(CommandId::Tests)
+                    aria-pressed=move || app.tests.open.get().to_string()>
+                    {icon(Icon::Tests)}<span class="label">{name(CommandId::Tests)}</span>
+                </button>
+            </div>
             <div class="tool-group" role="group" aria-label="Help">
                 <button class="icon-button" on:click=act(CommandId::Find) title=tip(CommandId::Find) aria-label=name(CommandId::Find)>"⌕"</button>
                 <button class="icon-button" on:click=act(CommandId::Palette) title=tip(CommandId::Palette) aria-label=name(CommandId::Palette)>"⌘"</button>
