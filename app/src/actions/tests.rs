@@ -1,4 +1,4 @@
-//! The graph's tests (README, Tests from runs): its suite read when the graph opens and saved after each
+//! The graph's tests (README, Tests and evaluations): its suite read when the graph opens and saved after each
 //! change, a run made a test (Save as test), cases deleted, every case run with its recorded
 //! replies (Run tests) or checked on the edited graph (Check against saved runs), a failing
 //! case compared with its saved run, suites imported and exported, datasets run, and Stop.

@@ -132,7 +132,7 @@ pub trait Platform {
     /// Bytes the graph's saved runs take.
     fn run_bytes(&self, graph: &DocId) -> usize;
 
-    // Test suites, one per graph (README, Tests from runs).
+    // Test suites, one per graph (README, Tests and evaluations).
 
     /// The graph's test suite as stored (a `switchyard/tests@1` document), `None` when it has
     /// none yet: a local-storage key in the browser, `<stem>.tests.json` beside the graph's

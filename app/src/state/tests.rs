@@ -1,4 +1,4 @@
-//! The Tests panel's state (README, Tests from runs): the open graph's suite and what the last passes
+//! The Tests panel's state (README, Tests and evaluations): the open graph's suite and what the last passes
 //! made of its cases, a dataset's rows, the pass under way (its progress, whether Stop was
 //! pressed), and the worker that runs cases, apart from the live run's. A context of its own
 //! ([`use_tests`]).

@@ -1,4 +1,4 @@
-//! Test cases as the run worker runs them (README, Tests from runs): a suite is prepared once for a pass
+//! Test cases as the run worker runs them (README, Tests and evaluations): a suite is prepared once for a pass
 //! against the graph as it is on the canvas (evaluators compiled, the graph planned), then
 //! each case runs as a request of its own, with its recorded replies or live. A long suite
 //! thus never holds the page, and Stop can end the worker between two cases or during one.

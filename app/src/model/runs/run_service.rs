@@ -38,7 +38,7 @@ pub enum Request {
     Answer { node: String, value: Value },
     /// Forget the run.
     Drop,
-    /// Get a test suite ready to run against `graph` (README, Tests from runs): its evaluators
+    /// Get a test suite ready to run against `graph` (README, Tests and evaluations): its evaluators
     /// compiled, the graph planned, for the cases that follow.
     PrepareCases { graph: Box<Graph>, suite: Box<Suite> },
     /// Run one case of the prepared suite, with its recorded replies or `live`.

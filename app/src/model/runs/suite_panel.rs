@@ -1,4 +1,4 @@
-//! The Tests panel's model (README, Tests from runs): the open graph's suite as stored and read back,
+//! The Tests panel's model (README, Tests and evaluations): the open graph's suite as stored and read back,
 //! cases added from runs and removed, suites and datasets imported, and what each pass made of
 //! each case (its verdict, the one-line reason of a failure, its scores, the run it made), with
 //! the evaluators' means. Plain data: the actions keep it in signals and the worker runs the

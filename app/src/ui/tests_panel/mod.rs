@@ -1,4 +1,4 @@
-//! The Tests panel (README, Tests from runs): the open graph's test cases with their status and scores,
+//! The Tests panel (README, Tests and evaluations): the open graph's test cases with their status and scores,
 //! the passes over them and their progress, imports and exports, a dataset's rows; and Save as
 //! test, which the run panel shows.
 //!
