@@ -134,6 +134,7 @@ async function everyPart() {
     writeFileSync(shot, Buffer.from(png, 'base64'));
   }
   console.log('desktop: ok: the app starts, opens a template and saves it as the expected file');
+  await testsOnTheDesktop(exec, waitFor);
   await wd('DELETE', `/session/${session}`);
   session = undefined;
   // The next launch must not find this instance still on D-Bus as it exits: it would try to
@@ -145,6 +146,28 @@ async function everyPart() {
   await windowsGone(' — Switchyard');
   await sleep(500);
   await mcpConsent();
+}
+
+// The evaluation loop from the gallery comes with its suite; its cases replay in WebKitGTK
+// (recorded replies, an LLM judge on mock replies) and pass, and the suite is kept beside the
+// graph's file as <stem>.tests.json.
+async function testsOnTheDesktop(exec, waitFor) {
+  await exec(`document.querySelector('button[data-template="008-evaluation-loop"]').click();`);
+  await waitFor('return !!document.querySelector("[data-node-id=judge]")', 'the evaluation loop on the canvas');
+  await exec(`document.querySelector('button[aria-label="Tests"]').click();`);
+  await waitFor('return document.querySelectorAll("#tests-panel li.case").length === 3', 'its three test cases');
+  await exec(`[...document.querySelectorAll('#tests-panel button')].find((b) => b.textContent.trim() === 'Run tests').click();`);
+  await waitFor('return document.querySelectorAll("#tests-panel li.case[data-status=pass]").length === 3', 'all three cases passing', 60000);
+  const judged = await exec('return [...document.querySelectorAll("#tests-panel li.case .scores li")].filter((li) => li.textContent.includes("judge")).length');
+  assert.equal(judged, 3, 'the LLM judge scored every case');
+  const suiteFile = join(dataDir, 'workflows', 'evaluation-loop.tests.json');
+  const t = Date.now();
+  while (!existsSync(suiteFile) && Date.now() - t < 10000) await sleep(100);
+  assert.ok(existsSync(suiteFile), `no ${suiteFile}; folder holds ${readdirSync(join(dataDir, 'workflows'))}`);
+  const suite = JSON.parse(readFileSync(suiteFile, 'utf8'));
+  assert.equal(suite.format, 'switchyard/tests@1');
+  assert.equal(suite.cases.length, 3, 'the suite file holds the three cases');
+  console.log('desktop: ok: the evaluation loop\'s suite came with it, its 3 cases pass in WebKitGTK, and it is kept as evaluation-loop.tests.json');
 }
 
 // Part 4 (see the top of the file).

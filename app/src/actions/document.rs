@@ -9,6 +9,7 @@ use crate::model::editing::editor::Editor;
 use crate::model::editing::geometry::View;
 use crate::model::editing::layout::Direction;
 use crate::model::storage::doc_id::DocId;
+use crate::model::storage::shipped_suites;
 use crate::state::{App, Dialog, Leave};
 
 /// The graph a first visit starts with.
@@ -150,9 +151,13 @@ pub fn create_graph_now(app: App, from: Option<Graph>) {
     let App { doc, platform, .. } = app;
     let graph = with_default_layout(from.unwrap_or_else(starter_graph));
     let name = doc.library.with_untracked(|l| l.unique_name(graph.display_name()));
+    let shipped = shipped_suites::suite_for(&graph, &name);
     let mut graph = graph;
     graph.name = Some(name.clone());
     let id = doc.library.with_untracked(|l| platform.get().new_id(l, &name));
+    if let Some(suite) = shipped {
+        crate::actions::tests::give_suite(app, &id, suite);
+    }
     load_into(app, id, graph);
 }
 

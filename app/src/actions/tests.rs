@@ -52,6 +52,13 @@ pub fn load(app: App) {
                 None
             }
         };
+        let (text, seeded) = match text {
+            Some(t) => (Some(t), false),
+            None => match take_seed(tests, &id) {
+                Some(t) => (Some(t), true),
+                None => (None, false),
+            },
+        };
         let graph = doc.editor.with_untracked(|e| e.document().clone());
         let stored = read_stored(text.as_deref(), &graph);
         for p in &stored.problems {
@@ -61,7 +68,23 @@ pub fn load(app: App) {
         tests.damaged.set(stored.damaged);
         tests.unsaved.set(false);
         tests.suite.set(Some(stored.suite));
+        if seeded {
+            save(app, id);
+        }
     });
+}
+
+/// Gives the new graph `id` the suite `text` (a gallery template's), stored when the graph's
+/// tests are first read.
+pub fn give_suite(app: App, id: &DocId, text: String) {
+    app.tests.seed.set_value(Some((id.clone(), text)));
+}
+
+/// The seed suite, when it is for `id`.
+fn take_seed(tests: TestsState, id: &DocId) -> Option<String> {
+    let seed = tests.seed.get_value().filter(|(seed_id, _)| seed_id == id)?;
+    tests.seed.set_value(None);
+    Some(seed.1)
 }
 
 fn clear_outcomes(tests: TestsState) {

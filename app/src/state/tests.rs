@@ -51,6 +51,9 @@ pub struct TestsState {
     pub naming: RwSignal<Option<String>>,
     /// Where cases run: a worker of their own, so a pass never holds the live run.
     pub engine: StoredValue<RunEngine, LocalStorage>,
+    /// A suite a new graph starts with (a gallery template's), used when that graph's
+    /// storage holds none yet: stored by the first read rather than raced against it.
+    pub seed: StoredValue<Option<(DocId, String)>>,
 }
 
 impl Default for TestsState {
@@ -76,6 +79,7 @@ impl TestsState {
             live: RwSignal::new(false),
             naming: RwSignal::new(None),
             engine: StoredValue::new_local(RunEngine::new()),
+            seed: StoredValue::new(None),
         }
     }
 

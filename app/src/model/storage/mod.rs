@@ -9,6 +9,7 @@
 //! | [`library`] | the saved graphs and their storage keys |
 //! | [`saved_run`] | what is saved for a run, and the history's summary of it |
 //! | [`share`] | share links carrying a compressed document |
+//! | [`shipped_suites`] | the test suites gallery templates come with |
 
 pub mod doc_id;
 pub mod export;
@@ -17,3 +18,4 @@ pub mod keys;
 pub mod library;
 pub mod saved_run;
 pub mod share;
+pub mod shipped_suites;
