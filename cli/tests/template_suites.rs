@@ -132,3 +132,30 @@ fn the_evaluation_loop_dataset_is_scored_by_its_llm_judge() {
         out["results"][6]["scores"].as_array().expect("scores").iter().find(|s| s["evaluator"] == "judge").cloned();
     assert_eq!(comment.expect("a judge score")["comment"], "answers the task but gives no example");
 }
+
+/// `v` as JavaScript's JSON.stringify writes it: whole numbers without `.0`.
+fn as_javascript_writes_it(v: &Value) -> Value {
+    match v {
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f.abs() < 1e15 => json!(f as i64),
+            _ => v.clone(),
+        },
+        Value::Array(items) => Value::Array(items.iter().map(as_javascript_writes_it).collect()),
+        Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), as_javascript_writes_it(v))).collect()),
+        other => other.clone(),
+    }
+}
+
+#[test]
+fn a_suite_rewritten_by_another_json_tool_still_passes() {
+    let dir = tmp();
+    for name in TEMPLATES {
+        let suite = suite_of(name);
+        let rewritten = as_javascript_writes_it(&read_json(&suite));
+        let mut doc = rewritten.clone();
+        doc["graph"]["path"] = json!(template_run::template(name));
+        let file = write(dir.path(), &format!("{name}.tests.json"), serde_json::to_string(&doc).expect("JSON"));
+        let out = test_json(Path::new(&file), None, 0);
+        assert_eq!(out["summary"]["failed"], json!(0), "{name}: 1.0 written as 1 is the same number\n{out:#}");
+    }
+}

@@ -27,6 +27,7 @@
 //! | [`json_schema`] | JSON Schema for tool `parameters` and `output_schema`: compiled once, values checked with the path of a mismatch |
 //! | [`host`] | the [`Host`] trait through which every effect goes; `host/mcp`: an exchange with an MCP server |
 //! | `json_size` | a value's length as compact JSON, counted without building the text |
+//! | `json_eq` | JSON values compared by meaning: `1` and `1.0` are one number |
 //! | `describe` | a JSON value's type name and an excerpt, for error messages |
 //! | [`diagnostic`] | a validation problem: severity, path, message |
 //! | [`mermaid`] | Mermaid flowchart export |
@@ -35,7 +36,7 @@
 //! (`tools/archcheck` fails on an upward import; the table is in its `rules.rs`). Bottom to
 //! top:
 //!
-//! 1. `describe`, `diagnostic`, `json_size`, `sse`, `stack`: values and findings that know no graph
+//! 1. `describe`, `diagnostic`, `json_eq`, `json_size`, `sse`, `stack`: values and findings that know no graph
 //! 2. `document`: the graph format
 //! 3. `parse`, `graph_hash`, `messages`, `json_schema`, `host`, `mcp`
 //! 4. `script`
@@ -79,6 +80,7 @@ pub mod document;
 mod effects;
 pub mod graph_hash;
 pub mod host;
+pub(crate) mod json_eq;
 pub mod json_schema;
 mod json_size;
 pub mod mcp;

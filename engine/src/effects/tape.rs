@@ -231,7 +231,7 @@ pub(crate) fn first_difference<'v>(
             (Some(p), Some(q)) => first_difference(p, q).map(|(path, p, q)| (format!("/{i}{path}"), p, q)),
             (p, q) => Some((format!("/{i}"), p, q)),
         }),
-        _ if a == b => None,
+        _ if crate::json_eq::same(a, b) => None,
         _ => Some((String::new(), Some(a), Some(b))),
     }
 }

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use super::snapshots::fill_states;
 use super::{RunRecord, Status, StepDoc};
+use crate::json_eq::canonical;
 
 /// Which of the two runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -82,7 +83,10 @@ pub fn diff_runs(a: &RunRecord, b: &RunRecord) -> RunDiff {
         first: steps.first().map(|s| s.step),
         status: (a.status != b.status).then_some((a.status, b.status)),
         steps,
-        state: json_patch::diff(&Value::Object(a.state.clone()), &Value::Object(b.state.clone())),
+        state: json_patch::diff(
+            &canonical(&Value::Object(a.state.clone())),
+            &canonical(&Value::Object(b.state.clone())),
+        ),
     }
 }
 
@@ -141,7 +145,7 @@ fn full_steps(r: &RunRecord) -> Vec<StepDoc> {
 
 fn compare_step(a: &StepDoc, b: &StepDoc) -> Option<StepDiff> {
     let pair = |x: &Vec<String>, y: &Vec<String>| (x != y).then(|| (x.clone(), y.clone()));
-    let state = json_patch::diff(&state_of(a), &state_of(b));
+    let state = json_patch::diff(&canonical(&state_of(a)), &canonical(&state_of(b)));
     let d = StepDiff {
         step: a.step,
         ran: pair(&a.ran, &b.ran),

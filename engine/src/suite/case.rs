@@ -6,6 +6,7 @@ use std::fmt;
 use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::check::check_case;
 use super::evaluate::{Score, score_all};
@@ -169,7 +170,8 @@ async fn drive(mut run: Run, case: &Case, mode: ReplayMode, host: &dyn Host) -> 
 /// Whether `new` ended unlike `baseline` (status or final state), naming the first step that
 /// differs.
 fn ended_unlike(baseline: &RunRecord, new: &RunRecord) -> Option<CaseFailure> {
-    if baseline.status == new.status && baseline.state == new.state {
+    let same_state = crate::json_eq::same(&Value::Object(baseline.state.clone()), &Value::Object(new.state.clone()));
+    if baseline.status == new.status && same_state {
         return None;
     }
     let d = diff_runs(baseline, new);
