@@ -45,7 +45,7 @@ pub struct Folders {
 /// declares and re-exports every module.
 pub const ENGINE_LAYERS: &[&[&str]] = &[
     // Values and findings that know nothing of graphs.
-    &["describe", "diagnostic", "json_size", "sse", "stack"],
+    &["describe", "diagnostic", "json_eq", "json_size", "sse", "stack"],
     // The graph format.
     &["document"],
     // Reading a document, its fingerprint, chat messages, JSON Schema, and the host trait
