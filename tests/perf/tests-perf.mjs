@@ -25,8 +25,9 @@ for (let i = 0; suite.cases.length < CASES; i++) {
   suite.cases.push({ ...c, name: `${c.name} #${Math.floor(i / base.cases.length) + 1}` });
 }
 
-/** Clicks `button` and times it until every case has `status`, counting frames meanwhile. */
-async function timedPass(page, panel, button, status) {
+/** Clicks `button` and times it until every case's badge reads `badge` (`pass` after Run
+ * tests, `same` after a check), counting frames meanwhile. */
+async function timedPass(page, panel, button, badge) {
   await page.evaluate(() => {
     window.__frames = [];
     window.__stopFrames = false;
@@ -39,8 +40,8 @@ async function timedPass(page, panel, button, status) {
   const t0 = Date.now();
   await panel.getByRole('button', { name: button, exact: true }).click();
   await page.waitForFunction(
-    ([n, s]) => document.querySelectorAll(`#tests-panel li.case[data-status="${s}"]`).length === n,
-    [CASES, status], { timeout: 1_800_000, polling: 50 });
+    ([n, b]) => [...document.querySelectorAll('#tests-panel li.case .test-badge')].filter((e) => e.textContent.trim() === b).length === n,
+    [CASES, badge], { timeout: 1_800_000, polling: 50 });
   const ms = Date.now() - t0;
   const frames = await page.evaluate(() => {
     window.__stopFrames = true;
@@ -65,10 +66,11 @@ try {
   await page.waitForFunction((n) => document.querySelectorAll('#tests-panel li.case').length === n, CASES, { timeout: 60_000 });
 
   figures.run = await timedPass(page, panel, 'Run tests', 'pass');
-  // An edit: the judge node moved on the canvas (arrow keys on the selected node).
-  await page.locator('[data-node-id="judge"]').click();
-  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
-  figures.check = await timedPass(page, panel, 'Check against saved runs', 'pass');
+  // An edit: Auto layout moves every node (the graph changes, the runs must not).
+  await page.getByRole('button', { name: 'Auto layout', exact: true }).click();
+  const undo = page.getByRole('button', { name: 'Undo', exact: true });
+  if (await undo.isDisabled()) throw new Error('Auto layout made no edit to check');
+  figures.check = await timedPass(page, panel, 'Check against saved runs', 'same');
 } finally {
   await browser.close();
   server.close();
