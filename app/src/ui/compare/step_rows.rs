@@ -11,21 +11,11 @@ use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 
 use crate::model::runs::compare::{Column, Comparison, Row, StepSide};
+use crate::ui::fields::scroll_to_show;
 
 /// The id of row `i`'s element (for `aria-activedescendant`).
 fn row_id(i: usize) -> String {
     format!("compare-step-{i}")
-}
-
-/// Scrolls `list` so that `row` shows, moving it as little as needed.
-fn scroll_to_show(list: &web_sys::HtmlElement, row: &web_sys::HtmlElement) {
-    let (top, bottom) = (row.offset_top(), row.offset_top() + row.offset_height());
-    let (seen_top, height) = (list.scroll_top(), list.client_height());
-    if top < seen_top {
-        list.set_scroll_top(top);
-    } else if bottom > seen_top + height {
-        list.set_scroll_top(bottom - height);
-    }
 }
 
 /// One run's cell of a row: what ran, the edges taken, or that the run had no such step.

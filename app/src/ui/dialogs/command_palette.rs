@@ -13,6 +13,7 @@ use web_sys::KeyboardEvent;
 use crate::actions::commands::{can_act, carry_out};
 use crate::model::editing::commands::filter;
 use crate::state::use_app;
+use crate::ui::fields::scroll_to_show;
 
 /// The id of a command's row (for `aria-activedescendant`).
 fn row_id(c: &Command) -> String {
@@ -136,16 +137,5 @@ pub fn CommandPalette() -> impl IntoView {
                 <p class="muted command-empty" role="status">"No command has that name"</p>
             })}
         </div>
-    }
-}
-
-/// Scrolls `list` as little as shows all of `row`.
-fn scroll_to_show(list: &web_sys::HtmlElement, row: &web_sys::HtmlElement) {
-    let (top, bottom) = (row.offset_top(), row.offset_top() + row.offset_height());
-    let (seen_top, height) = (list.scroll_top(), list.client_height());
-    if top < seen_top {
-        list.set_scroll_top(top);
-    } else if bottom > seen_top + height {
-        list.set_scroll_top(bottom - height);
     }
 }

@@ -38,3 +38,15 @@ pub fn focus_first(selector: String) {
         }
     });
 }
+
+/// Scrolls `list` so that `row` shows, moving it as little as needed (a listbox's active row
+/// kept in view: the command palette's, Compare runs' steps).
+pub fn scroll_to_show(list: &web_sys::HtmlElement, row: &web_sys::HtmlElement) {
+    let (top, bottom) = (row.offset_top(), row.offset_top() + row.offset_height());
+    let (seen_top, height) = (list.scroll_top(), list.client_height());
+    if top < seen_top {
+        list.set_scroll_top(top);
+    } else if bottom > seen_top + height {
+        list.set_scroll_top(bottom - height);
+    }
+}

@@ -32,7 +32,7 @@
 //! Shared by several controls: `body_check.rs` ([`templates_in_json`]: templates inside a
 //! JSON body), `check.rs` ([`Check`], [`Verdict`](check::Verdict), [`Validator`],
 //! [`ScopeNames`], [`check_source`](check::check_source): compiling source in a sandbox as the engine will) and `helpers.rs`
-//! ([`unique_id`](helpers::unique_id), [`fresh_name`], [`focus_later`]: adding a row;
+//! ([`unique_id`](helpers::unique_id), [`fresh_name`], [`focus_later`]: adding a row; [`scroll_to_show`]: a listbox's active row kept in view;
 //! [`focus_first`]: carrying keyboard focus into a new form).
 //!
 //! These files use each other and the state (the document, the alerts), never another
@@ -61,7 +61,7 @@ pub use body_check::templates_in_json;
 pub use check::{Check, ScopeNames, Validator};
 pub use checkbox_field::CheckboxField;
 pub use code_field::CodeField;
-pub use helpers::{focus_first, focus_later, fresh_name, unique_id};
+pub use helpers::{focus_first, focus_later, fresh_name, scroll_to_show, unique_id};
 pub use json_field::JsonField;
 pub use json_input::JsonInput;
 pub use kv_field::KvField;
