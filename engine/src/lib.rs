@@ -21,6 +21,7 @@
 //! | [`mcp`] | the Model Context Protocol's messages (format.md §2.11), pure: what a client sends, how a message the server sent is told apart, the results it reads (lenient types) and a result as a tool message's text; hosts move the bytes: `mcp/{wire, types, content}` |
 //! | [`record`] | the run record, `switchyard/run@1`, and what reads it: status, errors, map instances, snapshots (which steps carry their full state, any step's state rebuilt), a record checked against its graph, the reply tape and answers, two runs compared: `record/{status, errors, instance, snapshots, verify, replies, diff}` |
 //! | [`suite`] | tests built from runs, `switchyard/tests@1`: the suite format, datasets, a case run against its recorded replies and checked (expectations, evaluators, the baseline it must end like): `suite/{types, parse, dataset, prepare, check, case, expect, evaluate, summary, from_record}` |
+//! | [`trace`] | a run as OpenTelemetry spans, pure: the record mapped to spans with the GenAI conventions, ids derived from the run, for a live export and `switchyard trace` alike |
 //! | `schema` | (feature `schema`) the JSON Schemas of the documents, derived from these types: `schema/{graph, run, tests}` |
 //! | [`stack`] | the stack a thread running graph work is given, for the deepest value a script can build |
 //! | [`update`] | what a node writes in a step |
@@ -42,7 +43,7 @@
 //! 4. `script`
 //! 5. `state`, `update`
 //! 6. `plan`
-//! 7. `record` (the run format), `mermaid`
+//! 7. `record` (the run format), `mermaid`, `trace` (the record as spans)
 //! 8. `effects`
 //! 9. `run`: the executor
 //! 10. `suite`: tests and evaluations run over the executor
@@ -97,6 +98,7 @@ pub mod sse;
 pub mod stack;
 pub mod state;
 pub mod suite;
+pub mod trace;
 pub mod update;
 
 pub use diagnostic::{Diagnostic, Severity};
@@ -111,6 +113,6 @@ pub use record::diff::{RunDiff, StepDiff, describe_first, diff_runs};
 pub use record::snapshots::StepStates;
 pub use record::{
     ErrorKind, GivenAnswer, InputError, NodeError, RUN_FORMAT, RUN_SCHEMA_ID, RecordedReply, ReplayMode, ReplayProblem,
-    ReplyKind, RunError, RunRecord, Status, Usage,
+    ReplyKind, RunError, RunRecord, Status, TraceSession, Usage,
 };
 pub use run::Run;

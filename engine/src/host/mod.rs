@@ -82,6 +82,12 @@ pub struct HttpFailure {
 pub trait Host {
     /// Milliseconds on a monotonic clock with any origin.
     fn now_ms(&self) -> f64;
+    /// Milliseconds since the Unix epoch, when the host knows the time of day: steps and
+    /// effects are stamped with it so a trace shows when they ran. A host without a
+    /// wall clock (the default, and the deterministic test hosts) leaves records unstamped.
+    fn epoch_ms(&self) -> Option<f64> {
+        None
+    }
     /// A new, unique run id.
     fn new_run_id(&self) -> String;
     /// Performs an HTTP request.

@@ -106,6 +106,25 @@ pub struct RunRecord {
     /// The answers given to human nodes, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub answers: Vec<GivenAnswer>,
+    /// The OpenTelemetry trace id (32 lowercase hex digits) of the run's latest session: its
+    /// start, or its last resume. A tracing tool shows the run under this id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace_id: Option<String>,
+    /// Every session of the run (its start and each resume), in order: the trace each one
+    /// is exported as, and the first step it ran.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub traces: Vec<TraceSession>,
+}
+
+/// One session of a run (it started, or was resumed) and the trace it is exported as.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct TraceSession {
+    /// The session's trace id: 32 lowercase hex digits.
+    pub trace_id: String,
+    /// The first step the session ran (the step count before it, plus one).
+    pub from_step: u64,
 }
 
 /// Tokens model providers said a run's calls took (format.md §11): each `llm` step's

@@ -51,6 +51,8 @@ impl Run {
             steps: with_steps.then(|| self.complete_step_docs(states)),
             replies,
             answers,
+            trace_id: None,
+            traces: Vec::new(),
         }
     }
 

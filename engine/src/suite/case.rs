@@ -202,5 +202,7 @@ fn empty_record(case: &Case) -> RunRecord {
         steps: Some(Vec::new()),
         replies: Vec::new(),
         answers: Vec::new(),
+        trace_id: None,
+        traces: Vec::new(),
     }
 }

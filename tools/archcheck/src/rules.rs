@@ -58,7 +58,7 @@ pub const ENGINE_LAYERS: &[&[&str]] = &[
     // Validation and compilation into a plan.
     &["plan"],
     // The run format, and Mermaid export of a plan.
-    &["record", "mermaid"],
+    &["record", "mermaid", "trace"],
     // Nodes that reach outside the engine.
     &["effects"],
     // The executor.
