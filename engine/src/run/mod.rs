@@ -47,6 +47,7 @@ mod replay;
 mod route;
 mod scope;
 mod snapshots;
+mod spans;
 mod start;
 mod step;
 mod step_json;
