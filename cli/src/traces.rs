@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use engine::Run;
-use engine::trace::{AttrValue, SpanDoc, TraceId, TraceOptions};
+use engine::trace::{AttrValue, SpanDoc, TraceOptions};
 use switchyard_otel::{Config, Exporter, SHUTDOWN_WAIT};
 
 use crate::console::Console;
@@ -92,7 +92,7 @@ impl RunTracer {
     pub fn begin(&mut self, run: &Run) {
         self.after = run.step_count();
         self.open = true;
-        if let (Some(console), Some(id)) = (&self.console, self.trace_id(run)) {
+        if let (Some(console), Some(id)) = (&self.console, run.trace_id()) {
             console.say(&format!("trace {id}"));
         }
     }
@@ -114,11 +114,6 @@ impl RunTracer {
         if let Some(root) = run.session_span(self.options) {
             self.exporter.send(vec![root]);
         }
-    }
-
-    /// The trace the current session is exported as.
-    pub fn trace_id(&self, run: &Run) -> Option<TraceId> {
-        run.session_span(self.options).map(|root| root.trace_id)
     }
 }
 
