@@ -61,14 +61,19 @@ fn assert_line(out: &Out, line: usize) {
     assert_eq!(l, line, "wrong line in the message\n{}", out.describe());
 }
 
-/// A record with what legitimately differs between two runs taken out: the run id and the
-/// steps' durations.
+/// A record with what legitimately differs between two runs taken out: the run id (and the
+/// trace ids derived from it) and the steps' durations and wall-clock times.
 fn comparable(mut record: Value) -> Value {
     let obj = record.as_object_mut().expect("a record is a JSON object");
-    obj.remove("run_id");
+    for key in ["run_id", "trace_id", "traces"] {
+        obj.remove(key);
+    }
     if let Some(Value::Array(steps)) = obj.get_mut("steps") {
         for s in steps {
-            s.as_object_mut().expect("a step is a JSON object").remove("duration_ms");
+            let step = s.as_object_mut().expect("a step is a JSON object");
+            for key in ["duration_ms", "started_ms", "timings"] {
+                step.remove(key);
+            }
         }
     }
     record
