@@ -44,13 +44,19 @@ fn steps(rec: &Value) -> &Vec<Value> {
     rec["steps"].as_array().expect("the record has its steps")
 }
 
-/// The record without what differs between two runs (ids, durations) nor the steps' states.
+/// The record without what differs between two runs (ids, trace ids, durations, wall-clock
+/// times) nor the steps' states.
 fn without_states(rec: &Value) -> Value {
     let mut rec = rec.clone();
-    rec["run_id"] = Value::Null;
+    for key in ["run_id", "trace_id", "traces"] {
+        rec[key] = Value::Null;
+    }
     for s in rec["steps"].as_array_mut().into_iter().flatten() {
         s["duration_ms"] = Value::Null;
-        s.as_object_mut().expect("a step is an object").remove("state");
+        let step = s.as_object_mut().expect("a step is an object");
+        for key in ["state", "started_ms", "timings"] {
+            step.remove(key);
+        }
     }
     rec
 }
