@@ -12,14 +12,10 @@
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
-use std::time::Duration;
 
 use engine::trace::{SpanId, TraceOptions};
 use engine::{Run, Status};
-use switchyard_otel::{Config, ConfigError, Exporter};
-
-/// How long the program waits at exit for queued spans to reach the collector.
-pub const SHUTDOWN_WAIT: Duration = Duration::from_secs(5);
+use switchyard_otel::{Config, ConfigError, Exporter, SHUTDOWN_WAIT};
 
 /// The process's exporter: `None` until [`start`], and when nothing is configured.
 static EXPORTER: Mutex<Option<Exporter>> = Mutex::new(None);
@@ -37,7 +33,7 @@ pub fn start_with(config: Config) {
     *exporter() = Some(Exporter::start(config));
 }
 
-/// Stops the process's exporter, waiting at most [`SHUTDOWN_WAIT`] for what is queued; the
+/// Stops the process's exporter, waiting at most [`SHUTDOWN_WAIT`] (5 s) for what is queued; the
 /// warnings to print (a collector that could not be reached…).
 pub fn stop() -> Vec<String> {
     let taken = exporter().take();

@@ -237,8 +237,8 @@ async fn run_steps(job: &mut Job, begun: &mut Begun, s: &Stepping<'_>) -> Result
 /// The run's metadata names the trace of its session (`trace_id`, as its record does), so a
 /// client finds the run in its tracing tool.
 fn note_trace_id(job: &mut Job, run: &Run) {
-    if let Some(id) = run.record(false).trace_id {
-        job.row.info.metadata.insert("trace_id".into(), Value::String(id));
+    if let Some(id) = run.trace_id() {
+        job.row.info.metadata.insert("trace_id".into(), Value::String(id.to_string()));
     }
 }
 
