@@ -78,7 +78,8 @@ impl RunTrace {
     /// Starts tracing `run` from where it stands: steps it already had (a fork's, a resumed
     /// run's) belong to earlier sessions and are not sent again.
     pub fn new(run: &Run) -> RunTrace {
-        let options = exporter().as_ref().map(|e| TraceOptions { capture_content: e.capture_content() });
+        let options =
+            exporter().as_ref().map(|e| TraceOptions { capture_content: e.capture_content(), ..Default::default() });
         let run_id = run.run_id().to_string();
         if options.is_some() {
             let mut sent = sent();

@@ -46,8 +46,11 @@ fn wait_status(restate: &Restate, run_id: &str, code: i32) {
     }
 }
 
+/// The record `switchyard record` prints (its exit code says the run's status).
 fn record(restate: &Restate, run_id: &str) -> Value {
-    serde_json::from_str(&cli_ok(restate, &["record", run_id])).expect("the record is JSON")
+    let out = restate.cli(&["record", run_id]);
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("record: {e}: {}", String::from_utf8_lossy(&out.stderr)))
 }
 
 /// The trace ids of the record's sessions, in order.
@@ -121,9 +124,9 @@ fn a_served_run_is_sent_as_a_trace_under_the_records_trace_id() {
     assert_eq!(chats.len(), 1, "one model call, one chat span: {spans:#?}");
     let chat = chats[0];
     assert_eq!(chat.trace_id.to_string(), traces[0], "the model call ran in the first session");
-    // "Write a reply to: Move the launch to Friday": 8 words in, 11 out (the fake's count).
-    assert_eq!(int(chat, "gen_ai.usage.input_tokens"), Some(8));
-    assert_eq!(int(chat, "gen_ai.usage.output_tokens"), Some(11));
+    // "Write a reply to: Move the launch to Friday": 9 words in, 12 out (the fake's count).
+    assert_eq!(int(chat, "gen_ai.usage.input_tokens"), Some(9));
+    assert_eq!(int(chat, "gen_ai.usage.output_tokens"), Some(12));
     assert!(chat.start_ms >= before - 1000.0 && chat.end_ms <= after + 1000.0);
     assert_eq!(model.total_calls(), 1);
 }

@@ -34,7 +34,10 @@ fn graph(base_url: &str) -> Value {
              "options": ["approve", "reject"]},
             {"id": "end", "kind": "end"}
         ],
-        "edges": [{"from": "start", "to": "draft"}, {"from": "draft", "to": "approve"}, {"from": "approve", "to": "end"}]
+        "edges": [
+            {"from": "start", "to": "draft"}, {"from": "draft", "to": "approve"},
+            {"from": "approve", "to": "end", "label": "approve"}, {"from": "approve", "to": "end", "label": "reject"}
+        ]
     })
 }
 
@@ -70,9 +73,10 @@ fn serve(graph: &Value, receiver: &Receiver) -> Served {
         .stderr(Stdio::inherit())
         .spawn()
         .expect("the server starts");
-    let served = Served { child, base: format!("http://127.0.0.1:{port}"), _dir: dir };
+    let mut served = Served { child, base: format!("http://127.0.0.1:{port}"), _dir: dir };
     let since = Instant::now();
     while support::agent().get(&format!("{}/ok", served.base)).call().is_err() {
+        assert!(served.child.try_wait().is_ok_and(|ended| ended.is_none()), "the server stopped");
         assert!(since.elapsed() < WAIT, "the server never listened");
         std::thread::sleep(Duration::from_millis(50));
     }
@@ -143,8 +147,8 @@ fn a_served_run_and_its_resume_are_sent_as_linked_traces() {
     assert!(waited_root.start_ms >= before - 1000.0 && waited_root.end_ms <= after + 1000.0, "{waited_root:#?}");
     assert!(waited.iter().any(|s| s.name.starts_with("step ") && s.parent == Some(waited_root.span_id)));
     let chat = waited.iter().find(|s| s.name == "chat fake-1").unwrap_or_else(|| panic!("no chat span: {waited:#?}"));
-    assert_eq!(int(chat, "gen_ai.usage.input_tokens"), Some(8));
-    assert_eq!(int(chat, "gen_ai.usage.output_tokens"), Some(11));
+    assert_eq!(int(chat, "gen_ai.usage.input_tokens"), Some(9));
+    assert_eq!(int(chat, "gen_ai.usage.output_tokens"), Some(12));
     let ids: Vec<_> = waited.iter().map(|s| s.span_id).collect();
     assert!(waited.iter().all(|s| s.parent.is_none_or(|p| ids.contains(&p))), "a tree: {waited:#?}");
 
