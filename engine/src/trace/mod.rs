@@ -158,22 +158,28 @@ fn earlier_detail(steps: &[StepDoc], name: &str) -> Option<serde_json::Value> {
     steps.iter().rev().find_map(|s| s.details.get(name).cloned())
 }
 
-/// The spans of step index `i` of `steps` in session trace `trace`, appended to `out`.
+/// A record's steps and where each starts when laid out without stamps.
+#[derive(Clone, Copy)]
+struct Laid<'a> {
+    steps: &'a [StepDoc],
+    starts: &'a [f64],
+}
+
+/// The spans of step index `i` in session trace `trace`, appended to `out`.
 fn map_step(
     trace: TraceId,
-    steps: &[StepDoc],
-    starts: &[f64],
+    laid: Laid<'_>,
     i: usize,
     replies: &[&RecordedReply],
     graph: Option<&Graph>,
     options: TraceOptions,
     out: &mut Vec<SpanDoc>,
 ) {
-    let earlier = |name: &str| earlier_detail(&steps[..i], name);
+    let earlier = |name: &str| earlier_detail(&laid.steps[..i], name);
     let input = StepInput {
         trace,
-        doc: &steps[i],
-        laid_out_ms: starts[i],
+        doc: &laid.steps[i],
+        laid_out_ms: laid.starts[i],
         replies,
         earlier: &earlier,
         prefix: String::new(),
@@ -218,7 +224,7 @@ pub fn step_spans(record: &RunRecord, step: u64, graph: Option<&Graph>, options:
     let starts = laid_out_starts(steps, options.unstamped_start_ms);
     let replies: Vec<&RecordedReply> = record.replies.iter().filter(|r| r.step == step).collect();
     let mut out = Vec::new();
-    map_step(trace, steps, &starts, i, &replies, graph, options, &mut out);
+    map_step(trace, Laid { steps, starts: &starts }, i, &replies, graph, options, &mut out);
     out
 }
 
@@ -243,7 +249,7 @@ pub fn record_spans(record: &RunRecord, graph: Option<&Graph>, options: TraceOpt
         for (i, doc) in steps.iter().enumerate() {
             if doc.step >= session.from_step && doc.step < until {
                 let replies = by_step.get(&doc.step).map(Vec::as_slice).unwrap_or_default();
-                map_step(trace, steps, &starts, i, replies, graph, options, &mut out);
+                map_step(trace, Laid { steps, starts: &starts }, i, replies, graph, options, &mut out);
             }
         }
         out.extend(root_of(record, &sessions, k, &starts, options));

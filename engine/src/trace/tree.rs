@@ -28,6 +28,21 @@ pub(crate) struct StepInput<'a> {
     pub parent: SpanId,
 }
 
+/// The step a task's spans hang under: its path, span and time.
+struct Frame {
+    path: String,
+    id: SpanId,
+    start: f64,
+    end: f64,
+}
+
+/// What every span of a step is mapped with.
+#[derive(Clone, Copy)]
+struct Mapping<'g> {
+    graph: Option<&'g Graph>,
+    options: TraceOptions,
+}
+
 /// The root span's id in trace `trace`.
 pub(crate) fn root_id(trace: TraceId) -> SpanId {
     span_id_for(trace, "run")
@@ -65,27 +80,19 @@ pub(crate) fn step_tree(input: &StepInput<'_>, graph: Option<&Graph>, options: T
         events: Vec::new(),
         links: Vec::new(),
     });
+    let frame = Frame { path, id, start, end };
+    let mapping = Mapping { graph, options };
     let tasks = doc.ran.iter().map(|t| (t, false)).chain(doc.skipped.iter().map(|t| (t, true)));
     for (task, skipped) in tasks {
-        node_tree(input, &path, id, (start, end), task, skipped, graph, options, out);
+        node_tree(input, &frame, task, skipped, mapping, out);
     }
 }
 
 /// A task's span, its calls' spans and (a subgraph node) its inner steps.
-#[allow(clippy::too_many_arguments, reason = "the parts of one step a task's spans hang from")]
-fn node_tree(
-    input: &StepInput<'_>,
-    step_path: &str,
-    step_id: SpanId,
-    (step_start, step_end): (f64, f64),
-    task: &str,
-    skipped: bool,
-    graph: Option<&Graph>,
-    options: TraceOptions,
-    out: &mut Vec<SpanDoc>,
-) {
+fn node_tree(input: &StepInput<'_>, step: &Frame, task: &str, skipped: bool, m: Mapping<'_>, out: &mut Vec<SpanDoc>) {
     let doc = input.doc;
-    let path = format!("{step_path}/node/{task}");
+    let (step_start, step_end) = (step.start, step.end);
+    let path = format!("{}/node/{task}", step.path);
     let id = span_id_for(input.trace, &path);
     let detail = doc.details.get(task);
     let (start, end) = match doc.timings.get(task) {
@@ -97,7 +104,7 @@ fn node_tree(
     let (node_id, index) = split_name(task).unwrap_or((task, None));
     let mut a = Attrs::default();
     a.str("switchyard.node.id", node_id);
-    if let Some(kind) = graph.and_then(|g| g.nodes.iter().find(|n| n.id == node_id)) {
+    if let Some(kind) = m.graph.and_then(|g| g.nodes.iter().find(|n| n.id == node_id)) {
         a.str("switchyard.node.kind", kind.kind.name());
     }
     if let Some(i) = index {
@@ -130,7 +137,7 @@ fn node_tree(
     out.push(SpanDoc {
         trace_id: input.trace,
         span_id: id,
-        parent: Some(step_id),
+        parent: Some(step.id),
         name: format!("node {task}"),
         kind: SpanKind::Internal,
         start_ms: start,
@@ -141,21 +148,20 @@ fn node_tree(
         links: Vec::new(),
     });
     let own: Vec<&RecordedReply> = input.replies.iter().copied().filter(|r| r.node == task).collect();
-    let calls = NodeCalls { trace: input.trace, path: &path, parent: id, start, detail, graph, options };
+    let calls =
+        NodeCalls { trace: input.trace, path: &path, parent: id, start, detail, graph: m.graph, options: m.options };
     node_calls(&calls, &own, out);
     if let Some(inner) = detail.and_then(|d| d.get("subgraph")) {
-        inner_steps(input, task, &path, id, start, inner, options, out);
+        let node = Frame { path, id, start, end };
+        inner_steps(input, task, &node, inner, m.options, out);
     }
 }
 
 /// The steps a subgraph node's inner run took in this step, under the node's span.
-#[allow(clippy::too_many_arguments, reason = "the node the inner steps hang under")]
 fn inner_steps(
     input: &StepInput<'_>,
     task: &str,
-    node_path: &str,
-    node_id: SpanId,
-    node_start: f64,
+    node: &Frame,
     inner: &Value,
     options: TraceOptions,
     out: &mut Vec<SpanDoc>,
@@ -177,7 +183,7 @@ fn inner_steps(
             Some(RecordedReply { node: inner_name.to_string(), ..(*r).clone() })
         })
         .collect();
-    let mut at = node_start;
+    let mut at = node.start;
     let mut placed = vec![false; renamed.len()];
     for (i, doc) in steps.iter().enumerate().filter(|(_, d)| d.step > shown) {
         let replies = calls_in(doc, &renamed, &mut placed);
@@ -189,8 +195,8 @@ fn inner_steps(
             laid_out_ms: at,
             replies: &replies,
             earlier: &earlier,
-            prefix: format!("{node_path}/"),
-            parent: node_id,
+            prefix: format!("{}/", node.path),
+            parent: node.id,
         };
         at += doc.duration_ms.max(0.0);
         step_tree(&step_input, None, options, out);
