@@ -68,14 +68,33 @@ impl Exporter {
         }
     }
 
+    /// Queues `spans`, waiting (up to `wait` in all) for room in the queue rather than
+    /// dropping: for a whole record exported after the fact, where no run waits. Spans still
+    /// without room after `wait` are dropped and counted.
+    pub fn send_all(&self, spans: Vec<SpanDoc>, wait: Duration) {
+        if let Ok(pipeline) = &self.pipeline {
+            let deadline = std::time::Instant::now() + wait;
+            for chunk in spans.chunks(BATCH_SIZE) {
+                pipeline.wait_for_room(chunk.len(), deadline);
+                pipeline.send(chunk.to_vec());
+            }
+        }
+    }
+
     /// Sends what is queued, waiting at most `wait`; returns the warnings to print (the
     /// collector could not be reached, spans dropped…), at most one per kind of problem.
     /// Each reads `could not send traces to <endpoint>: <why>`.
     pub fn shutdown(self, wait: Duration) -> Vec<String> {
+        self.close(wait)
+    }
+
+    /// [`Exporter::shutdown`] for an exporter shared between threads (behind an `Arc`): spans
+    /// sent after it are dropped without a word. Call it once.
+    pub fn close(&self, wait: Duration) -> Vec<String> {
         let endpoint = self.config.endpoint_for_display();
-        let problems = match self.pipeline {
-            Ok(pipeline) => pipeline.shutdown(wait),
-            Err(why) => vec![why],
+        let problems = match &self.pipeline {
+            Ok(pipeline) => pipeline.close(wait),
+            Err(why) => vec![why.clone()],
         };
         problems.into_iter().map(|why| format!("could not send traces to {endpoint}: {why}")).collect()
     }
@@ -108,19 +127,28 @@ impl Pipeline {
         }
     }
 
+    /// Waits until `n` more spans fit in the queue, or until `deadline`.
+    fn wait_for_room(&self, n: usize, deadline: std::time::Instant) {
+        while Health::count(&self.health.in_flight) + n > MAX_QUEUED_SPANS && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
     /// The problems to report, each as the reason after `could not send traces to …:`.
-    fn shutdown(self, wait: Duration) -> Vec<String> {
+    fn close(&self, wait: Duration) -> Vec<String> {
         let outcome = self.processor.shutdown_with_timeout(wait);
         let health = &self.health;
         let lost = Health::count(&health.lost) + Health::count(&health.in_flight);
         let mut problems = Vec::new();
-        match (health.first_failure(), &outcome) {
-            (Some(failure), _) => problems.push(format!("{failure} ({lost} spans not delivered)")),
-            (None, Err(OTelSdkError::Timeout(_))) => {
-                problems.push(format!("no answer within {} s of exit ({lost} spans not delivered)", wait.as_secs_f64()))
-            }
-            (None, _) if lost > 0 => problems.push(format!("{lost} spans not delivered")),
-            (None, _) => {}
+        let timed_out = matches!(outcome, Err(OTelSdkError::Timeout(_)));
+        // A failure a retry made good is no problem: only spans that did not arrive count.
+        if lost > 0 || timed_out {
+            let why = match (health.first_failure(), timed_out) {
+                (Some(failure), _) => failure.to_string(),
+                (None, true) => format!("no answer within {} s of exit", wait.as_secs_f64()),
+                (None, false) => "the exporter gave up".to_string(),
+            };
+            problems.push(format!("{why} ({lost} spans not delivered)"));
         }
         let dropped = Health::count(&health.dropped);
         if dropped > 0 {
