@@ -127,9 +127,10 @@ class Phoenix:
             if not cursor:
                 return spans
 
-    def wait_for_spans(self, project, count, within=60, **query):
-        """The spans of `project` once there are at least `count` and no more arrive for a
-        moment (Phoenix inserts in batches, so a trace can show up in parts)."""
+    def wait_for_spans(self, project, count, within=60, until=None, **query):
+        """The spans of `project` (filtered by `query`) once there are at least `count`, `until`
+        holds for them (when given) and no more arrive for a moment: Phoenix inserts in
+        batches, so a trace can show up in parts."""
         deadline = time.monotonic() + within
         seen, stable_since = -1, None
         while True:
@@ -137,11 +138,11 @@ class Phoenix:
             now = time.monotonic()
             if len(spans) != seen:
                 seen, stable_since = len(spans), now
-            elif len(spans) >= count and now - stable_since >= 1.0:
+            elif len(spans) >= count and now - stable_since >= 1.0 and (until is None or until(spans)):
                 return spans
             if now > deadline:
-                raise AssertionError(f"Phoenix holds {len(spans)} span(s) of project {project!r}, "
-                                     f"expected at least {count}, after {within} s")
+                raise AssertionError(f"Phoenix holds {len(spans)} span(s) of project {project!r} ({query}), "
+                                     f"expected at least {count}{' and a root' if until else ''}, after {within} s")
             time.sleep(0.2)
 
     def stop(self):
