@@ -55,6 +55,10 @@ class Phoenix:
             "PHOENIX_SQL_DATABASE_URL": f"sqlite:///{self.dir / 'phoenix.db'}",
             "PHOENIX_TELEMETRY_ENABLED": "false",
             "PHOENIX_LOG_SQL": "false",
+            # Nothing reaches outside the machine (Phoenix's assistant would fetch its docs).
+            "PHOENIX_ALLOW_EXTERNAL_RESOURCES": "false",
+            "PHOENIX_DISABLE_AGENT_ASSISTANT": "true",
+            "PHOENIX_ENABLE_MCP_SERVER": "false",
             # Nothing of Phoenix's own is traced into itself.
             "OTEL_SDK_DISABLED": "true",
         })

@@ -36,13 +36,15 @@ def main():
             loader.testNamePatterns = [f"*{k}*" for k in args.k]
         tests = loader.loadTestsFromName("test_traces")
         result = unittest.TextTestRunner(verbosity=2).run(tests)
+        if result.testsRun == 0:
+            print(f"no test matches {args.k}", file=sys.stderr)
         if not result.wasSuccessful():
             print(f"--- Phoenix's log (end) ---\n{support.phoenix.log_text()}", file=sys.stderr)
     finally:
         support.model.close()
         support.phoenix.stop()
     print(f"otel tests: {result.testsRun} run in {time.monotonic() - started:.1f} s", flush=True)
-    sys.exit(0 if result.wasSuccessful() else 1)
+    sys.exit(0 if result.wasSuccessful() and result.testsRun > 0 else 1)
 
 
 if __name__ == "__main__":
