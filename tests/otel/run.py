@@ -34,7 +34,7 @@ def main():
         loader = unittest.TestLoader()
         if args.k:
             loader.testNamePatterns = [f"*{k}*" for k in args.k]
-        tests = loader.loadTestsFromName("test_traces")
+        tests = loader.loadTestsFromNames(["test_traces", "test_serve"])
         result = unittest.TextTestRunner(verbosity=2).run(tests)
         if result.testsRun == 0:
             print(f"no test matches {args.k}", file=sys.stderr)
