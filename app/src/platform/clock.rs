@@ -12,6 +12,11 @@ pub fn now_ms() -> f64 {
         .map_or_else(js_sys::Date::now, |p| p.now())
 }
 
+/// Milliseconds since the Unix epoch (`Date.now()`): steps and calls are stamped with it.
+pub fn epoch_ms() -> f64 {
+    js_sys::Date::now()
+}
+
 /// A run id: the time in hexadecimal (so ids sort by age), then a random part.
 pub fn new_run_id() -> String {
     let t = js_sys::Date::now() as u64;
