@@ -6,6 +6,7 @@
 
 mod alloc_count;
 mod cli_process;
+mod collector;
 
 use std::time::Instant;
 
@@ -108,6 +109,7 @@ fn main() {
     let mut outside = Outside::default();
     if let Some(binary) = &args.cli {
         outside.cli = cli_process::measure(binary, &selected, &native.cases, args.quick);
+        outside.export = cli_process::measure_export(binary, &selected, &native.cases, args.quick);
     }
     if let Some(path) = &args.langgraph {
         let figures: Vec<(String, f64)> = read_json(path).unwrap_or_else(|e| {

@@ -5,11 +5,29 @@ use std::fmt::Write;
 
 use crate::figures::{CaseFigures, Side};
 
-/// Per node execution, microseconds, for the whole CLI and for LangGraph, by case key.
+/// Per node execution, microseconds, for the whole CLI and for LangGraph, by case key; the
+/// CLI with trace export off and on.
 #[derive(Debug, Default)]
 pub struct Outside {
     pub cli: Vec<(String, f64)>,
     pub langgraph: Vec<(String, f64)>,
+    pub export: Vec<Export>,
+}
+
+/// One case as a CLI process with OpenTelemetry export off and on (to a local collector that
+/// accepts everything).
+#[derive(Debug, Clone)]
+pub struct Export {
+    pub key: String,
+    /// µs per node, no collector configured.
+    pub off_us: f64,
+    /// µs per node, every span sent.
+    pub on_us: f64,
+    /// OTLP bytes and requests the collector received per run.
+    pub kb_per_run: f64,
+    pub requests_per_run: f64,
+    /// The process's warning, if it gave one (spans dropped…).
+    pub warning: Option<String>,
 }
 
 impl Outside {
@@ -28,6 +46,9 @@ pub fn render(native: &Side, wasm: Option<&Side>, outside: &Outside) -> String {
     growth(&mut out, native, wasm);
     if !outside.cli.is_empty() || !outside.langgraph.is_empty() {
         whole(&mut out, native, outside);
+    }
+    if !outside.export.is_empty() {
+        export(&mut out, native, &outside.export);
     }
     allocations(&mut out, native);
     probes(&mut out, native, wasm);
@@ -146,6 +167,33 @@ fn whole(out: &mut String, native: &Side, outside: &Outside) {
             continue;
         }
         let _ = writeln!(out, "{:<40} {:>10} {:>12} {:>14}", n.name, num(cli, 2), num(lg, 1), ratio(lg, cli));
+    }
+    let _ = writeln!(out);
+}
+
+fn export(out: &mut String, native: &Side, figures: &[Export]) {
+    let _ = writeln!(
+        out,
+        "Trace export (release `switchyard run` minus an empty graph's run, medians of alternating runs; on = \
+         OTEL_EXPORTER_OTLP_ENDPOINT at a local collector that accepts everything), µs per node:"
+    );
+    let _ =
+        writeln!(out, "{:<40} {:>8} {:>8} {:>10} {:>12} {:>9}", "case", "off", "on", "cost", "OTLP KB/run", "requests");
+    for f in figures {
+        let name = native.cases.iter().find(|c| c.key == f.key).map_or(f.key.as_str(), |c| c.name.as_str());
+        let _ = writeln!(
+            out,
+            "{:<40} {:>8.2} {:>8.2} {:>10.2} {:>12.0} {:>9.0}",
+            name,
+            f.off_us,
+            f.on_us,
+            f.on_us - f.off_us,
+            f.kb_per_run,
+            f.requests_per_run
+        );
+        if let Some(w) = &f.warning {
+            let _ = writeln!(out, "{:<40} {w}", "");
+        }
     }
     let _ = writeln!(out);
 }

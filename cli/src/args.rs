@@ -69,6 +69,19 @@ pub enum Command {
     Fork(ForkArgs),
     /// Serve graphs as MCP tools, over stdio or Streamable HTTP (--listen).
     Mcp(McpArgs),
+    /// Send a run record to an OpenTelemetry collector or tracing tool as traces (one per
+    /// session), with its recorded times; where to is read from OTEL_EXPORTER_OTLP_ENDPOINT.
+    Trace(TraceArgs),
+}
+
+#[derive(Args)]
+pub struct TraceArgs {
+    /// The run record (switchyard/run@1), e.g. one saved by `run --record` or downloaded
+    /// from the editor.
+    pub run: String,
+    /// The graph the run belongs to, so node spans say each node's kind.
+    #[arg(long, value_name = "GRAPH.json")]
+    pub graph: Option<String>,
 }
 
 #[derive(Args)]

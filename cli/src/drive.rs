@@ -7,6 +7,10 @@ use engine::{Run, Status, StepStates};
 
 /// Something that follows a run as it goes.
 pub trait Observer {
+    /// Whether it reads the new steps' record form (building it can copy the state).
+    fn wants_steps(&self) -> bool {
+        true
+    }
     /// The run is about to take its first step (it may already have stopped).
     fn started(&mut self, _run: &Run) {}
     /// A step is about to run.
@@ -33,7 +37,8 @@ pub fn drive(run: &mut Run, host: &dyn Host, observers: &mut [&mut dyn Observer]
         let before = run.steps().len();
         pollster::block_on(run.step(host));
         // Turning steps into their record form can cost a copy of the state: only when watched.
-        let new_steps = if observers.is_empty() { Vec::new() } else { run.step_docs_with(before, states) };
+        let watched = observers.iter().any(|o| o.wants_steps());
+        let new_steps = if watched { run.step_docs_with(before, states) } else { Vec::new() };
         for o in observers.iter_mut() {
             o.stepped(run, &new_steps);
         }

@@ -8,7 +8,7 @@
 //! | module | what it holds |
 //! |---|---|
 //! | `args` | the command line as clap parses it, with every flag's help |
-//! | `commands` | one module per command: `run`, `resume`, `validate`, `mermaid`, `test` (and `test add`), `diff`, `serve`, `server`, `mcp`, and the Restate clients `submit`, `status` (and `record`), `answer`, `fork` |
+//! | `commands` | one module per command: `run`, `resume`, `validate`, `mermaid`, `test` (and `test add`), `diff`, `trace`, `serve`, `server`, `mcp`, and the Restate clients `submit`, `status` (and `record`), `answer`, `fork` |
 //! | `testing` | what `test` is made of: the suite file, cases on threads, the replaying host, the report, the two-graph table, JUnit, the progress bar |
 //! | `ingress` | the clients' HTTP calls to a Restate ingress, refusals read |
 //! | `session` | `run` and `resume` after their run is ready: observers chosen by the flags, the run driven, the exit code |
@@ -24,6 +24,7 @@
 //! | `undeclared` | input and `--set` keys no state field declares: warnings, or `--strict` |
 //! | `input` | files and JSON arguments read, with errors that say where |
 //! | `mcp` | `switchyard mcp`: graphs as MCP tools (rmcp glue in `mcp/server` and `mcp/http`) |
+//! | `traces` | runs sent as OpenTelemetry traces when `OTEL_*` asks: the process's exporter, a tracer per run |
 //! | `host` | the CLI's host: clock, HTTP, keys, MCP exchanges |
 //! | `consent` | `--allow-command`: the programs a graph may start as MCP servers, checked before a run |
 //! | `output` | stdout and stderr written without panicking |
@@ -51,6 +52,7 @@ mod schema;
 mod session;
 mod testing;
 mod timer;
+mod traces;
 mod undeclared;
 
 use std::process::ExitCode;
@@ -111,6 +113,7 @@ fn dispatch(command: Command) -> Result<Printed, BadInput> {
         Command::Mermaid { graph } => commands::mermaid::mermaid(&graph),
         Command::Schema { name } => schema::print(&name).map(|text| Printed::new(text, 0)),
         Command::Test(args) => commands::test::test(args),
+        Command::Trace(args) => commands::trace::trace(args),
         Command::Diff(args) => commands::diff::diff(args),
         Command::Serve { listen, allow, deny, allow_command } => {
             commands::serve::serve(&listen, allow.as_deref(), deny.as_deref(), &allow_command)

@@ -1,6 +1,6 @@
 //! What `run` and `resume` do once their run is ready: drive it with the observers the flags
-//! ask for (record file, event lines, progress line), then hand back the record to print
-//! and the exit code.
+//! ask for (record file, event lines, progress line) and the environment asks for (traces),
+//! then hand back the record to print and the exit code.
 
 use engine::Run;
 use engine::host::Host;
@@ -13,6 +13,7 @@ use crate::exit::{self, EXIT_OUTPUT_FAILED, Printed};
 use crate::input::BadInput;
 use crate::progress::Progress;
 use crate::record_file::RecordFile;
+use crate::traces::Traces;
 
 /// Drives `run` to its end as `driving` asks.
 pub fn drive_and_print(run: &mut Run, host: &dyn Host, driving: &Driving) -> Result<Printed, BadInput> {
@@ -20,6 +21,9 @@ pub fn drive_and_print(run: &mut Run, host: &dyn Host, driving: &Driving) -> Res
     let console = progress.as_ref().map(|p| Console::with_bar(p.bar())).unwrap_or_default();
     let mut record = open_record(driving, run, &console)?;
     let mut events = driving.events.then(|| Events::new(console.clone()));
+    // Started before the first step so that every step is sent as it ends.
+    let traces = Traces::from_env();
+    let mut tracer = traces.as_ref().map(|t| t.tracer().printing_to(console.clone()));
 
     let mut observers: Vec<&mut dyn Observer> = Vec::new();
     if let Some(p) = progress.as_mut() {
@@ -31,7 +35,13 @@ pub fn drive_and_print(run: &mut Run, host: &dyn Host, driving: &Driving) -> Res
     if let Some(e) = events.as_mut() {
         observers.push(e);
     }
+    if let Some(t) = tracer.as_mut() {
+        observers.push(t);
+    }
     drive(run, host, &mut observers, driving.states());
+    if let Some(traces) = traces {
+        traces.finish_and_warn();
+    }
 
     // The file was promised to hold the run's end: if it does not, say so by the exit code
     // (the warning was printed when the write failed).

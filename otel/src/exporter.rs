@@ -68,14 +68,33 @@ impl Exporter {
         }
     }
 
+    /// Queues `spans`, waiting (up to `wait` in all) for room in the queue rather than
+    /// dropping: for a whole record exported after the fact, where no run waits. Spans still
+    /// without room after `wait` are dropped and counted.
+    pub fn send_all(&self, spans: Vec<SpanDoc>, wait: Duration) {
+        if let Ok(pipeline) = &self.pipeline {
+            let deadline = std::time::Instant::now() + wait;
+            for chunk in spans.chunks(BATCH_SIZE) {
+                pipeline.wait_for_room(chunk.len(), deadline);
+                pipeline.send(chunk.to_vec());
+            }
+        }
+    }
+
     /// Sends what is queued, waiting at most `wait`; returns the warnings to print (the
     /// collector could not be reached, spans dropped…), at most one per kind of problem.
     /// Each reads `could not send traces to <endpoint>: <why>`.
     pub fn shutdown(self, wait: Duration) -> Vec<String> {
+        self.close(wait)
+    }
+
+    /// [`Exporter::shutdown`] for an exporter shared between threads (behind an `Arc`): spans
+    /// sent after it are dropped without a word. Call it once.
+    pub fn close(&self, wait: Duration) -> Vec<String> {
         let endpoint = self.config.endpoint_for_display();
-        let problems = match self.pipeline {
-            Ok(pipeline) => pipeline.shutdown(wait),
-            Err(why) => vec![why],
+        let problems = match &self.pipeline {
+            Ok(pipeline) => pipeline.close(wait),
+            Err(why) => vec![why.clone()],
         };
         problems.into_iter().map(|why| format!("could not send traces to {endpoint}: {why}")).collect()
     }
@@ -108,8 +127,15 @@ impl Pipeline {
         }
     }
 
+    /// Waits until `n` more spans fit in the queue, or until `deadline`.
+    fn wait_for_room(&self, n: usize, deadline: std::time::Instant) {
+        while Health::count(&self.health.in_flight) + n > MAX_QUEUED_SPANS && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
     /// The problems to report, each as the reason after `could not send traces to …:`.
-    fn shutdown(self, wait: Duration) -> Vec<String> {
+    fn close(&self, wait: Duration) -> Vec<String> {
         let outcome = self.processor.shutdown_with_timeout(wait);
         let health = &self.health;
         let lost = Health::count(&health.lost) + Health::count(&health.in_flight);

@@ -187,3 +187,16 @@ fn a_refused_exporter_setting_sends_nothing_and_says_why() {
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(!warnings[0].contains("pw"), "{warnings:?}");
 }
+
+#[test]
+fn send_all_waits_for_room_instead_of_dropping() {
+    let receiver = Receiver::start(Behaviour::Accept).expect("receiver");
+    let exporter = Exporter::start(Config::for_endpoint(receiver.traces_url()));
+    let sessions = MAX_QUEUED_SPANS / 4 + 500;
+    let spans: Vec<SpanDoc> = (0..sessions).flat_map(|_| session()).collect();
+    let count = spans.len();
+    exporter.send_all(spans, WAIT);
+    let warnings = exporter.shutdown(WAIT);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(receiver.wait_until(WAIT, |s| s.len() >= count).len(), count);
+}

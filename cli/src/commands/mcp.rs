@@ -10,6 +10,7 @@ use crate::input::BadInput;
 use crate::mcp::server::{GraphServer, serve_stdio};
 use crate::mcp::{http, tools};
 use crate::output::say;
+use crate::traces::Traces;
 
 pub fn mcp(args: McpArgs) -> Result<Printed, BadInput> {
     let graphs = tools::load_all(&args.graphs)?;
@@ -25,7 +26,8 @@ pub fn mcp(args: McpArgs) -> Result<Printed, BadInput> {
         .build()
         .map_err(|e| BadInput::new(format!("cannot start the server: {e}")))?;
     let count = graphs.len();
-    let server = GraphServer::new(graphs, args.authoring, allowed);
+    let traces = Traces::from_env();
+    let server = GraphServer::new(graphs, args.authoring, allowed, traces.clone());
     let served = runtime.block_on(async move {
         match listen {
             None => serve_stdio(server).await,
@@ -46,6 +48,9 @@ pub fn mcp(args: McpArgs) -> Result<Printed, BadInput> {
     });
     // Calls still running on their threads end with the process.
     runtime.shutdown_background();
+    if let Some(traces) = traces {
+        traces.finish_and_warn();
+    }
     served.map_err(BadInput::new)?;
     Ok(Printed::new(String::new(), 0))
 }

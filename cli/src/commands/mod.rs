@@ -1,6 +1,6 @@
 //! One module per command. `run` and `resume` prepare a run and hand it to
 //! [`crate::session`], which drives it step by step. `test` runs a suite's cases
-//! ([`crate::testing`]), `test_add` makes a case from a run, `diff` compares two runs. `serve` starts the Restate deployment,
+//! ([`crate::testing`]), `test_add` makes a case from a run, `diff` compares two runs, `trace` sends a record as traces. `serve` starts the Restate deployment,
 //! `server` the LangGraph-compatible API (`switchyard-server`);
 //! `submit`, `status`, `record`, `answer` and `fork` are its clients ([`crate::ingress`]); `mcp`
 //! serves graphs as MCP tools ([`crate::mcp`]).
@@ -19,6 +19,7 @@ pub mod status;
 pub mod submit;
 pub mod test;
 pub mod test_add;
+pub mod trace;
 pub mod validate;
 
 use std::rc::Rc;

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use engine::Graph;
 use engine::suite::{Case, CaseResult, Summary, prepare, summarize};
+use engine::trace::{AttrValue, record_spans};
 use serde_json::{Value, json};
 
 use crate::args::{TestArgs, TestCommand};
@@ -20,6 +21,7 @@ use crate::testing::junit::{self, Tested};
 use crate::testing::suite_file::SuiteFile;
 use crate::testing::workers::{Work, run_cases};
 use crate::testing::{compare, report};
+use crate::traces::{Traces, on_roots};
 
 pub fn test(args: TestArgs) -> Result<Printed, BadInput> {
     if let Some(TestCommand::Add(add)) = args.add {
@@ -63,9 +65,13 @@ fn run_all(
         // The environment's warnings (a malformed trusted origin…), once.
         drop(crate::host::native_host(consent::allowed(&args.allow_command)));
     }
-    let runs = graphs.into_iter().map(|g| test_graph(file, g, cases, args)).collect();
+    let traces = Traces::from_env();
+    let runs = graphs.into_iter().map(|g| test_graph(file, g, cases, args, traces.as_ref())).collect();
     // Live runs closed their MCP sessions; whatever is left ends with the command.
     net::mcp::close_all();
+    if let Some(traces) = traces {
+        traces.finish_and_warn();
+    }
     runs
 }
 
@@ -117,6 +123,7 @@ fn test_graph(
     ready: ReadyGraph,
     cases: &Arc<Vec<Case>>,
     args: &TestArgs,
+    traces: Option<&Traces>,
 ) -> Result<GraphRun, BadInput> {
     let work = Work {
         graph: Arc::new(ready.graph),
@@ -127,11 +134,23 @@ fn test_graph(
         allowed: consent::allowed(&args.allow_command),
     };
     let mut bar = CaseBar::new(cases.len(), &ready.path);
-    let results = run_cases(&work, usize::from(args.jobs.unwrap_or(1)), |r| bar.done(r.passed, &ready.path));
+    let results = run_cases(&work, usize::from(args.jobs.unwrap_or(1)), |r| {
+        bar.done(r.passed, &ready.path);
+        if let Some(traces) = traces {
+            traces.send(case_spans(r, &work.graph, traces));
+        }
+    });
     bar.finish();
     let results = results?;
     let summary = summarize(&results, &file.suite);
     Ok(GraphRun { path: ready.path, changed: ready.changed, results, summary })
+}
+
+/// A case's run as one trace (per session), its root naming the case and whether it passed.
+fn case_spans(result: &CaseResult, graph: &Graph, traces: &Traces) -> Vec<engine::trace::SpanDoc> {
+    let spans = record_spans(&result.record, Some(graph), traces.options());
+    let spans = on_roots(spans, "switchyard.test.case", AttrValue::Str(result.name.clone()));
+    on_roots(spans, "switchyard.test.passed", AttrValue::Bool(result.passed))
 }
 
 fn text(file: &SuiteFile, runs: &[GraphRun]) -> String {

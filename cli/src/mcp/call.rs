@@ -15,6 +15,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::elicit::{Asks, Question};
 use super::stop::StoppingHost;
+use crate::traces::RunTracer;
 
 /// What the run thread tells the call.
 #[derive(Debug)]
@@ -43,14 +44,16 @@ pub struct Call {
     pub cancel: Arc<AtomicBool>,
 }
 
-/// Starts `graph` with `input` on a run thread.
-pub fn start(graph: Graph, input: Value, allowed: AllowedCommands) -> Call {
+/// Starts `graph` with `input` on a run thread, followed by `tracer` when traces are sent.
+pub fn start(graph: Graph, input: Value, allowed: AllowedCommands, tracer: Option<RunTracer>) -> Call {
     let (tx, events) = mpsc::unbounded_channel();
     let cancel = Arc::new(AtomicBool::new(false));
     let stop = cancel.clone();
     let failed = tx.clone();
-    let spawned =
-        engine::stack::spawn_run_thread("switchyard-mcp-call", move || drive(graph, input, allowed, &tx, &stop));
+    let spawned = engine::stack::spawn_run_thread("switchyard-mcp-call", move || {
+        let mut tracer = tracer;
+        drive(graph, input, allowed, &tx, &stop, tracer.as_mut());
+    });
     if let Err(e) = spawned {
         let _ = failed.send(RunEvent::Ended(Ending::Failed(format!("cannot start the run's thread: {e}"))));
     }
@@ -66,6 +69,7 @@ fn drive(
     allowed: AllowedCommands,
     tx: &mpsc::UnboundedSender<RunEvent>,
     stop: &Arc<AtomicBool>,
+    mut tracer: Option<&mut RunTracer>,
 ) {
     let ending = |e: Ending| {
         let _ = tx.send(RunEvent::Ended(e));
@@ -84,7 +88,13 @@ fn drive(
         Ok(run) => run,
         Err(e) => return ending(Ending::Failed(format!("input: {e}"))),
     };
-    drive_steps(&mut run, &plan, &host, tx, stop);
+    if let Some(t) = tracer.as_deref_mut() {
+        t.begin(&run);
+    }
+    drive_steps(&mut run, &plan, &host, tx, stop, tracer.as_deref_mut());
+    if let Some(t) = tracer {
+        t.session_ended(&run);
+    }
     // A call given up (cancelled, or its client gone) leaves no server running.
     pollster::block_on(run.close_mcp(&host));
 }
@@ -96,6 +106,7 @@ fn drive_steps(
     host: &dyn engine::Host,
     tx: &mpsc::UnboundedSender<RunEvent>,
     stop: &Arc<AtomicBool>,
+    mut tracer: Option<&mut RunTracer>,
 ) {
     let ending = |e: Ending| {
         let _ = tx.send(RunEvent::Ended(e));
@@ -106,6 +117,9 @@ fn drive_steps(
         }
         let before = run.steps().len();
         pollster::block_on(run.step(host));
+        if let Some(t) = tracer.as_deref_mut() {
+            t.stepped(run);
+        }
         for s in &run.steps()[before..] {
             let ran = s.ran.iter().map(|t| t.name(plan)).collect();
             if tx.send(RunEvent::Stepped { step: s.step, ran }).is_err() {
@@ -121,6 +135,10 @@ fn drive_steps(
                 if questions.is_empty() {
                     return ending(Ending::Failed("the run stopped at a breakpoint".into()));
                 }
+                // Waiting for a person ends the session; the answer starts the next one.
+                if let Some(t) = tracer.as_deref_mut() {
+                    t.session_ended(run);
+                }
                 let (answers_tx, answers_rx) = oneshot::channel();
                 if tx.send(RunEvent::Waiting { questions, answers: answers_tx }).is_err() {
                     return;
@@ -130,6 +148,9 @@ fn drive_steps(
                     if let Err(e) = run.answer(&node, answer) {
                         return ending(Ending::Failed(format!("{}: {}", e.path, e.message)));
                     }
+                }
+                if let Some(t) = tracer.as_deref_mut() {
+                    t.begin(run);
                 }
             }
         }
@@ -196,7 +217,7 @@ mod tests {
     use super::*;
 
     fn events_of(graph: &str, input: Value) -> Vec<RunEvent> {
-        let mut call = start(engine::parse_graph(graph).unwrap(), input, AllowedCommands::none());
+        let mut call = start(engine::parse_graph(graph).unwrap(), input, AllowedCommands::none(), None);
         let mut out = Vec::new();
         while let Some(e) = call.events.blocking_recv() {
             let end = matches!(e, RunEvent::Ended(_));

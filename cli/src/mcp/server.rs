@@ -21,6 +21,7 @@ use super::call::{self, Ending, RunEvent};
 use super::elicit::Question;
 use super::tools::GraphTool;
 use super::{Reply, authoring};
+use crate::traces::Traces;
 
 /// Handshake versions only: forms are asked with `elicitation/create`, which 2026-07-28
 /// replaces with multi round-trip requests (not mapped yet). A 2026-07-28 client probing
@@ -34,17 +35,25 @@ pub struct GraphServer {
     authoring: bool,
     /// The programs the graphs may start as MCP servers of their own.
     allowed: AllowedCommands,
+    /// Where each call's run is sent as a trace, when the environment asks.
+    traces: Option<Traces>,
 }
 
 impl GraphServer {
-    pub fn new(tools: Vec<GraphTool>, authoring: bool, allowed: AllowedCommands) -> GraphServer {
-        GraphServer { tools: Arc::new(tools), authoring, allowed }
+    pub fn new(
+        tools: Vec<GraphTool>,
+        authoring: bool,
+        allowed: AllowedCommands,
+        traces: Option<Traces>,
+    ) -> GraphServer {
+        GraphServer { tools: Arc::new(tools), authoring, allowed, traces }
     }
 
     /// Runs `tool` with `input`, telling the client each step and asking it at each wait.
     async fn run_graph(&self, tool: &GraphTool, input: Value, ctx: &RequestContext<RoleServer>) -> Option<Reply> {
         let progress = ctx.meta.get_progress_token();
-        let mut call = call::start(tool.graph.clone(), input, self.allowed.clone());
+        let tracer = self.traces.as_ref().map(Traces::tracer);
+        let mut call = call::start(tool.graph.clone(), input, self.allowed.clone(), tracer);
         let ending = loop {
             let event = tokio::select! {
                 _ = ctx.ct.cancelled() => {

@@ -25,6 +25,11 @@ impl Host for ReplayHost {
         self.native.now_ms()
     }
 
+    fn epoch_ms(&self) -> Option<f64> {
+        // A replayed case's trace shows when it ran, not when it was recorded.
+        self.native.epoch_ms()
+    }
+
     fn new_run_id(&self) -> String {
         self.native.new_run_id()
     }
