@@ -11,6 +11,7 @@ use engine::{Plan, Run, RunRecord, Status};
 use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 
+use crate::export::RunTrace;
 use crate::host::ServeHost;
 use crate::load::{Refusal, plan_of};
 use crate::messages::ToHandler;
@@ -39,6 +40,15 @@ pub struct Start {
     pub stop_at: Option<StopAt>,
     /// A step limit below the graph's.
     pub max_steps: Option<u64>,
+    /// The time of day the run starts at (Unix-epoch ms), as journaled.
+    pub wall_ms: f64,
+}
+
+/// What a stopped run goes on with, and the time of day it goes on at (Unix-epoch ms, as
+/// journaled).
+pub struct Resume {
+    pub proceed: Proceed,
+    pub wall_ms: f64,
 }
 
 /// Starts the engine's thread for a run of the graph `document` (compiled there: a plan is
@@ -48,7 +58,7 @@ pub fn spawn(
     start: Start,
     run_id: String,
     to_handler: mpsc::UnboundedSender<ToHandler>,
-    answers: mpsc::UnboundedReceiver<Proceed>,
+    answers: mpsc::UnboundedReceiver<Resume>,
 ) {
     let failed = to_handler.clone();
     // A stack of known size (`engine::stack`), not the default 2 MiB: a script's deeply
@@ -79,9 +89,9 @@ async fn drive(
     start: Start,
     run_id: String,
     to_handler: mpsc::UnboundedSender<ToHandler>,
-    mut answers: mpsc::UnboundedReceiver<Proceed>,
+    mut answers: mpsc::UnboundedReceiver<Resume>,
 ) {
-    let host = ServeHost::new(run_id, to_handler.clone());
+    let host = ServeHost::new(run_id, to_handler.clone(), start.wall_ms);
     let mut run = match begin(plan, start.origin, &host) {
         Ok(run) => run,
         Err(message) => return drop(to_handler.send(ToHandler::Invalid(Refusal::BadInput(message)))),
@@ -90,13 +100,15 @@ async fn drive(
         run.set_breakpoints(breakpoints(run.plan(), stop_at));
     }
     let send = |m: ToHandler| to_handler.send(m).is_ok();
+    let trace = RunTrace::new(&run);
     let mut kept = run.steps().len();
     if !send(ToHandler::Started { summary: Box::new(run.record(false)), steps: run.step_docs(0) }) {
         return;
     }
     loop {
         if run.status() == Status::Interrupted {
-            if !take_answers(&mut run, &to_handler, &mut answers).await {
+            trace.session_end(&run);
+            if !take_answers(&mut run, &host, &to_handler, &mut answers).await {
                 return;
             }
             // Still waiting for an answer (one was refused): wait again. A breakpoint's stop
@@ -106,12 +118,14 @@ async fn drive(
             }
         }
         if run.status() != Status::Running && run.status() != Status::Interrupted {
+            trace.session_end(&run);
             let last = run.steps().len().checked_sub(1);
             let last = last.and_then(|i| run.step_doc(i, engine::StepStates::Snapshots).map(|d| (i, Box::new(d))));
             send(ToHandler::Finished { summary: Box::new(run.record(false)), last });
             return;
         }
         run.step(&host).await;
+        trace.steps(&run);
         let steps = run.step_docs(kept);
         let first = kept;
         kept = run.steps().len();
@@ -164,14 +178,18 @@ pub fn breakpoints(plan: &Plan, stop_at: &StopAt) -> Breakpoints {
 /// breakpoint), and gives it to the run; `false` when the handler has gone.
 async fn take_answers(
     run: &mut Run,
+    host: &ServeHost,
     to_handler: &mpsc::UnboundedSender<ToHandler>,
-    answers: &mut mpsc::UnboundedReceiver<Proceed>,
+    answers: &mut mpsc::UnboundedReceiver<Resume>,
 ) -> bool {
     let waiting = ToHandler::Waiting { nodes: run.waiting_for(), breakpoint: run.at_breakpoint() };
     if to_handler.send(waiting).is_err() {
         return false;
     }
-    let Some(Proceed { answers: given, stop_at }) = answers.recv().await else { return false };
+    let Some(Resume { proceed: Proceed { answers: given, stop_at }, wall_ms }) = answers.recv().await else {
+        return false;
+    };
+    host.resume_at(wall_ms);
     for (node, value) in given {
         if let Err(e) = run.answer(&node, value) {
             return to_handler.send(ToHandler::AnswerRefused(e.to_string())).is_ok();

@@ -26,11 +26,20 @@ pub struct ServeHost {
     run_id: String,
     to_handler: mpsc::UnboundedSender<ToHandler>,
     clock: std::rc::Rc<Cell<f64>>,
+    /// The time of day, in Unix-epoch ms, when `clock` read zero.
+    wall_origin: Cell<f64>,
 }
 
 impl ServeHost {
-    pub fn new(run_id: String, to_handler: mpsc::UnboundedSender<ToHandler>) -> ServeHost {
-        ServeHost { run_id, to_handler, clock: std::rc::Rc::new(Cell::new(0.0)) }
+    /// The host of run `run_id`, started at `wall_ms` (Unix-epoch ms, as journaled).
+    pub fn new(run_id: String, to_handler: mpsc::UnboundedSender<ToHandler>, wall_ms: f64) -> ServeHost {
+        ServeHost { run_id, to_handler, clock: std::rc::Rc::new(Cell::new(0.0)), wall_origin: Cell::new(wall_ms) }
+    }
+
+    /// The run goes on at `wall_ms` (as journaled) after a wait: the time of day jumps to it,
+    /// the deterministic clock does not.
+    pub fn resume_at(&self, wall_ms: f64) {
+        self.wall_origin.set(wall_ms - self.clock.get());
     }
 
     fn advance(&self, ms: f64) {
@@ -47,6 +56,10 @@ impl Host for ServeHost {
         let t = self.clock.get();
         self.advance(TICK_MS);
         t
+    }
+
+    fn epoch_ms(&self) -> Option<f64> {
+        Some(self.wall_origin.get() + self.clock.get())
     }
 
     fn new_run_id(&self) -> String {

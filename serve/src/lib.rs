@@ -21,6 +21,7 @@
 //! | `consent` | the programs served graphs may start as MCP servers |
 //! | [`reach`] | what a served graph's requests may reach: the operator's allow and deny lists |
 //! | `store` | the record in the workflow's state: a summary and one entry per step |
+//! | [`export`] | the process's trace exporter (`OTEL_*`), and a run's spans sent as its steps end |
 //! | [`limits`] | a served run's ceilings, below Restate's limits on one message |
 //! | [`load`] | graph documents read and compiled, refusals and their HTTP codes |
 
@@ -29,6 +30,7 @@ pub mod client;
 mod consent;
 mod driver;
 mod effects;
+pub mod export;
 pub mod graphs;
 mod host;
 pub mod limits;
@@ -87,8 +89,9 @@ pub fn identity_keys_from_env() -> Vec<String> {
         .collect()
 }
 
-/// Serves `endpoint` on `listener` until the process ends, the graphs' requests reaching what
-/// `reach` allows and their MCP servers starting only the programs in `allowed`.
+/// Serves `endpoint` on `listener` until the process is asked to stop (SIGINT or SIGTERM), the
+/// graphs' requests reaching what `reach` allows and their MCP servers starting only the
+/// programs in `allowed`.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     endpoint: Endpoint,
@@ -97,5 +100,22 @@ pub async fn serve(
 ) {
     effects::set_reach(reach);
     consent::set_allowed_commands(allowed);
-    HttpServer::new(endpoint).serve(listener).await;
+    HttpServer::new(endpoint).serve_with_cancel(listener, stop_asked()).await;
+}
+
+/// Resolves when the process is asked to stop: Ctrl-C, or SIGTERM (what service managers and
+/// container runtimes send), so that what is queued for export goes out first.
+pub async fn stop_asked() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
 }

@@ -56,6 +56,23 @@ fn main() -> ExitCode {
             switchyard_serve::IDENTITY_KEYS_VAR
         );
     }
+    match switchyard_serve::export::start() {
+        Ok(true) => eprintln!("switchyard serve: sending traces (OTEL_* settings)"),
+        Ok(false) => {}
+        Err(e) => {
+            eprintln!("switchyard serve: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    let code = serve_until_stopped(args, endpoint, reach);
+    for warning in switchyard_serve::export::stop() {
+        eprintln!("switchyard serve: {warning}");
+    }
+    code
+}
+
+/// Listens and serves until the process is asked to stop.
+fn serve_until_stopped(args: Args, endpoint: restate_sdk::prelude::Endpoint, reach: net::reach::Reach) -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(r) => r,
         Err(e) => {

@@ -20,7 +20,7 @@ use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 
 use crate::claims::{IdClaim, RunClaimsClient, SUBMITTED};
-use crate::driver::{self, ForkFrom, Origin, Start};
+use crate::driver::{self, ForkFrom, Origin, Resume, Start};
 use crate::graphs::GraphStoreClient;
 use crate::limits;
 use crate::load::{Refusal, plan_of};
@@ -54,7 +54,8 @@ impl GraphRun {
         let inline = request.graph.is_some();
         let (to_handler, mut from_engine) = mpsc::unbounded_channel();
         let (answers, answers_rx) = mpsc::unbounded_channel();
-        let start = Start { origin, stop_at: request.stop_at.clone(), max_steps: request.max_steps };
+        let wall_ms = wall_clock(&ctx).await?;
+        let start = Start { origin, stop_at: request.stop_at.clone(), max_steps: request.max_steps, wall_ms };
         driver::spawn(document.clone(), start, ctx.key().to_string(), to_handler, answers_rx);
         let mut counts = Counts::default();
         let mut latest: Option<RunRecord> = None;
@@ -93,7 +94,10 @@ impl GraphRun {
                 }
                 ToHandler::Waiting { nodes, breakpoint } => {
                     match wait_for_answers(&ctx, nodes, breakpoint, &mut counts).await? {
-                        Some(proceed) => drop(answers.send(proceed)),
+                        Some(proceed) => {
+                            let wall_ms = wall_clock(&ctx).await?;
+                            drop(answers.send(Resume { proceed, wall_ms }));
+                        }
                         None => return end_cancelled(&ctx, latest),
                     }
                 }
@@ -217,6 +221,17 @@ impl GraphRun {
 struct Counts {
     effects: u32,
     waits: u32,
+}
+
+/// The time of day (Unix-epoch ms) as a journaled step: read once, the same on every replay.
+/// The run's host stamps its steps and calls from it (`host.rs`).
+async fn wall_clock(ctx: &WorkflowContext<'_>) -> Result<f64, HandlerError> {
+    Ok(ctx.run(|| async { Ok(epoch_now_ms()) }).name("wall clock").await?)
+}
+
+fn epoch_now_ms() -> f64 {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    now.map_or(0.0, |d| d.as_secs_f64() * 1000.0)
 }
 
 /// Performs an HTTP request as a journaled step: on a replay, its reply comes from the

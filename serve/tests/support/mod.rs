@@ -45,18 +45,27 @@ pub fn approval_graph(base_url: &str) -> Value {
 }
 
 /// A record with what may differ between two runs of the same graph, input and replies
-/// taken out (format.md §10): the run id and the steps' durations.
+/// taken out (format.md §10): the run id and what is derived from it (its trace ids), and
+/// when things happened and how long they took (steps' and calls' times and durations).
 pub fn comparable(record: &Value) -> Value {
     let mut r = record.clone();
     if let Some(o) = r.as_object_mut() {
         o.remove("run_id");
     }
-    if let Some(steps) = r.get_mut("steps").and_then(Value::as_array_mut) {
-        for s in steps {
-            if let Some(o) = s.as_object_mut() {
-                o.remove("duration_ms");
-            }
-        }
-    }
+    without_times(&mut r);
     r
+}
+
+/// `value` without the keys that say when or under which trace something ran, at any depth.
+fn without_times(value: &mut Value) {
+    match value {
+        Value::Object(o) => {
+            for key in ["duration_ms", "started_ms", "timings", "trace_id", "traces"] {
+                o.remove(key);
+            }
+            o.values_mut().for_each(without_times);
+        }
+        Value::Array(items) => items.iter_mut().for_each(without_times),
+        _ => {}
+    }
 }

@@ -84,6 +84,13 @@ impl Host for JournalHost {
         self.origin.elapsed().as_secs_f64() * 1000.0
     }
 
+    /// The time of day: the embedded server keeps no clock of its own to replay, so a run
+    /// continued after a restart stamps its re-run step anew.
+    fn epoch_ms(&self) -> Option<f64> {
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+        now.ok().map(|d| d.as_secs_f64() * 1000.0)
+    }
+
     fn new_run_id(&self) -> String {
         uuid::Uuid::now_v7().to_string()
     }

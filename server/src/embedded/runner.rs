@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use engine::run::{Breakpoints, StartFrom};
 use engine::{Plan, Run, RunRecord, Status};
 use serde_json::{Value, json};
+use switchyard_serve::export::RunTrace;
 use tokio::sync::oneshot;
 
 use crate::backend::BackendError;
@@ -137,9 +138,13 @@ async fn drive(mut job: Job) {
     }
     job.row.base = begun.base.clone();
     job.row.info.status = RunStatus::Running;
-    let stepping = Stepping { host: &host, now_step: &now_step, streamed: &streamed };
+    note_trace_id(&mut job, &begun.run);
+    let trace = RunTrace::new(&begun.run);
+    let stepping = Stepping { host: &host, now_step: &now_step, streamed: &streamed, trace: &trace };
     match run_steps(&mut job, &mut begun, &stepping).await {
         Ok(Stopped { cancelled, mid_step, head }) => {
+            trace.session_end(&begun.run);
+            note_trace_id(&mut job, &begun.run);
             if mid_step && let Ok(Some(stored)) = job.store.run(&job.row.info.run_id) {
                 job.row.record = stored.record;
             }
@@ -156,6 +161,8 @@ struct Stepping<'a> {
     now_step: &'a Cell<u64>,
     /// The nodes whose model streamed in that step.
     streamed: &'a RefCell<BTreeSet<String>>,
+    /// What of the run went out as trace spans.
+    trace: &'a RunTrace,
 }
 
 /// How the step loop ended.
@@ -216,6 +223,7 @@ async fn run_steps(job: &mut Job, begun: &mut Begun, s: &Stepping<'_>) -> Result
             continue;
         }
         save_run(job, &begun.run)?;
+        s.trace.steps(&begun.run);
         let failed = begun.run.steps().last().is_some_and(|s| s.failed);
         if !failed {
             head = Some(checkpoint(job, begun, k, Source::Loop, head)?);
@@ -224,6 +232,14 @@ async fn run_steps(job: &mut Job, begun: &mut Begun, s: &Stepping<'_>) -> Result
         events::step(&job.feed, &begun.run, &job.graph, chain, &job.row.info, &s.streamed.borrow());
     }
     Ok(Stopped { cancelled: false, mid_step: false, head })
+}
+
+/// The run's metadata names the trace of its session (`trace_id`, as its record does), so a
+/// client finds the run in its tracing tool.
+fn note_trace_id(job: &mut Job, run: &Run) {
+    if let Some(id) = run.trace_id() {
+        job.row.info.metadata.insert("trace_id".into(), Value::String(id.to_string()));
+    }
 }
 
 /// The store failed mid-run: the run ends `error` (as far as the store still takes it).

@@ -231,14 +231,16 @@ impl Store {
     pub fn update_run(&self, r: &RunRow) -> Result<()> {
         self.conn()
             .execute(
-                "UPDATE runs SET status = ?2, updated_at = ?3, base = ?4, record = ?5, error = ?6 WHERE run_id = ?1",
+                "UPDATE runs SET status = ?2, updated_at = ?3, base = ?4, record = ?5, error = ?6, metadata = ?7 \
+                 WHERE run_id = ?1",
                 params![
                     r.info.run_id.0,
                     r.info.status.as_str(),
                     r.info.updated_at,
                     r.base.as_ref().map(json_text),
                     r.record.as_ref().map(json_text),
-                    r.error.as_ref().map(json_text)
+                    r.error.as_ref().map(json_text),
+                    json_text(&r.info.metadata)
                 ],
             )
             .map(drop)
