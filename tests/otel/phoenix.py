@@ -175,6 +175,10 @@ def main():
     parser.add_argument("--port", type=int, default=6006)
     parser.add_argument("--dir", help="Phoenix's working folder, kept (default: a temporary one)")
     args = parser.parse_args()
+    # Ctrl+C, or SIGTERM from whoever started it (even in the background, where a shell
+    # ignores SIGINT for its children), stops Phoenix before this exits.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     phoenix = Phoenix(port=args.port, data_dir=args.dir)
     print(f"Phoenix is up at {phoenix.url} (started in {phoenix.startup_seconds:.1f} s); send traces with\n"
           f"  OTEL_EXPORTER_OTLP_ENDPOINT={phoenix.url} switchyard run …\nCtrl+C stops it.", flush=True)

@@ -7,6 +7,7 @@ printed when a test fails.
 """
 
 import argparse
+import signal
 import sys
 import time
 import unittest
@@ -26,6 +27,9 @@ def main():
     args = parser.parse_args()
     if not Path(support.BIN).exists():
         sys.exit(f"no switchyard binary at {support.BIN} (cargo build -p switchyard, or set SWITCHYARD_BIN)")
+    # A run stopped from outside (SIGTERM, or Ctrl+C) still stops Phoenix on its way out.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     started = time.monotonic()
     support.phoenix = Phoenix()
     support.model = FakeOpenAI()
