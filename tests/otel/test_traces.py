@@ -33,14 +33,15 @@ def carries_content(key, value):
 
 
 def run_tool_agent(label, capture_content=False):
-    """The tool agent on the fake model, exported into a new project: (project, graph, record, tree)."""
+    """The tool agent on the fake model, exported into a new project: (project, graph, record,
+    tree, the run's stderr)."""
     folder = support.scratch()
     graph, path = support.tool_agent_graph(folder)
     project = project_name(label)
-    switchyard("run", path, "--input", json.dumps({"question": QUESTION}), "--record", folder / "run.json",
-               env=cli_env(project, capture_content=capture_content))
+    done = switchyard("run", path, "--input", json.dumps({"question": QUESTION}), "--record", folder / "run.json",
+                      env=cli_env(project, capture_content=capture_content))
     record = read_json(folder / "run.json")
-    return project, graph, record, support.wait_for_trace(project, record["trace_id"])
+    return project, graph, record, support.wait_for_trace(project, record["trace_id"]), done.stderr
 
 
 class ToolAgentTrace(unittest.TestCase):
@@ -49,12 +50,15 @@ class ToolAgentTrace(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.project, cls.graph, cls.record, cls.tree = run_tool_agent("tool-agent")
+        cls.project, cls.graph, cls.record, cls.tree, cls.stderr = run_tool_agent("tool-agent")
 
     def test_the_run_is_one_trace_under_the_records_id(self):
         trace_id = self.record["trace_id"]
         self.assertRegex(trace_id, r"^[0-9a-f]{32}$")
         self.assertEqual([t["trace_id"] for t in self.record["traces"]], [trace_id])
+        # What the person running it is told, to find it in Phoenix.
+        self.assertIn(f"trace {trace_id}", self.stderr)
+        self.assertNotIn("could not send", self.stderr)
         every = support.phoenix.spans(self.project)
         self.assertEqual({s["context"]["trace_id"] for s in every}, {trace_id})
         self.assertEqual(len(every), len(self.tree.spans))
@@ -161,7 +165,7 @@ class ToolAgentTraceWithContent(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.project, cls.graph, cls.record, cls.tree = run_tool_agent("tool-agent-content", capture_content=True)
+        cls.project, cls.graph, cls.record, cls.tree, _ = run_tool_agent("tool-agent-content", capture_content=True)
 
     def chats(self):
         return sorted(self.tree.named("chat "), key=lambda s: s["start_time"])
