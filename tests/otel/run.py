@@ -7,8 +7,10 @@ printed when a test fails.
 """
 
 import argparse
+import shutil
 import signal
 import sys
+import tempfile
 import time
 import unittest
 from pathlib import Path
@@ -31,6 +33,7 @@ def main():
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     started = time.monotonic()
+    support.scratch_root = tempfile.mkdtemp(prefix="switchyard-otel-")
     support.phoenix = Phoenix()
     support.model = FakeOpenAI()
     print(f"Phoenix {support.phoenix.url} up in {support.phoenix.startup_seconds:.1f} s", flush=True)
@@ -47,6 +50,7 @@ def main():
     finally:
         support.model.close()
         support.phoenix.stop()
+        shutil.rmtree(support.scratch_root, ignore_errors=True)
     print(f"otel tests: {result.testsRun} run in {time.monotonic() - started:.1f} s", flush=True)
     sys.exit(0 if result.wasSuccessful() and result.testsRun > 0 else 1)
 

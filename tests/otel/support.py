@@ -19,6 +19,7 @@ PLANTED_KEY = "sk-otel-test-" + uuid.uuid4().hex
 # Set by run.py before any test runs.
 phoenix = None  # phoenix.Phoenix
 model = None    # fake_openai.FakeOpenAI
+scratch_root = None  # the folder run.py removes at the end, holding every test's files
 
 # Whatever the caller's environment says about OpenTelemetry or keys stays out of the runs.
 _SCRUBBED = ("OTEL_", "SWITCHYARD_OPENAI", "OPENAI_", "ANTHROPIC_", "SWITCHYARD_TRUSTED_ORIGINS")
@@ -55,7 +56,8 @@ def switchyard(*args, env, expect=(0,), timeout=120):
 
 
 def scratch():
-    return Path(tempfile.mkdtemp(prefix="switchyard-otel-"))
+    """A new folder for one test's graphs and records."""
+    return Path(tempfile.mkdtemp(dir=scratch_root))
 
 
 def template(name):
