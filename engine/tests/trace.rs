@@ -323,3 +323,28 @@ fn an_unstamped_record_is_laid_out_from_the_start_the_caller_gives() {
     old.trace_id = None;
     assert_eq!(record_spans(&old, Some(&graph), options), spans, "a record from before traces maps the same");
 }
+
+#[test]
+fn a_failed_step_retried_is_a_session_of_its_own() {
+    let graph = graph_of(
+        r#"{"format": "switchyard/graph@1", "name": "flaky",
+            "state": {"data": {"type": "object"}},
+            "nodes": [{"id": "start", "kind": "start"},
+                      {"id": "fetch", "kind": "http", "url": "https://example.invalid/x", "writes": "data"},
+                      {"id": "end", "kind": "end"}],
+            "edges": [{"from": "start", "to": "fetch"}, {"from": "fetch", "to": "end"}]}"#,
+    );
+    // No network: the request fails, and with it the step and the run.
+    let host = OfflineHost::new();
+    let mut run = Run::start(plan_of(&graph), json!({}), &host).expect("starts");
+    pollster::block_on(run.run(&host));
+    assert_eq!(run.status(), Status::Failed);
+    let failed = run.session_span(TraceOptions::default()).expect("the failed session's root");
+    assert!(matches!(failed.status, SpanStatus::Error(_)));
+    run.resume();
+    let sessions = run.sessions().to_vec();
+    assert_eq!(sessions.len(), 2, "the retry is a second session: {sessions:?}");
+    assert_eq!((sessions[0].from_step, sessions[1].from_step), (1, 1));
+    assert_ne!(sessions[0].trace_id, sessions[1].trace_id, "its spans do not collide with the failed ones");
+    assert_eq!(run.trace_id(), Some(sessions[1].trace_id.as_str()));
+}
