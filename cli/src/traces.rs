@@ -8,6 +8,7 @@
 use std::sync::Arc;
 
 use engine::Run;
+use engine::record::StepDoc;
 use engine::trace::{AttrValue, SpanDoc, TraceOptions};
 use switchyard_otel::{Config, Exporter, SHUTDOWN_WAIT};
 
@@ -41,7 +42,7 @@ impl Traces {
 
     /// The configuration's choices as the engine's mapping takes them.
     pub fn options(&self) -> TraceOptions {
-        TraceOptions { capture_content: self.exporter.capture_content(), ..TraceOptions::default() }
+        options(self.exporter.capture_content(), &[])
     }
 
     pub fn send(&self, spans: Vec<SpanDoc>) {
@@ -126,13 +127,24 @@ impl Observer for RunTracer {
         self.begin(run);
     }
 
-    fn stepped(&mut self, run: &Run, _new_steps: &[engine::record::StepDoc]) {
+    fn stepped(&mut self, run: &Run, _new_steps: &[StepDoc]) {
         RunTracer::stepped(self, run);
     }
 
     fn finished(&mut self, run: &Run) {
         self.session_ended(run);
     }
+}
+
+/// The mapping's options: content as configured, and a record without wall-clock stamps (an
+/// older one, or one made offline) laid out so that it ends now rather than in 1970.
+pub fn options(capture_content: bool, steps: &[StepDoc]) -> TraceOptions {
+    let total_ms: f64 = steps.iter().map(|s| s.duration_ms).sum();
+    TraceOptions { capture_content, unstamped_start_ms: epoch_ms() - total_ms }
+}
+
+fn epoch_ms() -> f64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64() * 1000.0)
 }
 
 /// `spans` with `key = value` added to each session's root (the span without a parent).

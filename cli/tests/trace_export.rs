@@ -368,3 +368,68 @@ fn each_test_case_is_a_trace_naming_its_case() {
     }
     assert!(roots.iter().all(|r| r.attr("switchyard.test.passed") == Some(&AttrValue::Bool(true))));
 }
+
+/// One JSON-RPC message to the server, one line.
+fn send_line(stdin: &mut impl std::io::Write, message: &Value) {
+    writeln!(stdin, "{message}").expect("write to the server");
+    stdin.flush().expect("flush");
+}
+
+/// Lines from the server until the reply to `id`.
+fn reply_to(lines: &mut impl Iterator<Item = std::io::Result<String>>, id: u64) -> Value {
+    for line in lines {
+        let message: Value = serde_json::from_str(&line.expect("a line")).expect("JSON-RPC");
+        if message["id"] == id {
+            return message;
+        }
+    }
+    panic!("the server closed stdout before answering {id}");
+}
+
+#[test]
+fn each_mcp_tool_call_is_a_trace() {
+    use std::io::BufRead;
+    use std::process::Stdio;
+
+    let receiver = Receiver::start(Behaviour::Accept).expect("receiver");
+    let graph = Path::new(env!("CARGO_MANIFEST_DIR")).join("../templates/005-tool-agent.json");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_switchyard"));
+    cmd.arg("mcp").arg(&graph);
+    for var in SCRUBBED_ENV.iter().chain(OTEL_VARS.iter()) {
+        cmd.env_remove(var);
+    }
+    let mut child = cmd
+        .env("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("switchyard mcp starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut lines = std::io::BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let client = json!({ "name": "trace-test", "version": "1" });
+    let init = json!({ "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": client });
+    send_line(&mut stdin, &json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init }));
+    reply_to(&mut lines, 1);
+    send_line(&mut stdin, &json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+    send_line(&mut stdin, &json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/list" }));
+    let tools = reply_to(&mut lines, 2);
+    let name = tools["result"]["tools"][0]["name"].as_str().expect("a tool").to_string();
+    let call = json!({ "name": name, "arguments": { "question": QUESTION } });
+    send_line(&mut stdin, &json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": call }));
+    let reply = reply_to(&mut lines, 3);
+    assert_eq!(reply["result"]["isError"], false, "{reply:#}");
+
+    // The call's run is sent as it goes; its root when it ends.
+    let spans = session_of(&receiver);
+    let roots: Vec<_> = spans.iter().filter(|s| s.span.parent.is_none()).collect();
+    assert_eq!(roots.len(), 1, "{roots:#?}");
+    assert_eq!(roots[0].span.name, "run Tool-calling agent");
+    assert!(!named(&spans, "chat mock").is_empty(), "{spans:#?}");
+    assert!(spans.iter().all(|s| s.span.trace_id == roots[0].span.trace_id));
+
+    drop(stdin);
+    let out = child.wait_with_output().expect("the server exits when stdin closes");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("could not send traces") && !stderr.contains("panicked"), "{stderr}");
+}

@@ -140,13 +140,15 @@ impl Pipeline {
         let health = &self.health;
         let lost = Health::count(&health.lost) + Health::count(&health.in_flight);
         let mut problems = Vec::new();
-        match (health.first_failure(), &outcome) {
-            (Some(failure), _) => problems.push(format!("{failure} ({lost} spans not delivered)")),
-            (None, Err(OTelSdkError::Timeout(_))) => {
-                problems.push(format!("no answer within {} s of exit ({lost} spans not delivered)", wait.as_secs_f64()))
-            }
-            (None, _) if lost > 0 => problems.push(format!("{lost} spans not delivered")),
-            (None, _) => {}
+        let timed_out = matches!(outcome, Err(OTelSdkError::Timeout(_)));
+        // A failure a retry made good is no problem: only spans that did not arrive count.
+        if lost > 0 || timed_out {
+            let why = match (health.first_failure(), timed_out) {
+                (Some(failure), _) => failure.to_string(),
+                (None, true) => format!("no answer within {} s of exit", wait.as_secs_f64()),
+                (None, false) => "the exporter gave up".to_string(),
+            };
+            problems.push(format!("{why} ({lost} spans not delivered)"));
         }
         let dropped = Health::count(&health.dropped);
         if dropped > 0 {

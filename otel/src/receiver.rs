@@ -27,6 +27,8 @@ pub enum Behaviour {
     Fail(u16),
     /// Read the request and never answer (until the receiver is dropped).
     Hang,
+    /// Answer the first `times` requests with `status`, then accept.
+    Flaky { status: u16, times: usize },
 }
 
 /// A span as it arrived, with the resource it was sent under.
@@ -65,6 +67,8 @@ struct Shared {
     state: Mutex<State>,
     changed: Condvar,
     stop: AtomicBool,
+    /// Requests answered so far (for [`Behaviour::Flaky`]).
+    answered: std::sync::atomic::AtomicUsize,
 }
 
 /// A running receiver; dropping it stops it (a hanging answer ends then too).
@@ -83,6 +87,7 @@ impl Receiver {
             state: Mutex::new(State::default()),
             changed: Condvar::new(),
             stop: AtomicBool::new(false),
+            answered: std::sync::atomic::AtomicUsize::new(0),
         });
         let accepting = shared.clone();
         thread::Builder::new().name("otlp-receiver".into()).spawn(move || accept_loop(&listener, &accepting))?;
@@ -179,9 +184,16 @@ fn serve(stream: TcpStream, shared: &Shared) {
     let Ok(mut writer) = stream.try_clone() else { return };
     let mut reader = BufReader::new(stream);
     while let Some((request, body)) = read_request(&mut reader, shared) {
-        record(shared, request, &body);
-        let answered = match shared.behaviour {
-            Behaviour::Accept => answer(&mut writer, 200, "OK"),
+        let behaviour = match shared.behaviour {
+            Behaviour::Flaky { status, times } if shared.answered.fetch_add(1, Ordering::AcqRel) < times => {
+                Behaviour::Fail(status)
+            }
+            Behaviour::Flaky { .. } => Behaviour::Accept,
+            other => other,
+        };
+        record(shared, behaviour, request, &body);
+        let answered = match behaviour {
+            Behaviour::Accept | Behaviour::Flaky { .. } => answer(&mut writer, 200, "OK"),
             Behaviour::Fail(code) => answer(&mut writer, code, "Failing on purpose"),
             Behaviour::Hang => {
                 hang(shared);
@@ -258,8 +270,8 @@ fn is_timeout(e: &io::Error) -> bool {
     matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut)
 }
 
-fn record(shared: &Shared, request: SeenRequest, body: &[u8]) {
-    let decoded = if shared.behaviour == Behaviour::Accept { Some(decode(&request, body)) } else { None };
+fn record(shared: &Shared, behaviour: Behaviour, request: SeenRequest, body: &[u8]) {
+    let decoded = if behaviour == Behaviour::Accept { Some(decode(&request, body)) } else { None };
     let mut state = shared.state.lock().unwrap_or_else(|p| p.into_inner());
     match decoded {
         Some(Some(spans)) => state.spans.extend(spans),

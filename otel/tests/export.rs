@@ -200,3 +200,14 @@ fn send_all_waits_for_room_instead_of_dropping() {
     assert!(warnings.is_empty(), "{warnings:?}");
     assert_eq!(receiver.wait_until(WAIT, |s| s.len() >= count).len(), count);
 }
+
+#[test]
+fn a_failure_a_retry_made_good_is_no_warning() {
+    let receiver = Receiver::start(Behaviour::Flaky { status: 503, times: 1 }).expect("receiver");
+    let exporter = Exporter::start(Config::for_endpoint(receiver.traces_url()));
+    exporter.send(session());
+    let warnings = exporter.shutdown(WAIT);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(receiver.wait_until(WAIT, |s| s.len() >= 4).len(), 4);
+    assert_eq!(receiver.requests().len(), 2, "one refused, one retried");
+}

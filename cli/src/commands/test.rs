@@ -148,7 +148,9 @@ fn test_graph(
 
 /// A case's run as one trace (per session), its root naming the case and whether it passed.
 fn case_spans(result: &CaseResult, graph: &Graph, traces: &Traces) -> Vec<engine::trace::SpanDoc> {
-    let spans = record_spans(&result.record, Some(graph), traces.options());
+    let options =
+        crate::traces::options(traces.options().capture_content, result.record.steps.as_deref().unwrap_or_default());
+    let spans = record_spans(&result.record, Some(graph), options);
     let spans = on_roots(spans, "switchyard.test.case", AttrValue::Str(result.name.clone()));
     on_roots(spans, "switchyard.test.passed", AttrValue::Bool(result.passed))
 }

@@ -5,7 +5,7 @@
 //! span was delivered, 1 when nothing is configured or the collector did not take them, 2 on
 //! bad input.
 
-use engine::trace::{SpanDoc, TraceOptions, record_spans};
+use engine::trace::{SpanDoc, record_spans};
 use engine::{Graph, RunRecord};
 use switchyard_otel::{Config, Exporter, OTEL_EXPORTER_OTLP_ENDPOINT, SHUTDOWN_WAIT};
 
@@ -27,7 +27,7 @@ pub fn trace(args: TraceArgs) -> Result<Printed, BadInput> {
         ));
         return Ok(Printed::new(String::new(), NOT_SENT));
     };
-    let options = TraceOptions { capture_content: config.capture_content, ..TraceOptions::default() };
+    let options = crate::traces::options(config.capture_content, record.steps.as_deref().unwrap_or_default());
     let spans = record_spans(&record, graph.as_ref(), options);
     if spans.is_empty() {
         say(&format!("{}: the record has no session to send", args.run));
