@@ -74,6 +74,18 @@ fn int(span: &SpanDoc, key: &str) -> Option<i64> {
     })
 }
 
+/// Whether any span carries `text` in an attribute or event (content is sent only when asked).
+fn mentions(spans: &[&SpanDoc], text: &str) -> bool {
+    let has = |v: &AttrValue| match v {
+        AttrValue::Str(s) => s.contains(text),
+        AttrValue::StrList(l) => l.iter().any(|s| s.contains(text)),
+        _ => false,
+    };
+    spans.iter().any(|s| {
+        s.attributes.iter().any(|(_, v)| has(v)) || s.events.iter().any(|e| e.attributes.iter().any(|(_, v)| has(v)))
+    })
+}
+
 /// Every session of `record` has arrived: its root, and a span for each of its steps.
 fn arrived(spans: &[ReceivedSpan], record: &Value) -> bool {
     let steps = record["steps"].as_array().map_or(0, Vec::len);
@@ -128,6 +140,8 @@ fn a_served_run_is_sent_as_a_trace_under_the_records_trace_id() {
     assert_eq!(int(chat, "gen_ai.usage.input_tokens"), Some(9));
     assert_eq!(int(chat, "gen_ai.usage.output_tokens"), Some(12));
     assert!(chat.start_ms >= before - 1000.0 && chat.end_ms <= after + 1000.0);
+    let every: Vec<&SpanDoc> = spans.iter().map(|s| &s.span).collect();
+    assert!(!mentions(&every, "launch to Friday"), "no prompt, reply or state is sent by default");
     assert_eq!(model.total_calls(), 1);
 }
 

@@ -58,8 +58,8 @@ impl Drop for Served {
     }
 }
 
-/// The server binary serving `graph`, sending traces to `receiver` every 100 ms.
-fn serve(graph: &Value, receiver: &Receiver) -> Served {
+/// The server binary serving `graph`, sending traces to `receiver` every 100 ms, with `env`.
+fn serve(graph: &Value, receiver: &Receiver, env: &[(&str, &str)]) -> Served {
     let dir = tempfile::tempdir().expect("a folder");
     let paths = support::write_graphs(&dir, std::slice::from_ref(graph));
     let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
@@ -69,6 +69,7 @@ fn serve(graph: &Value, receiver: &Receiver) -> Served {
         .arg(dir.path().join("server.sqlite"))
         .env("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint())
         .env("OTEL_BSP_SCHEDULE_DELAY", "100")
+        .envs(env.iter().copied())
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
         .spawn()
@@ -108,6 +109,18 @@ fn int(span: &SpanDoc, key: &str) -> Option<i64> {
     })
 }
 
+/// Whether any span carries `text` in an attribute or event (content is sent only when asked).
+fn mentions(spans: &[&SpanDoc], text: &str) -> bool {
+    let has = |v: &AttrValue| match v {
+        AttrValue::Str(s) => s.contains(text),
+        AttrValue::StrList(l) => l.iter().any(|s| s.contains(text)),
+        _ => false,
+    };
+    spans.iter().any(|s| {
+        s.attributes.iter().any(|(_, v)| has(v)) || s.events.iter().any(|e| e.attributes.iter().any(|(_, v)| has(v)))
+    })
+}
+
 /// The trace id a run's metadata names, once the run has ended.
 fn ended_run_trace(served: &Served, tid: &str, rid: &str) -> String {
     let since = Instant::now();
@@ -125,7 +138,7 @@ fn ended_run_trace(served: &Served, tid: &str, rid: &str) -> String {
 fn a_served_run_and_its_resume_are_sent_as_linked_traces() {
     let model = FakeOpenAi::start();
     let receiver = Receiver::start(Behaviour::Accept).expect("a receiver");
-    let served = serve(&graph(&model.base_url()), &receiver);
+    let served = serve(&graph(&model.base_url()), &receiver, &[]);
     let before = epoch_now_ms();
 
     let tid = post(&served, "/threads", json!({}))["thread_id"].as_str().expect("a thread").to_string();
@@ -158,5 +171,22 @@ fn a_served_run_and_its_resume_are_sent_as_linked_traces() {
         resumed_root.links.iter().any(|l| l.span_id == waited_root.span_id),
         "the resumed session links to the one that waited: {resumed_root:#?}"
     );
+    let every: Vec<&SpanDoc> = spans.iter().map(|s| &s.span).collect();
+    assert!(!mentions(&every, "launch to Friday"), "no prompt, reply or state is sent by default");
     assert_eq!(model.total_calls(), 1);
+}
+
+#[test]
+fn message_content_is_sent_when_the_operator_opts_in() {
+    let model = FakeOpenAi::start();
+    let receiver = Receiver::start(Behaviour::Accept).expect("a receiver");
+    let opt_in = [("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "true")];
+    let served = serve(&graph(&model.base_url()), &receiver, &opt_in);
+    let tid = post(&served, "/threads", json!({}))["thread_id"].as_str().expect("a thread").to_string();
+    let input = json!({"assistant_id": "drafted", "input": {"request": "Move the launch to Friday"}});
+    let run = post(&served, &format!("/threads/{tid}/runs"), input);
+    let trace = ended_run_trace(&served, &tid, run["run_id"].as_str().expect("a run"));
+    let spans = receiver.wait_until(WAIT, |spans| in_trace(spans, &trace).iter().any(|s| s.name == "chat fake-1"));
+    let chat: Vec<&SpanDoc> = in_trace(&spans, &trace).into_iter().filter(|s| s.name == "chat fake-1").collect();
+    assert!(mentions(&chat, "launch to Friday"), "the prompt is on the model call's span: {chat:#?}");
 }
