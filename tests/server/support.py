@@ -129,9 +129,11 @@ class Server:
 
 class Restate:
     """A Restate server (SWITCHYARD_RESTATE_SERVER) with `switchyard serve` as its registered
-    worker, every port free and non-default, its data in a folder of its own."""
+    worker, every port free and non-default, its data in a folder of its own. `worker_env` is
+    the worker's whole environment (default: this process's)."""
 
-    def __init__(self):
+    def __init__(self, worker_env=None):
+        self.worker_env = worker_env
         self.binary = os.environ["SWITCHYARD_RESTATE_SERVER"]
         self.dir = tempfile.TemporaryDirectory(prefix="switchyard-restate-")
         self.ingress_port, self.admin_port, self.node_port, self.worker_port = (free_port() for _ in range(4))
@@ -167,7 +169,7 @@ class Restate:
         deny = ",".join(f"http://127.0.0.1:{p}" for p in (self.ingress_port, self.admin_port, self.node_port))
         self.worker = subprocess.Popen([switchyard_binary(), "serve", "--listen", f"127.0.0.1:{self.worker_port}",
                                         "--allow", "127.0.0.1", "--deny", deny],
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=self.worker_env)
 
         def listening():
             try:
