@@ -12,6 +12,12 @@ pub fn now_ms() -> f64 {
         .map_or_else(js_sys::Date::now, |p| p.now())
 }
 
+/// Milliseconds since the Unix epoch: the time of day steps and calls are stamped with, so a
+/// run's trace shows when it ran.
+pub fn epoch_ms() -> Option<f64> {
+    Some(js_sys::Date::now())
+}
+
 /// A run id: the time in hexadecimal (so ids sort by age), then a random part.
 pub fn new_run_id() -> String {
     let t = js_sys::Date::now() as u64;

@@ -64,6 +64,10 @@ impl Host for WorkerHost {
         clock::now_ms()
     }
 
+    fn epoch_ms(&self) -> Option<f64> {
+        clock::epoch_ms()
+    }
+
     fn new_run_id(&self) -> String {
         clock::new_run_id()
     }

@@ -37,6 +37,10 @@ impl Host for BrowserHost {
         clock::now_ms()
     }
 
+    fn epoch_ms(&self) -> Option<f64> {
+        clock::epoch_ms()
+    }
+
     fn new_run_id(&self) -> String {
         clock::new_run_id()
     }

@@ -77,6 +77,10 @@ impl Host for DesktopHost {
         clock::now_ms()
     }
 
+    fn epoch_ms(&self) -> Option<f64> {
+        clock::epoch_ms()
+    }
+
     fn new_run_id(&self) -> String {
         clock::new_run_id()
     }

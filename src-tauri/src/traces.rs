@@ -1,0 +1,140 @@
+//! Runs sent as OpenTelemetry traces from the desktop app. The app owns one
+//! `switchyard_otel::Exporter`, configured by the Traces setting when it is set, else by the
+//! standard `OTEL_*` variables (nothing set: no exporter, no thread). It is started with the
+//! app, replaced when the setting changes and shut down, with a bounded wait, as the app exits.
+//!
+//! The editor hands over the record of a run whose session ended; the spans are mapped here,
+//! natively, with the engine's mapping (`engine::trace`), and only that session's spans are
+//! sent: earlier sessions went when they ended.
+
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use engine::Graph;
+use engine::record::RunRecord;
+use engine::trace::{SpanDoc, TraceOptions, record_spans};
+use switchyard_otel::{Config, Exporter};
+use workflow_files::{Settings, TraceSettings};
+
+/// How long the app waits, as it exits, for spans still queued to reach the collector.
+pub const EXIT_WAIT: Duration = Duration::from_secs(5);
+
+/// The app's exporter, when traces are set up, and the configuration it was started with.
+#[derive(Clone, Default)]
+pub struct Traces(Arc<Mutex<Option<Running>>>);
+
+struct Running {
+    config: Config,
+    exporter: Exporter,
+}
+
+/// Where traces go by `settings`: the Traces setting when set (it wins), else the `OTEL_*`
+/// variables; `None` when neither says anything.
+pub fn config_of(settings: &Settings) -> Result<Option<Config>, String> {
+    let from_env = Config::from_env().map_err(|e| e.to_string());
+    match &settings.traces {
+        Some(setting) => Ok(Some(from_setting(setting, from_env.ok().flatten()))),
+        None => from_env,
+    }
+}
+
+/// The setting's endpoint, headers and content choice over what the variables give for the
+/// rest (service name, resource attributes).
+fn from_setting(setting: &TraceSettings, from_env: Option<Config>) -> Config {
+    let mut config = from_env.unwrap_or_else(|| Config {
+        traces_endpoint: String::new(),
+        headers: Vec::new(),
+        service_name: "switchyard".into(),
+        resource: Vec::new(),
+        capture_content: false,
+    });
+    config.traces_endpoint = setting.traces_url();
+    config.headers = setting.headers.clone();
+    config.capture_content = setting.capture_content;
+    config
+}
+
+impl Traces {
+    /// Runs the exporter `config` asks for: the one running when it is the same, else a new
+    /// one (the old one finishes sending on a thread of its own), or none.
+    pub fn apply(&self, config: Option<Config>) {
+        let mut current = self.lock();
+        if current.as_ref().map(|r| &r.config) == config.as_ref() {
+            return;
+        }
+        if let Some(old) = current.take() {
+            std::thread::spawn(move || warn(old.exporter.shutdown(EXIT_WAIT)));
+        }
+        *current = config.map(|config| Running { exporter: Exporter::start(config.clone()), config });
+    }
+
+    /// Sends the latest session of `record` (its spans mapped with `graph` when given).
+    /// Answers the trace id sent; `None` when traces are not set up.
+    pub fn export(&self, record: &RunRecord, graph: Option<&Graph>) -> Option<String> {
+        let current = self.lock();
+        let running = current.as_ref()?;
+        let mut options = TraceOptions::default();
+        options.capture_content = running.exporter.capture_content();
+        let trace_id = record.trace_id.clone()?;
+        running.exporter.send(latest_session(record, graph, options, &trace_id));
+        Some(trace_id)
+    }
+
+    /// Sends what is queued, waiting at most [`EXIT_WAIT`], and says on stderr what could
+    /// not be sent.
+    pub fn shut_down(&self) {
+        if let Some(running) = self.lock().take() {
+            warn(running.exporter.shutdown(EXIT_WAIT));
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Option<Running>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// The spans of the session whose trace is `trace_id`.
+fn latest_session(record: &RunRecord, graph: Option<&Graph>, options: TraceOptions, trace_id: &str) -> Vec<SpanDoc> {
+    let mut spans = record_spans(record, graph, options);
+    spans.retain(|s| s.trace_id.to_string() == trace_id);
+    spans
+}
+
+fn warn(warnings: Vec<String>) {
+    for w in warnings {
+        eprintln!("switchyard: {w}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_setting_wins_over_nothing_and_keeps_its_headers() {
+        let setting = TraceSettings {
+            endpoint: "http://127.0.0.1:4318".into(),
+            headers: vec![("x-key".into(), "v".into())],
+            capture_content: true,
+        };
+        let settings = Settings { traces: Some(setting), ..Settings::default() };
+        let config = config_of(&settings).expect("a configuration").expect("traces on");
+        assert_eq!(config.traces_endpoint, "http://127.0.0.1:4318/v1/traces");
+        assert_eq!(config.headers, vec![("x-key".to_string(), "v".to_string())]);
+        assert!(config.capture_content);
+    }
+
+    #[test]
+    fn nothing_set_runs_no_exporter() {
+        let traces = Traces::default();
+        traces.apply(None);
+        let record: RunRecord = serde_json::from_value(serde_json::json!({
+            "format": "switchyard/run@1", "run_id": "r1", "graph": "g", "status": "completed",
+            "input": {}, "state": {}, "step": 0, "next": [], "waiting": [], "error": null, "outputs": {},
+            "trace_id": "0123456789abcdef0123456789abcdef"
+        }))
+        .expect("a record");
+        assert_eq!(traces.export(&record, None), None);
+        traces.shut_down();
+    }
+}
