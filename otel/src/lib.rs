@@ -2,86 +2,37 @@
 //!
 //! The native hosts (the CLI, `switchyard serve`, the desktop app) send runs to an
 //! OpenTelemetry collector or tracing tool over OTLP. The spans come from the engine's pure
-//! mapping ([`engine::trace`]); this crate only configures the standard exporter and hands
-//! them over. Export never slows or breaks a run: spans go through a bounded queue to a
-//! batch exporter on its own thread, a full queue drops spans, and a collector that is down,
-//! failing or hanging costs at most one warning and a bounded wait at exit.
+//! mapping ([`engine::trace`]); this crate only configures the standard exporter (the
+//! OpenTelemetry Rust SDK's batch processor and OTLP/HTTP exporter) and hands them over.
+//! Export never slows or breaks a run: spans go through a bounded queue to a batch exporter
+//! on its own thread, a full queue drops spans, and a collector that is down, failing or
+//! hanging costs at most one warning per kind of problem and a bounded wait at exit.
 //!
 //! | module | what it holds |
 //! |---|---|
 //! | `config` | the `OTEL_*` environment variables (or a desktop setting) read into a [`Config`] |
-//! | `exporter` | the [`Exporter`]: OTLP over HTTP (protobuf), batched, bounded |
+//! | `pairs` | `key=value,…` lists (headers, resource attributes), percent-decoded |
+//! | `exporter` | the [`Exporter`]: batch processor and OTLP/HTTP exporter, bounded; its warnings |
+//! | `convert` | the engine's `SpanDoc` as the SDK's `SpanData` (ids and times as given) |
+//! | `client` | the exporter's HTTP client: ureq with a bounded timeout, failures' causes kept |
+//! | `health` | counters the export thread shares with the sender: in flight, lost, dropped, why |
+//! | `receiver` | (feature `receiver`, for tests) a local OTLP/HTTP receiver that decodes what it is sent, or fails or hangs on purpose |
 
-use std::time::Duration;
+mod client;
+mod config;
+mod convert;
+mod exporter;
+mod health;
+mod pairs;
+#[cfg(feature = "receiver")]
+pub mod receiver;
 
-use engine::trace::SpanDoc;
-
-/// Where and how traces are sent.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Config {
-    /// The URL spans are posted to (`…/v1/traces`).
-    pub traces_endpoint: String,
-    /// Extra headers for every export request (`OTEL_EXPORTER_OTLP_HEADERS`).
-    pub headers: Vec<(String, String)>,
-    /// `service.name` (`OTEL_SERVICE_NAME`, else `switchyard`).
-    pub service_name: String,
-    /// Other resource attributes (`OTEL_RESOURCE_ATTRIBUTES`).
-    pub resource: Vec<(String, String)>,
-    /// Whether message content is recorded
-    /// (`OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`).
-    pub capture_content: bool,
-}
-
-/// Why the configuration could not be used: the variable and what is wrong with it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigError {
-    pub variable: String,
-    pub message: String,
-}
-
-impl std::fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.variable, self.message)
-    }
-}
-
-impl std::error::Error for ConfigError {}
-
-impl Config {
-    /// The configuration the process environment gives: `Ok(None)` when no endpoint is set
-    /// or `OTEL_SDK_DISABLED=true`.
-    pub fn from_env() -> Result<Option<Config>, ConfigError> {
-        Ok(None)
-    }
-}
-
-/// Sends spans in the background. Dropping it without [`Exporter::shutdown`] loses what is
-/// still queued.
-pub struct Exporter {
-    config: Config,
-}
-
-impl Exporter {
-    /// Starts the batch exporter's thread.
-    pub fn start(config: Config) -> Exporter {
-        Exporter { config }
-    }
-
-    /// Whether message content may be recorded.
-    pub fn capture_content(&self) -> bool {
-        self.config.capture_content
-    }
-
-    /// Queues `spans`; returns at once. Spans beyond the queue's bound are dropped (and
-    /// counted in the warning at shutdown).
-    pub fn send(&self, spans: Vec<SpanDoc>) {
-        let _ = spans;
-    }
-
-    /// Sends what is queued, waiting at most `wait`; returns the warnings to print (the
-    /// collector could not be reached, spans dropped…), at most one per kind of problem.
-    pub fn shutdown(self, wait: Duration) -> Vec<String> {
-        let _ = wait;
-        Vec::new()
-    }
-}
+pub use config::{
+    Config, ConfigError, DEFAULT_SERVICE_NAME, DEFAULT_TIMEOUT, OTEL_EXPORTER_OTLP_ENDPOINT,
+    OTEL_EXPORTER_OTLP_HEADERS, OTEL_EXPORTER_OTLP_PROTOCOL, OTEL_EXPORTER_OTLP_TIMEOUT,
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_TRACES_HEADERS, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL,
+    OTEL_EXPORTER_OTLP_TRACES_TIMEOUT, OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT, OTEL_RESOURCE_ATTRIBUTES,
+    OTEL_SDK_DISABLED, OTEL_SERVICE_NAME, OTEL_TRACES_EXPORTER, Protocol,
+};
+pub use exporter::{Exporter, MAX_QUEUED_SPANS, SHUTDOWN_WAIT};
+pub use pairs::PairsError;
