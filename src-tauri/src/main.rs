@@ -314,6 +314,7 @@ async fn http_stream(
 fn get_settings(state: State<'_, AppState>, args: ipc::GetSettings) -> <ipc::GetSettings as ipc::Command>::Reply {
     let ipc::GetSettings {} = args;
     let s = state.config.load();
+    let traces = public_traces(&s);
     ipc::PublicSettings {
         key_origins: s
             .keys
@@ -324,13 +325,13 @@ fn get_settings(state: State<'_, AppState>, args: ipc::GetSettings) -> <ipc::Get
         workflows_dir: state.workflows.dir().display().to_string(),
         notices: state.config.take_notices(),
         allowed_commands: s.allowed_commands,
-        traces: public_traces(&s),
+        traces,
     }
 }
 
 /// The Traces setting as the page may see it: header names, never their values.
 fn public_traces(s: &Settings) -> ipc::PublicTraces {
-    let from_environment = switchyard_otel::Config::from_env().ok().flatten().map(|c| c.traces_endpoint);
+    let from_environment = switchyard_otel::Config::from_env().ok().flatten().map(|c| c.endpoint_for_display());
     match &s.traces {
         Some(t) => ipc::PublicTraces {
             endpoint: t.endpoint.clone(),
@@ -369,7 +370,9 @@ async fn export_trace(state: State<'_, AppState>, args: ipc::ExportTrace) -> Rep
         serde_json::from_str(&args.record).map_err(|e| format!("not a run record: {e}"))?;
     let graph = args.graph.as_deref().and_then(|g| engine::parse_graph(g).ok());
     let traces = state.traces.clone();
-    tauri::async_runtime::spawn_blocking(move || traces.export(&record, graph.as_ref())).await.map_err(|e| e.to_string())
+    tauri::async_runtime::spawn_blocking(move || traces.export(&record, graph.as_ref()))
+        .await
+        .map_err(|e| e.to_string())
 }
 
 /// Sets the base URL, and keeps a new key for its origin when one is given.

@@ -17,7 +17,7 @@ use switchyard_otel::{Config, Exporter};
 use workflow_files::{Settings, TraceSettings};
 
 /// How long the app waits, as it exits, for spans still queued to reach the collector.
-pub const EXIT_WAIT: Duration = Duration::from_secs(5);
+pub const EXIT_WAIT: Duration = switchyard_otel::SHUTDOWN_WAIT;
 
 /// The app's exporter, when traces are set up, and the configuration it was started with.
 #[derive(Clone, Default)]
@@ -39,15 +39,9 @@ pub fn config_of(settings: &Settings) -> Result<Option<Config>, String> {
 }
 
 /// The setting's endpoint, headers and content choice over what the variables give for the
-/// rest (service name, resource attributes).
+/// rest (service name, resource attributes, protocol, timeout).
 fn from_setting(setting: &TraceSettings, from_env: Option<Config>) -> Config {
-    let mut config = from_env.unwrap_or_else(|| Config {
-        traces_endpoint: String::new(),
-        headers: Vec::new(),
-        service_name: "switchyard".into(),
-        resource: Vec::new(),
-        capture_content: false,
-    });
+    let mut config = from_env.unwrap_or_else(|| Config::for_endpoint(setting.traces_url()));
     config.traces_endpoint = setting.traces_url();
     config.headers = setting.headers.clone();
     config.capture_content = setting.capture_content;
@@ -122,6 +116,52 @@ mod tests {
         assert_eq!(config.traces_endpoint, "http://127.0.0.1:4318/v1/traces");
         assert_eq!(config.headers, vec![("x-key".to_string(), "v".to_string())]);
         assert!(config.capture_content);
+    }
+
+    /// The approval template's first session (it waits for a person) and the answered one,
+    /// run in the engine, handed over as the editor does when each ends: each arrives at the
+    /// receiver once, under the record's trace id, with its chat spans and no content.
+    #[test]
+    fn each_session_arrives_once_under_its_trace_id() {
+        use engine::{OfflineHost, Run, compile, parse_graph};
+        use std::rc::Rc;
+        use switchyard_otel::receiver::{Behaviour, Receiver};
+
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../templates/003-approval.json"))
+            .expect("the template");
+        let graph = parse_graph(&text).expect("a graph");
+        let plan = Rc::new(compile(&graph).plan.expect("valid"));
+        let host = OfflineHost::new();
+        let receiver = Receiver::start(Behaviour::Accept).expect("a receiver");
+        let traces = Traces::default();
+        let setting = TraceSettings { endpoint: receiver.endpoint(), ..TraceSettings::default() };
+        traces.apply(config_of(&Settings { traces: Some(setting), ..Settings::default() }).expect("config"));
+
+        let mut run = Run::start(plan, serde_json::json!({"request": "two laptops"}), &host).expect("a run");
+        pollster::block_on(run.run(&host));
+        let waiting = run.record(true);
+        assert_eq!(waiting.status, engine::Status::Interrupted);
+        let first = traces.export(&waiting, Some(&graph)).expect("sent");
+        run.answer("get_approval", serde_json::json!({"decision": "approve"})).expect("answered");
+        pollster::block_on(run.run(&host));
+        let done = run.record(true);
+        let second = traces.export(&done, Some(&graph)).expect("sent");
+        traces.shut_down();
+
+        let got = receiver.wait_until(EXIT_WAIT, |spans| {
+            [&first, &second].iter().all(|t| spans.iter().any(|s| s.span.trace_id.to_string() == **t))
+        });
+        for trace in [&first, &second] {
+            let session: Vec<_> = got.iter().filter(|s| s.span.trace_id.to_string() == *trace).collect();
+            let roots = session.iter().filter(|s| s.span.parent.is_none()).count();
+            assert_eq!(roots, 1, "one root per session ({trace})");
+            let mut ids: Vec<_> = session.iter().map(|s| s.span.span_id).collect();
+            ids.sort_by_key(|id| id.0);
+            ids.dedup();
+            assert_eq!(ids.len(), session.len(), "each span once ({trace})");
+        }
+        assert!(got.iter().any(|s| s.span.name.starts_with("chat ")), "a chat span");
+        assert!(!format!("{got:?}").contains("two laptops"), "no content without the opt-in");
     }
 
     #[test]

@@ -30,6 +30,7 @@
 // (SWITCHYARD_DESKTOP_E2E_ONLY=mcp runs part 4 alone, =traces part 5 alone.)
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { mkdtempSync, readFileSync, existsSync, writeFileSync, readdirSync, mkdirSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -276,7 +277,9 @@ async function traces() {
     const parts = [];
     req.on('data', (c) => parts.push(c));
     req.on('end', () => {
-      if (req.method === 'POST' && req.url === '/v1/traces') bodies.push({ type: req.headers['content-type'], body: Buffer.concat(parts) });
+      const raw = Buffer.concat(parts);
+      const body = req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
+      if (req.method === 'POST' && req.url === '/v1/traces') bodies.push({ type: req.headers['content-type'], body });
       res.writeHead(200, { 'content-type': req.headers['content-type'] ?? 'application/x-protobuf' });
       res.end(req.headers['content-type']?.includes('json') ? '{}' : '');
     });

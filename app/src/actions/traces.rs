@@ -2,14 +2,15 @@
 //! (for `switchyard trace` later), a session handed to the desktop app's exporter as it ends,
 //! and the Traces setting saved.
 
+use leptos::prelude::*;
+
 use crate::model::runs::record_file::{record_file, trace_id};
 use crate::state::App;
 
 /// Copies the shown run's trace id, to look the run up in a tracing tool.
 pub fn copy_trace_id(app: App) {
     let App { run: ctl, alerts, platform, .. } = app;
-    let Some(id) = ctl.view.with_untracked(|v| v.as_ref().and_then(|v| trace_id(&v.record).map(str::to_string)))
-    else {
+    let Some(id) = ctl.view.with_untracked(|v| v.as_ref().and_then(|v| trace_id(&v.record).map(str::to_string))) else {
         return;
     };
     platform.get().write_clipboard(&id);

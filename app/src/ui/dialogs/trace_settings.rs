@@ -47,9 +47,8 @@ impl TraceDraft {
 
 #[component]
 pub fn TraceFields(draft: TraceDraft) -> impl IntoView {
-    let kept_names = move || {
-        draft.kept.with(|k| k.as_ref().map(|k| k.header_names.join(", ")).filter(|n| !n.is_empty()))
-    };
+    let kept_names =
+        move || draft.kept.with(|k| k.as_ref().map(|k| k.header_names.join(", ")).filter(|n| !n.is_empty()));
     let from_environment = move || draft.kept.with(|k| k.as_ref().and_then(|k| k.from_environment.clone()));
     view! {
         <h3>"Traces"</h3>

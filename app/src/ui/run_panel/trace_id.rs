@@ -23,11 +23,14 @@ pub fn RunTrace() -> impl IntoView {
         shown.get().map(|id| {
             view! {
                 <section class="run-trace" role="region" aria-label="Trace">
-                    {id.map(|id| view! {
+                    {id.map(|id| {
+                        let shown = id.clone();
+                        view! {
                         <span class="run-trace-label">"Trace"</span>
-                        <code class="trace-id" data-trace-id=id.clone()>{id}</code>
+                        <code class="trace-id" data-trace-id=id>{shown}</code>
                         <button type="button" class="small" aria-label="Copy the trace id" title="Copy the trace id"
                             on:click=move |_| traces::copy_trace_id(app)>"Copy"</button>
+                        }
                     })}
                     <button type="button" class="small" title="Save the run's record as a file (switchyard/run@1), e.g. for switchyard trace"
                         on:click=move |_| traces::download_record(app)>"Download record"</button>
