@@ -46,6 +46,11 @@ impl Host for NativeHost {
         self.origin.elapsed().as_secs_f64() * 1000.0
     }
 
+    fn epoch_ms(&self) -> Option<f64> {
+        // A clock set before 1970 has no time of day worth stamping.
+        SystemTime::now().duration_since(UNIX_EPOCH).ok().map(|d| d.as_secs_f64() * 1000.0)
+    }
+
     fn new_run_id(&self) -> String {
         let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or_default();
         let n = self.counter.get();

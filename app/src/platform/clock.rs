@@ -12,10 +12,9 @@ pub fn now_ms() -> f64 {
         .map_or_else(js_sys::Date::now, |p| p.now())
 }
 
-/// Milliseconds since the Unix epoch: the time of day steps and calls are stamped with, so a
-/// run's trace shows when it ran.
-pub fn epoch_ms() -> Option<f64> {
-    Some(js_sys::Date::now())
+/// Milliseconds since the Unix epoch (`Date.now()`): steps and calls are stamped with it.
+pub fn epoch_ms() -> f64 {
+    js_sys::Date::now()
 }
 
 /// A run id: the time in hexadecimal (so ids sort by age), then a random part.

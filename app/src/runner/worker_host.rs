@@ -65,7 +65,7 @@ impl Host for WorkerHost {
     }
 
     fn epoch_ms(&self) -> Option<f64> {
-        clock::epoch_ms()
+        Some(clock::epoch_ms())
     }
 
     fn new_run_id(&self) -> String {

@@ -33,6 +33,10 @@ impl<H: Host> Host for StoppingHost<H> {
         self.inner.now_ms()
     }
 
+    fn epoch_ms(&self) -> Option<f64> {
+        self.inner.epoch_ms()
+    }
+
     fn new_run_id(&self) -> String {
         self.inner.new_run_id()
     }

@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use super::chat::{
     Ask, ChatReply, Conversation, MAX_STREAMED_CALLS, StreamFold, StreamProtocolError, ToolCall, Usage,
-    arguments_from_text,
+    arguments_from_text, finish_reason, said,
 };
 use super::cut;
 use crate::host::Auth;
@@ -136,8 +136,14 @@ pub(super) fn read_reply(body: &str) -> Result<ChatReply, String> {
     let Some(blocks) = v["content"].as_array() else {
         return Err(format!("the model server's reply has no `content` blocks: {}", cut(body)));
     };
-    let mut reply =
-        ChatReply { content: Value::String(String::new()), usage: usage(&v["usage"]), ..ChatReply::default() };
+    let mut reply = ChatReply {
+        content: Value::String(String::new()),
+        usage: usage(&v["usage"]),
+        finish_reason: said(&v["stop_reason"]).map(|w| finish_reason(&w)),
+        id: said(&v["id"]),
+        response_model: said(&v["model"]),
+        ..ChatReply::default()
+    };
     let mut text = String::new();
     for b in blocks {
         match b["type"].as_str() {
@@ -197,6 +203,9 @@ pub(super) struct Fold {
     blocks: Vec<Block>,
     usage: Option<Usage>,
     started: bool,
+    stop_reason: Option<String>,
+    id: Option<String>,
+    model: Option<String>,
 }
 
 impl StreamFold for Fold {
@@ -208,6 +217,8 @@ impl StreamFold for Fold {
             "message_start" => {
                 self.started = true;
                 self.usage = usage(&v["message"]["usage"]);
+                self.id = said(&v["message"]["id"]);
+                self.model = said(&v["message"]["model"]);
             }
             "content_block_start" => {
                 let b = &v["content_block"];
@@ -226,6 +237,9 @@ impl StreamFold for Fold {
             }
             "content_block_delta" => return Ok(self.delta(&v["delta"])),
             "message_delta" => {
+                if let Some(w) = said(&v["delta"]["stop_reason"]) {
+                    self.stop_reason = Some(finish_reason(&w));
+                }
                 if let (Some(u), Some(out)) = (self.usage.as_mut(), v["usage"]["output_tokens"].as_u64()) {
                     u.output_tokens = out;
                 }
@@ -245,7 +259,13 @@ impl StreamFold for Fold {
         if !self.started {
             return Err("the model server's stream ended before any reply".into());
         }
-        let mut reply = ChatReply { usage: self.usage, ..ChatReply::default() };
+        let mut reply = ChatReply {
+            usage: self.usage,
+            finish_reason: self.stop_reason.take(),
+            id: self.id.take(),
+            response_model: self.model.take(),
+            ..ChatReply::default()
+        };
         let mut text = String::new();
         for b in std::mem::take(&mut self.blocks) {
             match b {

@@ -53,6 +53,13 @@ pub(super) struct ChatReply {
     /// An answer given through a tool that carries the output schema (Anthropic).
     pub structured: Option<Value>,
     pub usage: Option<Usage>,
+    /// Why the model stopped, normalised (`stop`, `length`, `tool_calls`, `content_filter`,
+    /// or the provider's own word), when the provider says.
+    pub finish_reason: Option<String>,
+    /// The provider's id for the response, when it sends one.
+    pub id: Option<String>,
+    /// The model that answered, as the provider names it.
+    pub response_model: Option<String>,
 }
 
 impl ChatReply {
@@ -110,6 +117,12 @@ impl ChatReply {
         if let Some(u) = self.usage {
             v["usage"] = u.to_json();
         }
+        let said = [("finish_reason", &self.finish_reason), ("id", &self.id), ("response_model", &self.response_model)];
+        for (k, text) in said {
+            if let Some(t) = text {
+                v[k] = Value::String(t.clone());
+            }
+        }
         v
     }
 
@@ -140,8 +153,32 @@ impl ChatReply {
             tool_calls,
             structured: v.get("structured").cloned(),
             usage,
+            finish_reason: text_of(v, "finish_reason"),
+            id: text_of(v, "id"),
+            response_model: text_of(v, "response_model"),
         })
     }
+}
+
+fn text_of(v: &Value, key: &str) -> Option<String> {
+    v.get(key).and_then(Value::as_str).map(str::to_string)
+}
+
+/// A provider's word for why the model stopped, in OpenTelemetry's terms where one fits.
+pub(super) fn finish_reason(word: &str) -> String {
+    match word {
+        "end_turn" | "stop_sequence" | "stop" => "stop",
+        "max_tokens" | "length" => "length",
+        "tool_use" | "tool_calls" | "function_call" => "tool_calls",
+        "refusal" | "content_filter" => "content_filter",
+        other => other,
+    }
+    .to_string()
+}
+
+/// A text field of a provider's reply, when present and not empty.
+pub(super) fn said(v: &Value) -> Option<String> {
+    v.as_str().filter(|s| !s.is_empty()).map(str::to_string)
 }
 
 fn call_json(c: &ToolCall) -> Value {

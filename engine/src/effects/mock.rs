@@ -90,7 +90,9 @@ fn to_chat(call: &EffectCall<'_>, reply: &MockReply, ctx: &Ctx) -> Result<ChatRe
         render_json(call.scripting, t, ctx).map_err(|e| NodeError::expression(&call.node.id, "model.responses", e))
     };
     Ok(match reply {
-        MockReply::Value(v) => ChatReply { content: render(v)?, ..ChatReply::default() },
+        MockReply::Value(v) => {
+            ChatReply { content: render(v)?, finish_reason: Some("stop".into()), ..ChatReply::default() }
+        }
         MockReply::Message { content, tool_calls } => {
             let content = match render(content)? {
                 Value::String(s) => s,
@@ -104,7 +106,13 @@ fn to_chat(call: &EffectCall<'_>, reply: &MockReply, ctx: &Ctx) -> Result<ChatRe
                     arguments: render(arguments)?,
                 });
             }
-            ChatReply { content: Value::String(content), tool_calls: calls, ..ChatReply::default() }
+            let finish = if calls.is_empty() { "stop" } else { "tool_calls" };
+            ChatReply {
+                content: Value::String(content),
+                tool_calls: calls,
+                finish_reason: Some(finish.into()),
+                ..ChatReply::default()
+            }
         }
     })
 }

@@ -5,7 +5,9 @@
 
 use serde_json::{Value, json};
 
-use super::chat::{Ask, ChatReply, Conversation, StreamFold, ToolCall, Usage, arguments_from_text, call_slot};
+use super::chat::{
+    Ask, ChatReply, Conversation, StreamFold, ToolCall, Usage, arguments_from_text, call_slot, finish_reason, said,
+};
 use super::cut;
 use crate::host::Auth;
 use crate::plan::LlmOp;
@@ -134,7 +136,15 @@ pub(super) fn read_reply(body: &str) -> Result<ChatReply, String> {
     if message["content"].is_null() && tool_calls.is_empty() {
         return Err(format!("the model server's reply has neither content nor tool calls: {}", cut(body)));
     }
-    Ok(ChatReply { content: Value::String(content), tool_calls, structured: None, usage: usage(&v["usage"]) })
+    Ok(ChatReply {
+        content: Value::String(content),
+        tool_calls,
+        structured: None,
+        usage: usage(&v["usage"]),
+        finish_reason: said(&v["choices"][0]["finish_reason"]).map(|w| finish_reason(&w)),
+        id: said(&v["id"]),
+        response_model: said(&v["model"]),
+    })
 }
 
 fn usage(u: &Value) -> Option<Usage> {
@@ -152,6 +162,9 @@ pub(super) struct Fold {
     calls: Vec<(String, String, String)>,
     usage: Option<Usage>,
     done: bool,
+    finish_reason: Option<String>,
+    id: Option<String>,
+    model: Option<String>,
 }
 
 impl StreamFold for Fold {
@@ -167,6 +180,12 @@ impl StreamFold for Fold {
         }
         if let Some(u) = usage(&v["usage"]) {
             self.usage = Some(u);
+        }
+        // Every chunk repeats the id and model; the last with a choice says why it stopped.
+        self.id = self.id.take().or_else(|| said(&v["id"]));
+        self.model = self.model.take().or_else(|| said(&v["model"]));
+        if let Some(w) = said(&v["choices"][0]["finish_reason"]) {
+            self.finish_reason = Some(finish_reason(&w));
         }
         let delta = &v["choices"][0]["delta"];
         for c in delta["tool_calls"].as_array().into_iter().flatten() {
@@ -220,6 +239,9 @@ impl StreamFold for Fold {
             tool_calls,
             structured: None,
             usage: self.usage,
+            finish_reason: self.finish_reason.take(),
+            id: self.id.take(),
+            response_model: self.model.take(),
         })
     }
 }

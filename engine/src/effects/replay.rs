@@ -23,7 +23,8 @@ pub(super) enum Taped {
 /// Puts a call of `kind` with canonical `request` on the tape.
 pub(super) fn begin(call: &EffectCall<'_>, kind: ReplyKind, mut request: Value, mock: bool) -> Taped {
     call.host.stream_redactor().clean_value(&mut request);
-    let cue = call.tape.cue(Request { node: &call.tape_name(), step: call.step, kind, request, mock });
+    let started_ms = call.host.epoch_ms();
+    let cue = call.tape.cue(Request { node: &call.tape_name(), step: call.step, kind, request, mock, started_ms });
     match cue {
         Cue::Reply(v) => Taped::Replayed(v),
         Cue::Call(t) => Taped::Live(t),
@@ -34,7 +35,7 @@ pub(super) fn begin(call: &EffectCall<'_>, kind: ReplyKind, mut request: Value, 
 /// Records the reply to a call made live.
 pub(super) fn record(call: &EffectCall<'_>, ticket: Ticket, mut reply: Value) {
     call.host.stream_redactor().clean_value(&mut reply);
-    call.tape.fill(ticket, reply);
+    call.tape.fill(ticket, reply, call.host.epoch_ms());
 }
 
 /// Headers as a request on the tape holds them: credentials left out, names in lower case.

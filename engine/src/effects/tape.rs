@@ -65,6 +65,8 @@ pub(crate) struct Request<'a> {
     pub request: Value,
     /// A mock model's turn: without a recorded reply it just runs (offline anyway).
     pub mock: bool,
+    /// When the call is made, in milliseconds since the Unix epoch (with a wall clock).
+    pub started_ms: Option<f64>,
 }
 
 impl Tape {
@@ -108,6 +110,8 @@ impl Tape {
             kind: call.kind,
             request: call.request,
             reply: Value::Null,
+            started_ms: call.started_ms,
+            duration_ms: None,
         };
         if !inner.replaying {
             return inner.reserve(entry);
@@ -129,15 +133,19 @@ impl Tape {
         }
         let reply = recorded.reply.clone();
         inner.bytes += size_of(&recorded);
-        inner.recorded.push(Some(RecordedReply { reply: reply.clone(), ..entry }));
+        // Answered at once: a replayed call takes no time.
+        let duration_ms = entry.started_ms.map(|_| 0.0);
+        inner.recorded.push(Some(RecordedReply { reply: reply.clone(), duration_ms, ..entry }));
         Cue::Reply(reply)
     }
 
-    /// Records the reply to the call at `ticket`, with keys removed by the caller.
-    pub(crate) fn fill(&self, ticket: Ticket, reply: Value) {
+    /// Records the reply to the call at `ticket`, with keys removed by the caller; it came
+    /// at `ended_ms` (epoch, with a wall clock).
+    pub(crate) fn fill(&self, ticket: Ticket, reply: Value, ended_ms: Option<f64>) {
         let mut inner = self.inner.borrow_mut();
         if let Some(mut entry) = inner.pending.remove(&ticket.0) {
             entry.reply = reply;
+            entry.duration_ms = entry.started_ms.zip(ended_ms).map(|(s, e)| (e - s).max(0.0));
             inner.bytes += size_of(&entry);
             if let Some(slot) = inner.recorded.get_mut(ticket.0) {
                 *slot = Some(entry);
@@ -302,6 +310,8 @@ mod tests {
             kind: ReplyKind::Model,
             request: json!({"messages": [{"content": content}]}),
             reply: json!({"content": "ok"}),
+            started_ms: None,
+            duration_ms: None,
         };
         tape.load(vec![recorded("plan", "Plan: a")], ReplayMode::Replay);
         let ask = |content: &str, mock| Request {
@@ -310,6 +320,7 @@ mod tests {
             kind: ReplyKind::Model,
             request: json!({"messages": [{"content": content}]}),
             mock,
+            started_ms: None,
         };
         let Cue::Fail(m) = tape.cue(ask("Plan: b", false)) else { panic!("a changed request must fail") };
         assert_eq!(m, "node `plan`: the model request changed at /messages/0/content: \"Plan: a\" → \"Plan: b\"");
@@ -322,12 +333,24 @@ mod tests {
     #[test]
     fn calls_keep_the_order_they_were_made_in_whatever_order_replies_come() {
         let tape = Tape::new();
-        let ask = |n: &'static str| Request { node: n, step: 2, kind: ReplyKind::Http, request: json!(n), mock: false };
-        let (Cue::Call(first), Cue::Call(second)) = (tape.cue(ask("a")), tape.cue(ask("b"))) else { panic!() };
-        tape.fill(second, json!(2));
-        tape.fill(first, json!(1));
-        let names: Vec<String> = tape.replies().into_iter().map(|r| r.node).collect();
+        let ask = |n: &'static str, at: f64| Request {
+            node: n,
+            step: 2,
+            kind: ReplyKind::Http,
+            request: json!(n),
+            mock: false,
+            started_ms: Some(at),
+        };
+        let (Cue::Call(first), Cue::Call(second)) = (tape.cue(ask("a", 1000.0)), tape.cue(ask("b", 1001.0))) else {
+            panic!()
+        };
+        tape.fill(second, json!(2), Some(1003.0));
+        tape.fill(first, json!(1), Some(1010.0));
+        let replies = tape.replies();
+        let names: Vec<&str> = replies.iter().map(|r| r.node.as_str()).collect();
         assert_eq!(names, ["a", "b"]);
+        let times: Vec<_> = replies.iter().map(|r| (r.started_ms, r.duration_ms)).collect();
+        assert_eq!(times, [(Some(1000.0), Some(10.0)), (Some(1001.0), Some(2.0))], "each call keeps its own time");
         tape.keep_until(1);
         assert!(tape.replies().is_empty());
     }

@@ -198,6 +198,15 @@ pub struct StepDoc {
     pub details: BTreeMap<String, Value>,
     /// How long the step took, in milliseconds.
     pub duration_ms: f64,
+    /// When the step started, in milliseconds since the Unix epoch; absent when the host has
+    /// no wall clock (tests, replays offline) and in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_ms: Option<f64>,
+    /// When each effect task of the step (`llm`, `http`, `tools`, `subgraph`; map instances
+    /// as `<node>[<index>]`) started and ended, `[start_ms, end_ms]` since the Unix epoch.
+    /// Only with a wall clock; tasks computed inside the engine take no time worth stamping.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub timings: BTreeMap<String, [f64; 2]>,
     /// Set on a step that failed the run: nothing it did was applied.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub failed: bool,

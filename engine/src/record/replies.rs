@@ -44,9 +44,18 @@ pub struct RecordedReply {
     pub kind: ReplyKind,
     /// The request in canonical form, without keys or credentials: what replay compares.
     pub request: Value,
-    /// The whole reply (model: text, tool calls, usage, model, finish reason; http: status,
-    /// headers, body; mcp: the result).
+    /// The whole reply (model: text, tool calls, usage, and when the provider says them the
+    /// response's `id`, `model` and `finish_reason`; http: status, headers, body; mcp: the
+    /// result).
     pub reply: Value,
+    /// When the call was made, in milliseconds since the Unix epoch (absent without a wall
+    /// clock). Replay ignores it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_ms: Option<f64>,
+    /// How long the call took, in milliseconds (absent without a wall clock; 0 for a reply
+    /// replayed from the tape). Replay ignores it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<f64>,
 }
 
 /// An answer given to a human node, in the order they were given.

@@ -101,4 +101,8 @@ pub struct ForkInfo {
     /// The update applied to the state at the fork point, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub set: Option<Map<String, Value>>,
+    /// The trace of that run's session which ran the step forked from (32 lowercase hex
+    /// digits), when its record had traces: the fork's first trace links to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace_id: Option<String>,
 }

@@ -16,7 +16,8 @@ impl Run {
     pub fn fork(&self, step: u64, set: Option<Map<String, Value>>, host: &dyn Host) -> Result<Run, InputError> {
         let mut run = self.rewind(step)?;
         run.run_id = host.new_run_id();
-        run.forked_from = Some(ForkInfo { run_id: self.run_id.clone(), step, set: set.clone() });
+        run.forked_from = Some(self.fork_info(step, set.clone()));
+        run.open_session();
         if let Some(mut set) = set {
             // Messages set here are written by `set` at the checkpoint forked from.
             check_against_schema(&run.plan, set.iter_mut(), "set", run.message_writer("set", step))?;
@@ -49,11 +50,18 @@ impl Run {
                 let _ = crate::messages::normalize_list(v, Some(run.message_writer("set", step)));
             }
         }
-        run.forked_from = Some(ForkInfo { run_id: self.run_id.clone(), step, set: Some(values.clone()) });
+        run.forked_from = Some(self.fork_info(step, Some(values.clone())));
+        run.open_session();
         let mut patch = Vec::new();
         run.state.overwrite(&run.plan.schema, values.iter(), &mut patch);
         run.pending_patch = patch;
         Ok(run)
+    }
+
+    /// Where a fork of this run from checkpoint `step` comes from, with the trace that ran it.
+    fn fork_info(&self, step: u64, set: Option<Map<String, Value>>) -> ForkInfo {
+        let trace_id = self.session_of_step(step).map(|s| s.trace_id.clone());
+        ForkInfo { run_id: self.run_id.clone(), step, set, trace_id }
     }
 
     /// Continues a run that stopped: a failed run retries its failed step from the last good
@@ -69,6 +77,7 @@ impl Run {
                     rewound.forked_from = self.forked_from.take();
                     rewound.answers = std::mem::take(&mut self.answers);
                     *self = rewound;
+                    self.open_session();
                 }
             }
             Status::LimitReached
@@ -77,6 +86,7 @@ impl Run {
             {
                 self.status = Status::Running;
                 self.error = None;
+                self.open_session();
             }
             _ => {}
         }

@@ -55,6 +55,7 @@ impl Run {
         self.given.push(crate::record::GivenAnswer { step: self.step_count(), node: node.to_string(), value: given });
         if self.status == Status::Interrupted {
             self.status = Status::Running;
+            self.open_session();
         }
         Ok(())
     }

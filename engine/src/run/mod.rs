@@ -24,6 +24,8 @@
 //! | `fork` | checkpoints: [`Run::fork`], [`Run::resume`], rewinding and replaying steps |
 //! | `record` | a run as a [`RunRecord`], and a run rebuilt from one |
 //! | `replay` | [`Run::replay`]: a run answered from recorded replies; what it could not replay |
+//! | `session` | the run's sessions (its start and each time it goes on after stopping), each exported as one trace |
+//! | `spans` | the live run's spans, step by step, and its session's root span ([`crate::trace`]) |
 //! | `snapshots` | which steps' states the record writes (the rule kept step by step) |
 //! | `scope` | what expressions see: `state`, `input`, `outputs`, `errors`, `step` |
 //! | `outcome` | what one node did, before the step applies it |
@@ -46,6 +48,7 @@ mod record;
 mod replay;
 mod route;
 mod scope;
+mod session;
 mod snapshots;
 mod spans;
 mod start;
@@ -145,6 +148,8 @@ pub struct Run {
     owns_tape: bool,
     /// The answers given, in order.
     given: Vec<crate::record::GivenAnswer>,
+    /// The run's sessions, each a trace (empty for a run inside another).
+    sessions: session::Sessions,
 }
 
 impl Run {
@@ -190,6 +195,7 @@ impl Run {
             tape_prefix: String::new(),
             owns_tape: true,
             given: Vec::new(),
+            sessions: session::Sessions::default(),
         }
     }
 

@@ -51,8 +51,8 @@ impl Run {
             steps: with_steps.then(|| self.complete_step_docs(states)),
             replies,
             answers,
-            trace_id: None,
-            traces: Vec::new(),
+            trace_id: self.trace_id().map(str::to_string),
+            traces: self.sessions().to_vec(),
         }
     }
 
@@ -139,6 +139,7 @@ impl Run {
         run.run_id = record.run_id.clone();
         run.forked_from = record.forked_from.clone();
         run.restore_tape(&record.replies, &record.answers);
+        run.restore_sessions(&record.traces, record.status);
         for (k, (s, state)) in steps.iter().zip(states).enumerate() {
             run.replay_step(step_record(&plan, k, s, state)?);
         }
@@ -217,6 +218,7 @@ fn step_record(plan: &Plan, k: usize, s: &StepDoc, state: State) -> Result<StepR
         return Err(bad(at("step"), format!("expected step {}, found {}", k + 1, s.step)));
     }
     let next = tasks("next", &s.next)?;
+    let timings = by_task(plan, keyed("timings"), &s.timings)?;
     Ok(StepRecord {
         step: s.step,
         ran: tasks("ran", &s.ran)?,
@@ -232,6 +234,8 @@ fn step_record(plan: &Plan, k: usize, s: &StepDoc, state: State) -> Result<StepR
         taken: s.taken.clone().into(),
         details,
         duration_ms: s.duration_ms,
+        started_ms: s.started_ms,
+        timings,
         failed: s.failed,
     })
 }
@@ -255,6 +259,8 @@ fn step_doc(plan: &Plan, s: &StepRecord, with_state: bool) -> StepDoc {
         taken: s.taken.to_vec(),
         details: s.details.iter().map(|(t, d)| (name(t), d.clone())).collect(),
         duration_ms: s.duration_ms,
+        started_ms: s.started_ms,
+        timings: s.timings.iter().map(|(t, span)| (name(t), *span)).collect(),
         failed: s.failed,
     }
 }

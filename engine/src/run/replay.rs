@@ -29,6 +29,8 @@ impl Run {
         self.tape = tape.clone();
         self.tape_prefix = prefix;
         self.owns_tape = false;
+        // Its spans are the outer run's: it has no trace of its own.
+        self.sessions = Default::default();
     }
 
     /// The replies and answers a run rewound to checkpoint `step` keeps: the calls made in
@@ -52,6 +54,7 @@ impl Run {
         rewound.tape_prefix = std::mem::take(&mut self.tape_prefix);
         rewound.owns_tape = self.owns_tape;
         rewound.given = std::mem::take(&mut self.given);
+        rewound.sessions = std::mem::take(&mut self.sessions);
     }
 
     /// Picks up the replies and answers of the record a run is rebuilt from.

@@ -81,6 +81,7 @@ impl Run {
             .map_err(|e| InputError { path: format!("input.{}", e.field), message: e.message })?;
 
         let mut run = Run::blank(plan.clone(), host.new_run_id(), Rc::new(input), initial);
+        run.open_session();
         run.mark_ran(plan.start);
         run.refresh_context(0);
         let (mut targets, mut taken) = (Targets::default(), ThinVec::new());

@@ -26,6 +26,9 @@ use crate::update::Update;
 /// Each task that ran in a step, in step order, with what it did.
 type Results = Vec<(Task, Outcome)>;
 
+/// The wall-clock start and end of each effect task of a step.
+type Timings = thin_vec::ThinVec<(Task, [f64; 2])>;
+
 impl Run {
     /// Steps until the run stops. A run stopped at a breakpoint goes on past it.
     pub async fn run(&mut self, host: &dyn Host) {
@@ -40,6 +43,7 @@ impl Run {
     /// run that goes on later opens new ones.
     pub async fn step(&mut self, host: &dyn Host) {
         self.superstep(host).await;
+        self.close_session_if_stopped();
         if self.status != Status::Running && self.owns_mcp {
             self.mcp.close(host).await;
         }
@@ -50,7 +54,10 @@ impl Run {
         if self.status != Status::Running {
             return;
         }
+        self.open_session();
         let t0 = host.now_ms();
+        // The step's wall-clock start, read once: a trace shows when it ran.
+        let started_ms = host.epoch_ms();
         if self.stop_before_step() {
             return;
         }
@@ -67,7 +74,7 @@ impl Run {
         }
 
         let deadline = Deadline::new(&self.plan.limits, self.active_ms, t0).within(self.enclosing);
-        let mut results = self.exec_all(&tasks, host, deadline).await;
+        let (mut results, timings) = self.exec_all(&tasks, host, deadline, started_ms.is_some()).await;
         // Routing's `when` expressions run under what is left of the run's time.
         deadline.arm(self.plan.scripting.guard(), host, None);
         for task in tasks.iter().filter(|t| t.instance.is_none()) {
@@ -75,6 +82,8 @@ impl Run {
         }
         self.check_types(&mut results, step_no);
         let mut record = StepRecord::new(step_no, self.state.clone(), &waiting);
+        record.started_ms = started_ms;
+        record.timings = timings;
         collect(&mut record, &mut results);
 
         // A failure with on_error: fail stops the run, as do two writers of one `replace`
@@ -187,8 +196,9 @@ impl Run {
 
     /// Runs the step's tasks at the same time, against the same snapshot: those computed
     /// inside the engine one after the other (none waits), then the effects concurrently.
-    /// The results are in the order of `tasks`.
-    async fn exec_all(&self, tasks: &[Task], host: &dyn Host, deadline: Deadline) -> Results {
+    /// The results are in the order of `tasks`; with `stamp`, each effect's wall-clock start
+    /// and end too (two clock readings per effect, none for the others).
+    async fn exec_all(&self, tasks: &[Task], host: &dyn Host, deadline: Deadline, stamp: bool) -> (Results, Timings) {
         let mut results = Vec::with_capacity(tasks.len());
         let mut effects = Vec::new();
         for (at, &task) in tasks.iter().enumerate() {
@@ -197,20 +207,40 @@ impl Run {
                 None => effects.push((at, task)),
             }
         }
+        let mut timings = Timings::new();
         if !effects.is_empty() {
             let outcomes = if let [(_, only)] = effects[..] {
-                vec![self.exec_effect(only, host, deadline).await]
+                vec![self.exec_timed(only, host, deadline, stamp).await]
             } else {
-                let futures = effects.iter().map(|&(_, t)| self.exec_effect(t, host, deadline));
+                let futures = effects.iter().map(|&(_, t)| self.exec_timed(t, host, deadline, stamp));
                 futures_util::future::join_all(futures).await
             };
             let computed = results.len();
-            results.extend(effects.into_iter().zip(outcomes).map(|((at, t), o)| (at, t, o)));
+            for ((at, t), (o, span)) in effects.into_iter().zip(outcomes) {
+                if let Some(span) = span {
+                    timings.push((t, span));
+                }
+                results.push((at, t, o));
+            }
             if computed > 0 {
                 results.sort_by_key(|(at, _, _)| *at);
             }
         }
-        results.into_iter().map(|(_, task, outcome)| (task, outcome)).collect()
+        (results.into_iter().map(|(_, task, outcome)| (task, outcome)).collect(), timings)
+    }
+
+    /// Runs an effect's task, with its wall-clock start and end when `stamp`.
+    async fn exec_timed(
+        &self,
+        task: Task,
+        host: &dyn Host,
+        deadline: Deadline,
+        stamp: bool,
+    ) -> (Outcome, Option<[f64; 2]>) {
+        let start = if stamp { host.epoch_ms() } else { None };
+        let outcome = self.exec_effect(task, host, deadline).await;
+        let span = start.and_then(|s| host.epoch_ms().map(|e| [s, e.max(s)]));
+        (outcome, span)
     }
 
     /// Type-checks every update before anything is applied: a bad one fails its node.

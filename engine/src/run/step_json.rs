@@ -37,7 +37,7 @@ struct StepJson<'a> {
 impl Serialize for StepJson<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (plan, s) = (self.plan, self.s);
-        let mut out = serializer.serialize_struct("StepDoc", 15)?;
+        let mut out = serializer.serialize_struct("StepDoc", 17)?;
         out.serialize_field("step", &s.step)?;
         out.serialize_field("ran", &Names { plan, tasks: &s.ran })?;
         if !s.skipped.is_empty() {
@@ -65,6 +65,12 @@ impl Serialize for StepJson<'_> {
             out.serialize_field("details", &ByName::new(plan, s.details.iter().map(|(t, d)| (*t, d))))?;
         }
         out.serialize_field("duration_ms", &s.duration_ms)?;
+        if let Some(started) = s.started_ms {
+            out.serialize_field("started_ms", &started)?;
+        }
+        if !s.timings.is_empty() {
+            out.serialize_field("timings", &ByName::new(plan, s.timings.iter().map(|(t, span)| (*t, span))))?;
+        }
         if s.failed {
             out.serialize_field("failed", &true)?;
         }

@@ -53,6 +53,10 @@ pub struct StepRecord {
     /// What a node sent to the outside world, rendered (prompt, request), by task.
     pub details: ThinVec<(Task, Value)>,
     pub duration_ms: f64,
+    /// When the step started, in milliseconds since the Unix epoch (with a wall clock).
+    pub started_ms: Option<f64>,
+    /// Each effect task's wall-clock start and end (with a wall clock).
+    pub timings: ThinVec<(Task, [f64; 2])>,
     /// The step failed: nothing it did was applied, and `next` holds its own tasks so that
     /// continuing the run retries it.
     pub failed: bool,
@@ -99,6 +103,8 @@ impl StepRecord {
             taken: ThinVec::new(),
             details: ThinVec::new(),
             duration_ms: 0.0,
+            started_ms: None,
+            timings: ThinVec::new(),
             failed: false,
         }
     }

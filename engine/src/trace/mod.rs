@@ -12,18 +12,13 @@
 //! `execute_tool <name>`, `<METHOD>` for HTTP, `tools/call <tool>` for MCP) and, for a
 //! subgraph node, the inner run's steps.
 
+mod ids;
+
 use serde_json::Value;
 
+pub use self::ids::{SpanId, TraceId, span_id_for, trace_id_for};
 use crate::document::Graph;
 use crate::record::RunRecord;
-
-/// A trace id: 16 bytes, written as 32 lowercase hex digits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct TraceId(pub [u8; 16]);
-
-/// A span id: 8 bytes, written as 16 lowercase hex digits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct SpanId(pub [u8; 8]);
 
 /// Whether the span is work done inside the run or a call to something outside it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,12 +90,6 @@ pub struct TraceOptions {
     pub capture_content: bool,
 }
 
-/// The trace id of the session of run `run_id` that starts at step `from_step`.
-pub fn trace_id_for(run_id: &str, from_step: u64) -> TraceId {
-    let _ = (run_id, from_step);
-    TraceId([0; 16])
-}
-
 /// The spans of step `step` of `record` (the step span, its nodes' spans and their
 /// effects' spans), in the trace of the session that ran it.
 pub fn step_spans(record: &RunRecord, step: u64, graph: Option<&Graph>, options: TraceOptions) -> Vec<SpanDoc> {
@@ -118,18 +107,6 @@ pub fn session_span(record: &RunRecord, options: TraceOptions) -> Option<SpanDoc
 pub fn record_spans(record: &RunRecord, graph: Option<&Graph>, options: TraceOptions) -> Vec<SpanDoc> {
     let _ = (record, graph, options);
     Vec::new()
-}
-
-impl std::fmt::Display for TraceId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))
-    }
-}
-
-impl std::fmt::Display for SpanId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))
-    }
 }
 
 #[allow(dead_code, reason = "skeleton: filled in by the engine part of issue 34")]

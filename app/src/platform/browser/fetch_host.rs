@@ -38,7 +38,7 @@ impl Host for BrowserHost {
     }
 
     fn epoch_ms(&self) -> Option<f64> {
-        clock::epoch_ms()
+        Some(clock::epoch_ms())
     }
 
     fn new_run_id(&self) -> String {

@@ -78,7 +78,7 @@ impl Host for DesktopHost {
     }
 
     fn epoch_ms(&self) -> Option<f64> {
-        clock::epoch_ms()
+        Some(clock::epoch_ms())
     }
 
     fn new_run_id(&self) -> String {
