@@ -38,6 +38,10 @@ struct Inner {
     problems: Vec<ReplayProblem>,
     /// About how many bytes the recorded replies take in the record.
     bytes: u64,
+    /// The step of the run that owns the tape now being run (0 before its first): a call
+    /// made inside a subgraph or a definition is filed under it, not under the inner run's
+    /// own step count, so the record says in which of its steps each call was made.
+    step: u64,
 }
 
 /// A call's place on the tape, to record its reply at.
@@ -106,7 +110,7 @@ impl Tape {
         *count += 1;
         let entry = RecordedReply {
             node: call.node.to_string(),
-            step: call.step,
+            step: if inner.step > 0 { inner.step } else { call.step },
             kind: call.kind,
             request: call.request,
             reply: Value::Null,
@@ -151,6 +155,22 @@ impl Tape {
                 *slot = Some(entry);
             }
         }
+    }
+
+    /// The owning run's step now running (its calls and those of the runs inside it are filed
+    /// under it).
+    pub(crate) fn set_step(&self, step: u64) {
+        self.inner.borrow_mut().step = step;
+    }
+
+    /// The calls answered so far that were made in step `after` or later, in order: a live
+    /// exporter's new steps, without copying the whole tape.
+    pub(crate) fn replies_from(&self, after: u64) -> Vec<RecordedReply> {
+        let inner = self.inner.borrow();
+        let recorded = &inner.recorded;
+        // Calls go on the tape in step order.
+        let first = recorded.iter().rposition(|r| r.as_ref().is_some_and(|r| r.step < after)).map_or(0, |i| i + 1);
+        recorded[first..].iter().flatten().cloned().collect()
     }
 
     /// Every call answered so far, in the order they were made.

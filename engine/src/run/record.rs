@@ -28,8 +28,13 @@ impl Run {
 
     /// The record of this run, with the steps' states as `states` says.
     pub fn record_with(&self, with_steps: bool, states: StepStates) -> RunRecord {
+        self.record_parts(with_steps, states, true)
+    }
+
+    /// The record, its reply tape and answers left out unless `with_tape`.
+    pub(super) fn record_parts(&self, with_steps: bool, states: StepStates, with_tape: bool) -> RunRecord {
         let plan = &self.plan;
-        let (replies, answers) = self.recorded_tape();
+        let (replies, answers) = if with_tape { self.recorded_tape() } else { (Vec::new(), Vec::new()) };
         RunRecord {
             schema: None,
             format: RUN_FORMAT.into(),
@@ -139,7 +144,7 @@ impl Run {
         run.run_id = record.run_id.clone();
         run.forked_from = record.forked_from.clone();
         run.restore_tape(&record.replies, &record.answers);
-        run.restore_sessions(&record.traces, record.status);
+        run.restore_sessions(&record.traces, record.status, record.step);
         for (k, (s, state)) in steps.iter().zip(states).enumerate() {
             run.replay_step(step_record(&plan, k, s, state)?);
         }
@@ -241,7 +246,7 @@ fn step_record(plan: &Plan, k: usize, s: &StepDoc, state: State) -> Result<StepR
 }
 
 /// Step `s` as the record writes it, tasks turned into names, with its state or without.
-fn step_doc(plan: &Plan, s: &StepRecord, with_state: bool) -> StepDoc {
+pub(super) fn step_doc(plan: &Plan, s: &StepRecord, with_state: bool) -> StepDoc {
     let id = |i: &usize| plan.node(*i).id.to_string();
     let name = |t: &Task| t.name(plan);
     StepDoc {

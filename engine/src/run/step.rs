@@ -42,7 +42,11 @@ impl Run {
     /// run stops (completed, failed, interrupted, at a limit), its MCP sessions are closed; a
     /// run that goes on later opens new ones.
     pub async fn step(&mut self, host: &dyn Host) {
+        let before = self.step_count();
         self.superstep(host).await;
+        if self.step_count() > before {
+            self.session_ran();
+        }
         self.close_session_if_stopped();
         if self.status != Status::Running && self.owns_mcp {
             self.mcp.close(host).await;
@@ -62,6 +66,9 @@ impl Run {
             return;
         }
         let step_no = self.step_count() + 1;
+        if self.owns_tape {
+            self.tape.set_step(step_no);
+        }
         let (waiting, tasks) = self.tasks();
         self.refresh_context(step_no);
         Deadline::new(&self.plan.limits, self.active_ms, t0).within(self.enclosing).arm(

@@ -31,6 +31,19 @@ pub fn trace_id_for(run_id: &str, from_step: u64) -> TraceId {
     TraceId(id)
 }
 
+/// The trace id of the `attempt`th session of run `run_id` that starts at step `from_step`:
+/// a failed step retried starts a session at the same step as the one that failed, and
+/// gets a trace of its own. Attempt 0 is [`trace_id_for`].
+pub fn trace_id_for_attempt(run_id: &str, from_step: u64, attempt: u64) -> TraceId {
+    if attempt == 0 {
+        return trace_id_for(run_id, from_step);
+    }
+    let digest = digest(TRACE_LABEL, &[run_id.as_bytes(), &from_step.to_be_bytes(), &attempt.to_be_bytes()]);
+    let mut id = [0; 16];
+    id.copy_from_slice(&digest[..16]);
+    TraceId(id)
+}
+
 /// The id of the span at `path` (e.g. `step/3/node/ask[2]/call/0`) in trace `trace`.
 pub fn span_id_for(trace: TraceId, path: &str) -> SpanId {
     let digest = digest(SPAN_LABEL, &[&trace.0, path.as_bytes()]);
@@ -106,6 +119,8 @@ mod tests {
         assert_eq!(a, trace_id_for("run-1", 1), "the same session gets the same id");
         assert_ne!(a, trace_id_for("run-1", 4), "a resume gets its own trace");
         assert_ne!(a, trace_id_for("run-2", 1));
+        assert_eq!(trace_id_for_attempt("run-1", 1, 0), a);
+        assert_ne!(trace_id_for_attempt("run-1", 1, 1), a, "a retry at the same step is another trace");
         let text = a.to_string();
         assert_eq!(text.len(), 32);
         assert!(text.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)));
