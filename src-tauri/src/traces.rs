@@ -63,8 +63,13 @@ impl Traces {
     }
 
     /// Sends the latest session of `record` (its spans mapped with `graph` when given).
-    /// Answers the trace id sent; `None` when traces are not set up.
+    /// Answers the trace id sent; `None` when traces are not set up, or the session ran no
+    /// step (a run waiting before its first step): that session goes on under the same trace
+    /// when the person answers, and is sent once, then, rather than its root span twice.
     pub fn export(&self, record: &RunRecord, graph: Option<&Graph>) -> Option<String> {
+        if !ran_a_step(record) {
+            return None;
+        }
         let current = self.lock();
         let running = current.as_ref()?;
         let mut options = TraceOptions::default();
@@ -85,6 +90,11 @@ impl Traces {
     fn lock(&self) -> MutexGuard<'_, Option<Running>> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
+}
+
+/// Whether the record's latest session ran a step of its own.
+fn ran_a_step(record: &RunRecord) -> bool {
+    record.traces.last().is_some_and(|s| record.step >= s.from_step)
 }
 
 /// The spans of the session whose trace is `trace_id`.
@@ -118,9 +128,10 @@ mod tests {
         assert!(config.capture_content);
     }
 
-    /// The approval template's first session (it waits for a person) and the answered one,
-    /// run in the engine, handed over as the editor does when each ends: each arrives at the
-    /// receiver once, under the record's trace id, with its chat spans and no content.
+    /// The approval template, run in the engine and handed over as the editor does when its
+    /// session ends: waiting before its first step (nothing sent: the session goes on), then
+    /// answered and completed. The session arrives once, under the record's trace id, as one
+    /// tree with its chat spans and no content.
     #[test]
     fn each_session_arrives_once_under_its_trace_id() {
         use engine::{OfflineHost, Run, compile, parse_graph};
@@ -141,27 +152,28 @@ mod tests {
         pollster::block_on(run.run(&host));
         let waiting = run.record(true);
         assert_eq!(waiting.status, engine::Status::Interrupted);
-        let first = traces.export(&waiting, Some(&graph)).expect("sent");
+        assert_eq!(traces.export(&waiting, Some(&graph)), None, "no step of its own yet");
         run.answer("get_approval", serde_json::json!({"decision": "approve"})).expect("answered");
         pollster::block_on(run.run(&host));
         let done = run.record(true);
-        let second = traces.export(&done, Some(&graph)).expect("sent");
+        let sent = traces.export(&done, Some(&graph)).expect("sent");
+        assert_eq!(Some(&sent), waiting.trace_id.as_ref(), "the session the run panel showed while it waited");
         traces.shut_down();
 
-        let got = receiver.wait_until(EXIT_WAIT, |spans| {
-            [&first, &second].iter().all(|t| spans.iter().any(|s| s.span.trace_id.to_string() == **t))
-        });
-        for trace in [&first, &second] {
-            let session: Vec<_> = got.iter().filter(|s| s.span.trace_id.to_string() == *trace).collect();
-            let roots = session.iter().filter(|s| s.span.parent.is_none()).count();
-            assert_eq!(roots, 1, "one root per session ({trace})");
-            let mut ids: Vec<_> = session.iter().map(|s| s.span.span_id).collect();
-            ids.sort_by_key(|id| id.0);
-            ids.dedup();
-            assert_eq!(ids.len(), session.len(), "each span once ({trace})");
-        }
-        assert!(got.iter().any(|s| s.span.name.starts_with("chat ")), "a chat span");
+        let got = receiver.wait_until(EXIT_WAIT, |spans| spans.iter().any(|s| s.span.parent.is_none()));
+        assert!(got.iter().all(|s| s.span.trace_id.to_string() == sent), "one trace");
+        assert_eq!(got.iter().filter(|s| s.span.parent.is_none()).count(), 1, "one root");
+        let mut ids: Vec<_> = got.iter().map(|s| s.span.span_id.0).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), got.len(), "each span once");
+        assert!(got.iter().any(|s| s.span.name.starts_with("chat ")), "a chat span: {:?}", names(&got));
+        assert!(got.iter().any(|s| s.span.name == "step 1"), "step spans: {:?}", names(&got));
         assert!(!format!("{got:?}").contains("two laptops"), "no content without the opt-in");
+    }
+
+    fn names(spans: &[switchyard_otel::receiver::ReceivedSpan]) -> Vec<&str> {
+        spans.iter().map(|s| s.span.name.as_str()).collect()
     }
 
     #[test]
