@@ -356,7 +356,7 @@ async function traces() {
     assert.match(text(), /gen_ai\.operation\.name/);
     assert.ok(!text().includes('two laptops'), 'no input or message content without the opt-in');
     assert.ok(!text().includes('blue team'), 'headers are not span data');
-    console.log(`desktop: ok: the Traces setting sends both sessions (${sessions.join(', ')}) in ${bodies.length} export request(s), content types ${[...new Set(bodies.map((b) => b.type))]}`);
+    console.log(`desktop: ok: the Traces setting sends the run's sessions (${sessions.join(', ')}) in ${bodies.length} export request(s), content types ${[...new Set(bodies.map((b) => b.type))]}`);
     await exec('window.__TAURI_INTERNALS__.invoke("close_window", { args: {} })').catch(() => {});
     await windowsGone(' — Switchyard');
     await wd('DELETE', `/session/${session}`).catch(() => {});

@@ -67,7 +67,7 @@ pub fn SettingsDialog() -> impl IntoView {
         settings::remove_key(app, o.clone(), p, move || origins.update(|l| l.retain(|x| !(x.0 == o && x.1 == p))))
     };
     view! {
-        <div class="dialog" role="dialog" aria-modal="true" aria-label="Settings">
+        <div class="dialog settings" role="dialog" aria-modal="true" aria-label="Settings">
             <h2>"Model settings"</h2>
             <p class="muted">"Used by llm nodes with the openai provider. Never exported or saved in runs. Mock models need nothing."</p>
             {move || (!note.get().is_empty()).then(|| view! { <p class="muted">{note.get()}</p> })}
