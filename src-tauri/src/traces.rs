@@ -72,8 +72,7 @@ impl Traces {
         }
         let current = self.lock();
         let running = current.as_ref()?;
-        let mut options = TraceOptions::default();
-        options.capture_content = running.exporter.capture_content();
+        let options = TraceOptions { capture_content: running.exporter.capture_content(), ..TraceOptions::default() };
         let trace_id = record.trace_id.clone()?;
         running.exporter.send(latest_session(record, graph, options, &trace_id));
         Some(trace_id)
