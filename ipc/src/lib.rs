@@ -14,6 +14,7 @@
 //! | [`Http`] | a request for an `llm` or `http` node, sent natively (no CORS) |
 //! | [`HttpStream`] | a model's request whose reply streams back piece by piece through a [`channel`] |
 //! | [`GetSettings`], [`SetSettings`], [`RemoveKey`] | keys per origin and the base URL, in a file only the user can read |
+//! | [`SetTraces`], [`ExportTrace`] | where runs are sent as OpenTelemetry traces, and a run's session sent there |
 //! | [`SetTitle`] | the window title (file name and unsaved marker) |
 //! | [`EditText`], [`CloseWindow`], [`ReadClipboard`] | what a native menu item asks of the window ([`menu`]) |
 //! | [`MenuItems`] | the native menus' items as built, for the desktop test to compare with the palette |
@@ -185,6 +186,22 @@ pub struct PublicSettings {
     /// The whole command lines ([`mcp::command_line`]) the person approved for MCP servers.
     #[serde(default)]
     pub allowed_commands: Vec<String>,
+    /// Where runs are sent as traces, as the settings dialog may see it.
+    #[serde(default)]
+    pub traces: PublicTraces,
+}
+
+/// The traces setting as the settings dialog may see it: the headers' names, never their
+/// values (they often carry a tracing tool's key).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PublicTraces {
+    /// The collector's address as the person typed it; empty when the setting is off.
+    pub endpoint: String,
+    pub header_names: Vec<String>,
+    pub capture_content: bool,
+    /// Where traces go when the setting is off: the `OTEL_*` variables' endpoint, if set.
+    #[serde(default)]
+    pub from_environment: Option<String>,
 }
 
 command!(
@@ -250,6 +267,18 @@ command!(
     /// Forgets the key of `provider` for `origin`.
     RemoveKey "remove_key" -> () { origin: String, provider: String }
 );
+command!(
+    /// Sets where runs are sent as traces: `endpoint` empty turns the setting off (the
+    /// `OTEL_*` variables apply again); `headers` (`name=value` pairs, comma separated)
+    /// `None` keeps the headers kept so far.
+    SetTraces "set_traces" -> () { endpoint: String, headers: Option<String>, capture_content: bool }
+);
+command!(
+    /// Sends one session of a run as a trace, when traces are set up (else does nothing):
+    /// `record` is the run record (`switchyard/run@1`) as JSON, `graph` its graph document
+    /// when the editor has the version it ran. Answers the trace id sent, if any.
+    ExportTrace "export_trace" -> Option<String> { record: String, graph: Option<String> }
+);
 command!(SetTitle "set_title" -> () { title: String });
 command!(
     /// The files given from outside since the last call, oldest first (each once); the app
@@ -293,7 +322,7 @@ command!(
 );
 
 /// Every command's name, for checking that the app registers each one.
-pub const COMMANDS: [&str; 30] = [
+pub const COMMANDS: [&str; 32] = [
     ListGraphs::NAME,
     LoadGraph::NAME,
     SaveGraph::NAME,
@@ -324,6 +353,8 @@ pub const COMMANDS: [&str; 30] = [
     McpExchange::NAME,
     McpClose::NAME,
     AllowCommands::NAME,
+    SetTraces::NAME,
+    ExportTrace::NAME,
 ];
 
 #[cfg(test)]

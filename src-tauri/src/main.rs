@@ -18,6 +18,7 @@
 //! | `edit_text`, `close_window`, `read_clipboard` | what a native menu item asks of the window ([`menu`]) |
 //! | `menu_items` | the native menus' items as built, for the desktop test |
 //! | `mcp_exchange`, `mcp_close`, `allow_commands` | MCP servers for runs: exchanges carried out natively, a program started only when its whole command line was approved ([`mcp`]) |
+//! | `set_traces`, `export_trace` | the Traces setting, and a run's session sent as an OpenTelemetry trace ([`traces`]) |
 //!
 //! | module | what it holds |
 //! |---|---|
@@ -25,6 +26,7 @@
 //! | [`clipboard`] | the system clipboard's text, for the menu's Paste |
 //! | [`reference`] | Help ▸ The Graph Format: the format reference in a window of its own |
 //! | [`mcp`] | MCP exchanges under the settings' consent and tokens, sessions closed with the window |
+//! | [`traces`] | the app's one trace exporter (the Traces setting, else `OTEL_*`), runs' sessions mapped to spans |
 
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
@@ -32,6 +34,7 @@ mod clipboard;
 mod mcp;
 mod menu;
 mod reference;
+mod traces;
 
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -44,7 +47,7 @@ use tauri::ipc::{Channel, JavaScriptChannelId};
 use tauri::menu::{MenuEvent, Submenu};
 use tauri::{AppHandle, Manager, State, Wry};
 use tauri_plugin_dialog::DialogExt;
-use workflow_files::{Config, OriginKey, Settings, Workflows, given, recent, write_atomic};
+use workflow_files::{Config, OriginKey, Settings, TraceSettings, Workflows, given, recent, write_atomic};
 
 struct AppState {
     workflows: Workflows,
@@ -58,6 +61,8 @@ struct AppState {
     recent_menu: Submenu<Wry>,
     /// MCP sessions runs have open, closed with the window.
     mcp_open: mcp::Open,
+    /// The trace exporter, when traces are set up; shut down as the app exits.
+    traces: traces::Traces,
 }
 
 /// What a command answers: its [`ipc::Command::Reply`], or why it failed.
@@ -309,6 +314,7 @@ async fn http_stream(
 fn get_settings(state: State<'_, AppState>, args: ipc::GetSettings) -> <ipc::GetSettings as ipc::Command>::Reply {
     let ipc::GetSettings {} = args;
     let s = state.config.load();
+    let traces = public_traces(&s);
     ipc::PublicSettings {
         key_origins: s
             .keys
@@ -319,7 +325,54 @@ fn get_settings(state: State<'_, AppState>, args: ipc::GetSettings) -> <ipc::Get
         workflows_dir: state.workflows.dir().display().to_string(),
         notices: state.config.take_notices(),
         allowed_commands: s.allowed_commands,
+        traces,
     }
+}
+
+/// The Traces setting as the page may see it: header names, never their values.
+fn public_traces(s: &Settings) -> ipc::PublicTraces {
+    let from_environment = switchyard_otel::Config::from_env().ok().flatten().map(|c| c.endpoint_for_display());
+    match &s.traces {
+        Some(t) => ipc::PublicTraces {
+            endpoint: t.endpoint.clone(),
+            header_names: t.headers.iter().map(|(name, _)| name.clone()).collect(),
+            capture_content: t.capture_content,
+            from_environment,
+        },
+        None => ipc::PublicTraces { from_environment, ..ipc::PublicTraces::default() },
+    }
+}
+
+/// Sets (or, with an empty endpoint, turns off) the Traces setting and restarts the
+/// exporter to match.
+#[tauri::command]
+fn set_traces(state: State<'_, AppState>, args: ipc::SetTraces) -> Reply<ipc::SetTraces> {
+    let mut s = state.config.load();
+    s.traces = if args.endpoint.trim().is_empty() {
+        None
+    } else {
+        Some(TraceSettings::from_dialog(
+            &args.endpoint,
+            args.headers.as_deref(),
+            args.capture_content,
+            s.traces.as_ref(),
+        )?)
+    };
+    state.config.save(&s).map_err(|e| e.0)?;
+    state.traces.apply(traces::config_of(&s)?);
+    Ok(())
+}
+
+/// Sends a run's latest session as a trace, mapped on a blocking thread.
+#[tauri::command]
+async fn export_trace(state: State<'_, AppState>, args: ipc::ExportTrace) -> Reply<ipc::ExportTrace> {
+    let record: engine::record::RunRecord =
+        serde_json::from_str(&args.record).map_err(|e| format!("not a run record: {e}"))?;
+    let graph = args.graph.as_deref().and_then(|g| engine::parse_graph(g).ok());
+    let traces = state.traces.clone();
+    tauri::async_runtime::spawn_blocking(move || traces.export(&record, graph.as_ref()))
+        .await
+        .map_err(|e| e.to_string())
 }
 
 /// Sets the base URL, and keeps a new key for its origin when one is given.
@@ -553,6 +606,12 @@ fn main() {
             let (bar, recent_menu) = menu::build(app.handle(), &config.load().recent)?;
             app.set_menu(bar)?;
             app.on_menu_event(|app, event| on_menu(app, &event));
+            let traces = traces::Traces::default();
+            match traces::config_of(&config.load()) {
+                Ok(c) => traces.apply(c),
+                // A bad variable costs the traces, never the app.
+                Err(why) => eprintln!("switchyard: traces are off: {why}"),
+            }
             app.manage(AppState {
                 workflows,
                 config,
@@ -560,6 +619,7 @@ fn main() {
                 opened,
                 recent_menu,
                 mcp_open: mcp::Open::default(),
+                traces,
             });
             Ok(())
         })
@@ -603,11 +663,21 @@ fn main() {
             menu_items,
             mcp_exchange,
             mcp_close,
-            allow_commands
+            allow_commands,
+            set_traces,
+            export_trace
         ])
-        .run(tauri::generate_context!())
+        .build(tauri::generate_context!())
         .unwrap_or_else(|e| {
             eprintln!("switchyard: the desktop app could not start: {e}");
             std::process::exit(1);
+        })
+        .run(|app, event| {
+            // Spans still queued go out before the app ends, waiting a bounded time.
+            if let tauri::RunEvent::Exit = event
+                && let Some(state) = app.try_state::<AppState>()
+            {
+                state.traces.shut_down();
+            }
         });
 }

@@ -21,9 +21,16 @@
 //    completes with the server's answer as the tool message, the line is kept in the settings
 //    file, and a second run does not ask. The app closes the server when the window closes.
 //
+// 5. Traces: a local OTLP/HTTP receiver; the Traces setting (Settings) points at it and is kept
+//    in the settings file; the approval template runs (a session waiting for a person, then
+//    one answered); both sessions arrive as traces, under the ids the run panel and the record
+//    show, with `chat` spans for the mock model's calls and no message content by default.
+//
 // Usage: node tests/desktop/desktop-e2e.mjs <path to switchyard-desktop> [screenshot.png]
-// (SWITCHYARD_DESKTOP_E2E_ONLY=mcp runs part 4 alone.)
+// (SWITCHYARD_DESKTOP_E2E_ONLY=mcp runs part 4 alone, =traces part 5 alone.)
 import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { mkdtempSync, readFileSync, existsSync, writeFileSync, readdirSync, mkdirSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -98,6 +105,8 @@ try {
   }
   if (process.env.SWITCHYARD_DESKTOP_E2E_ONLY === 'mcp') {
     await mcpConsent();
+  } else if (process.env.SWITCHYARD_DESKTOP_E2E_ONLY === 'traces') {
+    await traces();
   } else {
     await everyPart();
   }
@@ -146,6 +155,8 @@ async function everyPart() {
   await windowsGone(' — Switchyard');
   await sleep(500);
   await mcpConsent();
+  await sleep(500);
+  await traces();
 }
 
 // The evaluation loop from the gallery comes with its suite; its cases replay in WebKitGTK
@@ -256,6 +267,103 @@ async function mcpConsent() {
   while (servers().length && Date.now() - t < 15000) await sleep(200);
   assert.deepEqual(servers(), [], 'the memory server ended with the window');
   console.log('desktop: ok: an MCP program asks once for its whole command line, runs, and ends with the window');
+}
+
+// Part 5 (see the top of the file). The receiver keeps each export request's body: OTLP over
+// HTTP, protobuf (ids as raw bytes, names as UTF-8) or JSON (ids as hex).
+async function traces() {
+  const bodies = [];
+  const receiver = createServer((req, res) => {
+    const parts = [];
+    req.on('data', (c) => parts.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(parts);
+      const body = req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
+      if (req.method === 'POST' && req.url === '/v1/traces') bodies.push({ type: req.headers['content-type'], body });
+      res.writeHead(200, { 'content-type': req.headers['content-type'] ?? 'application/x-protobuf' });
+      res.end(req.headers['content-type']?.includes('json') ? '{}' : '');
+    });
+  });
+  await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
+  const endpoint = `http://127.0.0.1:${receiver.address().port}`;
+  const has = (id) => bodies.some((b) => b.body.includes(Buffer.from(id, 'hex')) || b.body.includes(Buffer.from(id)));
+  const text = () => Buffer.concat(bodies.map((b) => b.body)).toString('latin1');
+  try {
+    const { sp, exec, waitFor } = await open();
+    const setValue = (selector, value) => exec(`
+      const box = document.querySelector(arguments[0]);
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(box, arguments[1]);
+      box.dispatchEvent(new Event('input', { bubbles: true }));`, [selector, value]);
+    // The setting, in Settings.
+    await exec('document.querySelector(\'button[aria-label="Settings"]\').click()');
+    const dialog = '[role=dialog][aria-label="Settings"]';
+    await waitFor(`return !!document.querySelector('${dialog} input[aria-label="Send traces to"]')`, 'the Traces setting');
+    await setValue(`${dialog} input[aria-label="Send traces to"]`, endpoint);
+    await setValue(`${dialog} input[aria-label="Trace headers"]`, 'x-team=blue%20team');
+    await exec(`document.querySelector('${dialog} input[aria-label="Send traces to"]').scrollIntoView()`);
+    if (shot) writeFileSync(shot.replace(/\.png$/, '') + '-traces-setting.png', Buffer.from(await wd('GET', `${sp}/screenshot`), 'base64'));
+    await exec(`[...document.querySelectorAll('${dialog} button')].find((b) => b.textContent === 'Save').click()`);
+    await waitFor(`return !document.querySelector('${dialog}')`, 'the dialog to close');
+    const settingsFile = join(dataDir, 'settings.json');
+    const t0 = Date.now();
+    while (!JSON.parse(existsSync(settingsFile) ? readFileSync(settingsFile, 'utf8') : '{}').traces && Date.now() - t0 < 10000) await sleep(100);
+    const kept = JSON.parse(readFileSync(settingsFile, 'utf8')).traces;
+    assert.deepEqual(kept, { endpoint, headers: [['x-team', 'blue team']], capture_content: false }, 'the setting is in the settings file');
+    // Opened again, the dialog shows the address and the header's name, never its value.
+    await exec('document.querySelector(\'button[aria-label="Settings"]\').click()');
+    await waitFor(`return document.querySelector('${dialog} input[aria-label="Send traces to"]')?.value === ${JSON.stringify(endpoint)}`, 'the setting shown again');
+    assert.ok(!(await exec(`return document.querySelector('${dialog}').textContent.includes('blue team')`)), 'no header value in the page');
+    await exec(`[...document.querySelectorAll('${dialog} button')].find((b) => b.textContent === 'Cancel').click()`);
+
+    // A run: a session waiting for a person, then the answered one.
+    await exec(`document.querySelector('button[data-template="003-approval"]').click();`);
+    await waitFor('return !!document.querySelector("[data-node-id=get_approval]")', 'the template on the canvas');
+    await exec(`
+      const region = document.querySelector('[role=region][aria-label="Run"]');
+      const box = region.querySelector('textarea[aria-label="Input"]');
+      Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set.call(box, arguments[0]);
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+      region.querySelector('button[aria-label="Run"]').click();`, [JSON.stringify({ request: 'two laptops' })]);
+    const traceShown = 'return document.querySelector("[role=region][aria-label=Trace] [data-trace-id]")?.dataset.traceId';
+    await waitFor('return document.querySelector("[data-run-status]")?.dataset.runStatus === "interrupted"', 'the run to wait', 60000);
+    const first = await waitFor(traceShown, 'the first session\'s trace id');
+    await exec(`
+      const form = document.querySelector('[role=region][aria-label="Input required"]');
+      const box = form.querySelector('[aria-label="Decision"]');
+      const proto = box instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+      Object.getOwnPropertyDescriptor(proto, 'value').set.call(box, 'approve');
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+      [...form.querySelectorAll('button')].find((b) => b.textContent === 'Submit').click();`);
+    await waitFor('return document.querySelector("[data-run-status]")?.dataset.runStatus === "completed"', 'the run to complete', 60000);
+    const shown = await waitFor(traceShown, 'the trace id');
+    assert.match(shown, /^[0-9a-f]{32}$/);
+    await exec('document.querySelector("[role=region][aria-label=Trace]").scrollIntoView()');
+    if (shot) writeFileSync(shot.replace(/\.png$/, '') + '-trace-id.png', Buffer.from(await wd('GET', `${sp}/screenshot`), 'base64'));
+    // The record saved beside the graph names the same trace.
+    const runsDir = join(dataDir, 'workflows', 'runs');
+    const saved = readdirSync(runsDir, { recursive: true }).filter((f) => String(f).endsWith('.json')).map((f) => JSON.parse(readFileSync(join(runsDir, String(f)), 'utf8')));
+    const record = saved.map((s) => s.record ?? s).find((r) => r.trace_id === shown);
+    assert.ok(record, `a saved record with trace ${shown}: ${saved.map((s) => (s.record ?? s).trace_id)}`);
+    const sessions = record.traces.map((t) => t.trace_id);
+    assert.ok(sessions.includes(first), `the waiting session ${first} is one of ${sessions}`);
+
+    // Both sessions reach the receiver, with the model's chat spans and no content.
+    const t1 = Date.now();
+    while (!(sessions.every(has) && /chat /.test(text())) && Date.now() - t1 < 30000) await sleep(200);
+    assert.ok(sessions.every(has), `every session's trace arrived (${bodies.length} export requests)`);
+    assert.match(text(), /run Approval workflow/, 'the root span');
+    assert.match(text(), /chat /, 'a chat span');
+    assert.match(text(), /gen_ai\.operation\.name/);
+    assert.ok(!text().includes('two laptops'), 'no input or message content without the opt-in');
+    assert.ok(!text().includes('blue team'), 'headers are not span data');
+    console.log(`desktop: ok: the Traces setting sends the run's sessions (${sessions.join(', ')}) in ${bodies.length} export request(s), content types ${[...new Set(bodies.map((b) => b.type))]}`);
+    await exec('window.__TAURI_INTERNALS__.invoke("close_window", { args: {} })').catch(() => {});
+    await windowsGone(' — Switchyard');
+    await wd('DELETE', `/session/${session}`).catch(() => {});
+    session = undefined;
+  } finally {
+    receiver.close();
+  }
 }
 
 // Part 2 (see the top of the file).

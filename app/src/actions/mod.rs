@@ -25,6 +25,7 @@
 //! | [`keyboard`] | the commands' keys, Escape, the page's paste events |
 //! | [`menu`] | the desktop app's native menu items, carried out |
 //! | [`settings`] | the theme and the model settings |
+//! | [`traces`] | runs as traces: the trace id copied, the record downloaded, a session sent as it ends, the Traces setting |
 
 pub mod breakpoints;
 pub mod clipboard;
@@ -47,3 +48,4 @@ pub mod run_import;
 pub mod settings;
 pub mod startup;
 pub mod tests;
+pub mod traces;

@@ -437,6 +437,7 @@ fn finished(app: App) {
         alerts.error(shown.in_one_line());
     }
     save(app);
+    super::traces::session_ended(app);
 }
 
 /// Saves the shown run in the graph's history.

@@ -300,6 +300,32 @@ pub trait Platform {
     fn approve_commands(&self, _lines: Vec<String>) -> LocalBoxFuture<'static, Result<(), StorageError>> {
         Box::pin(async { Ok(()) })
     }
+
+    // Traces (README, See runs in Phoenix, Langfuse or Jaeger).
+
+    /// Whether runs can be sent to a tracing tool from here (the desktop app, which owns an
+    /// OpenTelemetry exporter; a web page has none: its runs' records are exported later with
+    /// `switchyard trace`).
+    fn has_traces(&self) -> bool {
+        false
+    }
+    /// The Traces setting as the settings dialog shows it (header names, never values).
+    fn trace_settings(&self) -> LocalBoxFuture<'static, Option<switchyard_ipc::PublicTraces>> {
+        Box::pin(async { None })
+    }
+    /// Saves the Traces setting: `endpoint` empty turns it off; `headers` `None` keeps the
+    /// headers kept so far.
+    fn save_trace_settings(
+        &self,
+        _endpoint: String,
+        _headers: Option<String>,
+        _capture_content: bool,
+    ) -> LocalBoxFuture<'static, Result<(), StorageError>> {
+        Box::pin(async { Ok(()) })
+    }
+    /// Hands a run whose session just ended to the tracing tool, when one is set up; with
+    /// `graph` when it is the version the run ran. Best effort: a run never waits on it.
+    fn export_trace(&self, _record: &engine::record::RunRecord, _graph: Option<&Graph>) {}
 }
 
 /// Decides where the editor runs and reads what it needs first (nothing in the browser, whose

@@ -9,7 +9,7 @@
 //! | [`Workflows`] | the folder: list, load, save, rename, delete graphs and their runs |
 //! | [`check_name`] | which file names the UI may use |
 //! | [`write_atomic`] | the write-then-rename every save goes through |
-//! | [`Config`] | the app's settings file (keys, base URL, recent files), readable by its user only |
+//! | [`Config`] | the app's settings file (keys, base URL, recent files, traces), readable by its user only |
 //! | [`recent`] | the recent files list kept there |
 //! | [`given`] | reading a file given from outside: a regular file under the import limit |
 //! | [`suites`] | a graph's test suite, `<stem>.tests.json` beside its file; renamed and deleted with it |
@@ -19,7 +19,7 @@ pub mod recent;
 mod settings;
 pub mod suites;
 
-pub use settings::{Config, OriginKey, Settings};
+pub use settings::{Config, OriginKey, Settings, TraceSettings};
 
 use std::fmt;
 use std::fs;

@@ -1,5 +1,5 @@
-//! The app's settings file: keys per origin, the base URL and the recent files, readable by
-//! its owner only.
+//! The app's settings file: keys per origin, the base URL, the recent files and where runs
+//! are sent as traces, readable by its owner only.
 
 use std::fmt;
 use std::fs;
@@ -52,6 +52,33 @@ pub struct Settings {
     /// graph's server starts only when its line is here.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub allowed_commands: Vec<String>,
+    /// Where runs are sent as OpenTelemetry traces; `None`: the `OTEL_*` variables decide.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub traces: Option<TraceSettings>,
+}
+
+/// The Traces setting: a collector's OTLP/HTTP address, the headers sent with each export
+/// (a tracing tool's key often travels in one, hence this private file) and whether message
+/// content goes too.
+#[derive(Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TraceSettings {
+    pub endpoint: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub headers: Vec<(String, String)>,
+    #[serde(default)]
+    pub capture_content: bool,
+}
+
+impl fmt::Debug for TraceSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Header values can be keys: only their names.
+        let names: Vec<&str> = self.headers.iter().map(|(n, _)| n.as_str()).collect();
+        f.debug_struct("TraceSettings")
+            .field("endpoint", &self.endpoint)
+            .field("headers", &names)
+            .field("capture_content", &self.capture_content)
+            .finish()
+    }
 }
 
 /// A key and the one origin it goes to.
@@ -69,6 +96,71 @@ impl fmt::Debug for OriginKey {
         // Never the key itself.
         f.debug_struct("OriginKey").field("origin", &self.origin).field("provider", &self.provider).finish()
     }
+}
+
+impl TraceSettings {
+    /// The setting from what the dialog sends: `endpoint` an http(s) address (`/v1/traces`
+    /// is added as `OTEL_EXPORTER_OTLP_ENDPOINT` has it, unless it is there already),
+    /// `headers` as `OTEL_EXPORTER_OTLP_HEADERS` writes them (`name=value` pairs, comma
+    /// separated, values URL-encoded), `None` keeping `kept`'s.
+    pub fn from_dialog(
+        endpoint: &str,
+        headers: Option<&str>,
+        capture_content: bool,
+        kept: Option<&TraceSettings>,
+    ) -> Result<TraceSettings, String> {
+        let endpoint = endpoint.trim().to_string();
+        if Origin::of(&endpoint).is_none() {
+            return Err(format!("{endpoint:?} is not an http(s) address"));
+        }
+        let headers = match headers {
+            Some(text) => parse_headers(text)?,
+            None => kept.map(|k| k.headers.clone()).unwrap_or_default(),
+        };
+        Ok(TraceSettings { endpoint, headers, capture_content })
+    }
+
+    /// Where spans are posted: the endpoint with `/v1/traces` added unless it ends so.
+    pub fn traces_url(&self) -> String {
+        let base = self.endpoint.trim().trim_end_matches('/');
+        if base.ends_with("/v1/traces") { base.to_string() } else { format!("{base}/v1/traces") }
+    }
+}
+
+/// `name=value` pairs, comma separated, values URL-decoded (`OTEL_EXPORTER_OTLP_HEADERS`).
+fn parse_headers(text: &str) -> Result<Vec<(String, String)>, String> {
+    let mut headers = Vec::new();
+    for pair in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (name, value) = pair.split_once('=').ok_or_else(|| format!("the header {pair:?} has no `=`"))?;
+        let name = name.trim();
+        let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+        if name.is_empty() || !name.chars().all(token) {
+            return Err(format!("{name:?} is not a header name"));
+        }
+        headers.push((name.to_string(), percent_decoded(value.trim())));
+    }
+    Ok(headers)
+}
+
+/// `text` with each `%XX` replaced by its byte (left as it is when not hex, or not UTF-8).
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok());
+        match (bytes[i], hex.and_then(|h| u8::from_str_radix(h, 16).ok())) {
+            (b'%', Some(b)) => {
+                out.push(b);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_string())
 }
 
 impl Settings {
@@ -308,6 +400,35 @@ mod tests {
         assert_eq!(fs::read_to_string(kept[0].path()).expect("read"), damaged, "the keys are kept");
         assert_eq!(c.load().recent, vec!["/tmp/a.json".to_string()]);
         assert!(c.take_notices().is_empty());
+    }
+
+    #[test]
+    fn the_traces_setting_reads_as_the_otel_variables_do() {
+        let t = TraceSettings::from_dialog(
+            " http://127.0.0.1:6006 ",
+            Some("Authorization=Basic%20c2VjcmV0, x-team = blue "),
+            true,
+            None,
+        )
+        .expect("a setting");
+        assert_eq!(t.traces_url(), "http://127.0.0.1:6006/v1/traces");
+        assert_eq!(
+            t.headers,
+            vec![("Authorization".into(), "Basic c2VjcmV0".into()), ("x-team".into(), "blue".into())]
+        );
+        assert!(!format!("{t:?}").contains("c2VjcmV0"), "header values never in logs");
+        // No headers typed: the kept ones stay; an address ending in /v1/traces is used as is.
+        let kept = TraceSettings::from_dialog("https://otel.example/v1/traces/", None, false, Some(&t)).expect("ok");
+        assert_eq!(kept.headers, t.headers);
+        assert_eq!(kept.traces_url(), "https://otel.example/v1/traces");
+        assert!(TraceSettings::from_dialog("localhost:4318", None, false, None).is_err());
+        assert!(TraceSettings::from_dialog("http://h", Some("no-equals"), false, None).is_err());
+        assert!(TraceSettings::from_dialog("http://h", Some("bad name=1"), false, None).is_err());
+        // Saved and read back with the rest of the settings.
+        let dir = tempfile::tempdir().expect("a folder");
+        let c = Config::new(dir.path().join("settings.json"));
+        c.save(&Settings { traces: Some(t.clone()), ..Settings::default() }).expect("saved");
+        assert_eq!(c.load().traces, Some(t));
     }
 
     /// A file that is there but cannot be read may be whole: it is never written over.

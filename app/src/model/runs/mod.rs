@@ -11,6 +11,7 @@
 //! | [`origins`] | the origins a graph's requests would reach |
 //! | [`outcome`] | ends that fail the run, and the run's error as the run panel shows it |
 //! | [`playback`] | a run shown one step at a time: statuses, taken edges, state, changes |
+//! | [`record_file`] | a run as a file taken away (Download record), and the trace id its run panel shows |
 //! | [`run_import`] | a run record told from a graph among imported text, and whether it belongs to the open graph |
 //! | [`run_input`] | the run's input: suggested from the graph, required keys left empty |
 //! | [`run_service`] | the live run as a service: start, load, step, answer, drop, as requests and replies (the run worker holds one) |
@@ -30,6 +31,7 @@ pub mod mcp_calls;
 pub mod origins;
 pub mod outcome;
 pub mod playback;
+pub mod record_file;
 pub mod run_import;
 pub mod run_input;
 pub mod run_service;

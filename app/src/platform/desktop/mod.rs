@@ -335,4 +335,35 @@ impl Platform for Desktop {
             Ok(())
         })
     }
+
+    fn has_traces(&self) -> bool {
+        true
+    }
+
+    fn trace_settings(&self) -> LocalBoxFuture<'static, Option<cmd::PublicTraces>> {
+        Box::pin(async { settings_told().await.map(|s| s.traces) })
+    }
+
+    fn save_trace_settings(
+        &self,
+        endpoint: String,
+        headers: Option<String>,
+        capture_content: bool,
+    ) -> LocalBoxFuture<'static, Result<(), StorageError>> {
+        Box::pin(async move {
+            ipc::call(&cmd::SetTraces { endpoint, headers, capture_content }).await.map_err(storage_error)
+        })
+    }
+
+    fn export_trace(&self, record: &engine::record::RunRecord, graph: Option<&Graph>) {
+        let Ok(record) = serde_json::to_string(record) else { return };
+        let graph = graph.map(Graph::to_pretty_json);
+        wasm_bindgen_futures::spawn_local(async move {
+            // The app warns on its stderr when the collector cannot be reached; a refusal
+            // here (a record the app cannot read) is for the console, never the run.
+            if let Err(why) = ipc::call(&cmd::ExportTrace { record, graph }).await {
+                web_sys::console::warn_1(&format!("switchyard: the run was not sent as a trace: {why}").into());
+            }
+        });
+    }
 }

@@ -1,4 +1,5 @@
-//! Settings: where model calls go, and the keys, each kept for one origin. The dialog lists
+//! Settings: where model calls go, and the keys, each kept for one origin (and, in the
+//! desktop app, where runs are sent as traces: `trace_settings`). The dialog lists
 //! the origins that have keys, never the keys. In the browser they stay in this browser's
 //! local storage; in the desktop app they go to the app's settings file, readable by the user
 //! only, and the keys are never sent back to the page. Never in a graph, an export or a run
@@ -6,10 +7,11 @@
 
 use leptos::prelude::*;
 
-use crate::actions::settings;
+use crate::actions::{settings, traces};
 use crate::model::storage::keys::Provider;
 use crate::platform::use_platform;
 use crate::state::{use_app, use_ui};
+use crate::ui::dialogs::trace_settings::{TraceDraft, TraceFields};
 
 #[component]
 pub fn SettingsDialog() -> impl IntoView {
@@ -33,7 +35,26 @@ pub fn SettingsDialog() -> impl IntoView {
         });
     };
     load();
+    // Where runs can go to a tracing tool (the desktop app), its setting.
+    let has_traces = platform.get().has_traces();
+    let trace = TraceDraft::empty();
+    if has_traces {
+        let loading = platform.get().trace_settings();
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Some(kept) = loading.await {
+                trace.fill(kept);
+            }
+        });
+    }
     let save = move |_| {
+        if trace.changed() {
+            traces::save_trace_settings(
+                app,
+                &trace.endpoint.get_untracked(),
+                &trace.headers.get_untracked(),
+                trace.capture_content.get_untracked(),
+            );
+        }
         settings::save_model_settings(
             app,
             &base.get_untracked(),
@@ -46,7 +67,7 @@ pub fn SettingsDialog() -> impl IntoView {
         settings::remove_key(app, o.clone(), p, move || origins.update(|l| l.retain(|x| !(x.0 == o && x.1 == p))))
     };
     view! {
-        <div class="dialog" role="dialog" aria-modal="true" aria-label="Settings">
+        <div class="dialog settings" role="dialog" aria-modal="true" aria-label="Settings">
             <h2>"Model settings"</h2>
             <p class="muted">"Used by llm nodes with the openai provider. Never exported or saved in runs. Mock models need nothing."</p>
             {move || (!note.get().is_empty()).then(|| view! { <p class="muted">{note.get()}</p> })}
@@ -102,6 +123,7 @@ pub fn SettingsDialog() -> impl IntoView {
                 <input type="password" aria-label="API key" autocomplete="off" prop:value=move || key.get()
                     on:input=move |ev| key.set(event_target_value(&ev))/>
             </label>
+            {has_traces.then(|| view! { <TraceFields draft=trace/> })}
             <div class="dialog-actions">
                 <button on:click=move |_| ui.dialog.set(None)>"Cancel"</button>
                 <button class="primary" on:click=save>"Save"</button>

@@ -12,6 +12,7 @@
 //! | `run_splitter` | the bar that sizes the run panel |
 //! | `run_version_notice` | a run made with an earlier version of the graph: what changed, and Fork anyway |
 //! | `state_view` | the state after the step shown, and what the step changed |
+//! | `trace_id` | the run's trace id with a copy button, and its record downloaded |
 //! | `transcript` | a `messages` field as a transcript |
 
 pub mod form_answer;
@@ -24,4 +25,5 @@ pub mod run_error;
 pub mod run_splitter;
 pub mod run_version_notice;
 pub mod state_view;
+pub mod trace_id;
 pub mod transcript;

@@ -22,6 +22,7 @@ use crate::ui::run_panel::live_reply::LiveReply;
 use crate::ui::run_panel::run_error::RunErrorView;
 use crate::ui::run_panel::run_version_notice::RunVersionNotice;
 use crate::ui::run_panel::state_view::StateView;
+use crate::ui::run_panel::trace_id::RunTrace;
 use crate::ui::tests_panel::save_as_test::SaveAsTest;
 use switchyard_ipc::commands::CommandId;
 
@@ -168,6 +169,7 @@ pub fn RunPanel() -> impl IntoView {
                                 "state on the right what each step changed."
                             </p>
                         </Show>
+                        <RunTrace/>
                         <RunVersionNotice/>
                         <RunErrorView/>
                         <SaveAsTest/>
