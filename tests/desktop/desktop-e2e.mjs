@@ -21,16 +21,23 @@
 //    completes with the server's answer as the tool message, the line is kept in the settings
 //    file, and a second run does not ask. The app closes the server when the window closes.
 //
-// 5. Traces: a local OTLP/HTTP receiver; the Traces setting (Settings) points at it and is kept
-//    in the settings file; the approval template runs (a session waiting for a person, then
-//    one answered); both sessions arrive as traces, under the ids the run panel and the record
-//    show, with `chat` spans for the mock model's calls and no message content by default.
+// 5. Traces: a real Arize Phoenix (tests/otel/phoenix.py); the Traces setting (Settings) points
+//    at it, with headers (one names the Phoenix project, so the headers reach the collector),
+//    and is kept in the settings file; the approval template runs (a session waiting for a
+//    person, then one answered); both sessions are traces in Phoenix, read back through its REST
+//    API, under the ids the run panel and the record show: a `run <graph>` root, `chat` spans
+//    with GenAI attributes for the mock model's calls, no message content by default and no
+//    header value. Phoenix is stopped on every way out.
 //
-// Usage: node tests/desktop/desktop-e2e.mjs <path to switchyard-desktop> [screenshot.png]
+// Usage: SWITCHYARD_PHOENIX_PYTHON=<Phoenix's venv>/bin/python \
+//          node tests/desktop/desktop-e2e.mjs <path to switchyard-desktop> [screenshot.png]
+// (./dev test desktop sets it, from ensure_phoenix; with a screenshot path, part 5 also saves
+// Phoenix's page of the trace, through Playwright and Chromium.)
 // (SWITCHYARD_DESKTOP_E2E_ONLY=mcp runs part 4 alone, =traces part 5 alone.)
 import { spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:http';
-import { gunzipSync } from 'node:zlib';
+import { createServer as createNetServer } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { mkdtempSync, readFileSync, existsSync, writeFileSync, readdirSync, mkdirSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -269,25 +276,82 @@ async function mcpConsent() {
   console.log('desktop: ok: an MCP program asks once for its whole command line, runs, and ends with the window');
 }
 
-// Part 5 (see the top of the file). The receiver keeps each export request's body: OTLP over
-// HTTP, protobuf (ids as raw bytes, names as UTF-8) or JSON (ids as hex).
-async function traces() {
-  const bodies = [];
-  const receiver = createServer((req, res) => {
-    const parts = [];
-    req.on('data', (c) => parts.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(parts);
-      const body = req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
-      if (req.method === 'POST' && req.url === '/v1/traces') bodies.push({ type: req.headers['content-type'], body });
-      res.writeHead(200, { 'content-type': req.headers['content-type'] ?? 'application/x-protobuf' });
-      res.end(req.headers['content-type']?.includes('json') ? '{}' : '');
+// Part 5 (see the top of the file). Arize Phoenix, started by tests/otel/phoenix.py with the
+// Python of its virtual environment (./dev passes SWITCHYARD_PHOENIX_PYTHON), on free ports with
+// a temporary folder of its own; the app sends into a project of this test's own through the header Phoenix
+// reads (x-project-name), which is how the test sees that the setting's headers reach the
+// collector. The spans are read back through Phoenix's REST API. Phoenix is stopped on every way
+// out: the finally below, a signal to this process, and (killed outright) phoenix.py notices its
+// parent is gone (--exit-with-parent).
+async function startPhoenix() {
+  const python = process.env.SWITCHYARD_PHOENIX_PYTHON;
+  if (!python || !existsSync(python)) throw new Error(`SWITCHYARD_PHOENIX_PYTHON (${python}): the Python of Phoenix's virtual environment (./dev's ensure_phoenix) is needed for part 5`);
+  const port = await new Promise((r) => { const s = createNetServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => r(p)); }); });
+  const script = fileURLToPath(new URL('../otel/phoenix.py', import.meta.url));
+  const started = Date.now();
+  // Without --dir, phoenix.py works in a temporary folder of its own and removes it as it stops.
+  const child = spawn(python, [script, '--port', String(port), '--exit-with-parent'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (c) => { out += c; });
+  child.stderr.on('data', (c) => { out += c; });
+  const exited = new Promise((r) => child.once('exit', r));
+  const onSignal = (sig) => { child.kill('SIGTERM'); process.exit(128 + (sig === 'SIGINT' ? 2 : 15)); };
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(sig, onSignal);
+  const stop = async () => {
+    for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.removeListener(sig, onSignal);
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      // phoenix.py stops `phoenix serve` and its process group before it exits.
+      let timer;
+      const inTime = await Promise.race([exited.then(() => true), new Promise((r) => { timer = setTimeout(r, 40000, false); })]);
+      clearTimeout(timer);
+      if (!inTime) child.kill('SIGKILL');
+    }
+    // No process of this Phoenix is left (phoenix.py gives `phoenix serve` its port this way).
+    const left = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+      try { return `\0${readFileSync(`/proc/${p}/environ`, 'latin1')}`.includes(`\0PHOENIX_PORT=${port}\0`); } catch { return false; }
     });
-  });
-  await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
-  const endpoint = `http://127.0.0.1:${receiver.address().port}`;
-  const has = (id) => bodies.some((b) => b.body.includes(Buffer.from(id, 'hex')) || b.body.includes(Buffer.from(id)));
-  const text = () => Buffer.concat(bodies.map((b) => b.body)).toString('latin1');
+    assert.deepEqual(left, [], 'no Phoenix process is left');
+  };
+  try {
+    while (!out.includes('Phoenix is up at')) {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`phoenix.py exited (${child.exitCode ?? child.signalCode}):\n${out.slice(-3000)}`);
+      if (Date.now() - started > 180000) throw new Error(`Phoenix did not start within 180 s:\n${out.slice(-3000)}`);
+      await sleep(200);
+    }
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  const url = `http://127.0.0.1:${port}`;
+  console.log(`desktop: Arize Phoenix up at ${url} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const get = async (path) => {
+    const res = await fetch(url + path);
+    if (res.status === 404) return null;
+    if (!res.ok) throw new Error(`Phoenix GET ${path}: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+  // The spans of one trace of `project` once its root is there and nothing more arrives for a
+  // moment (Phoenix inserts in batches).
+  const trace = async (project, traceId, within = 60000) => {
+    const t = Date.now();
+    let seen = -1, stableSince = 0, spans = [];
+    for (;;) {
+      const page = await get(`/v1/projects/${encodeURIComponent(project)}/spans?trace_id=${traceId}&limit=1000`);
+      spans = page?.data ?? [];
+      if (spans.length !== seen) [seen, stableSince] = [spans.length, Date.now()];
+      else if (spans.some((s) => s.parent_id === null) && Date.now() - stableSince >= 1000) return spans;
+      if (Date.now() - t > within) throw new Error(`Phoenix holds ${spans.length} span(s) of trace ${traceId} in ${project}, and no root, after ${within} ms`);
+      await sleep(250);
+    }
+  };
+  return { url, get, trace, stop };
+}
+
+async function traces() {
+  const phoenix = await startPhoenix();
+  const endpoint = phoenix.url;
+  const project = `desktop-${randomBytes(4).toString('hex')}`;
   try {
     const { sp, exec, waitFor } = await open();
     const setValue = (selector, value) => exec(`
@@ -299,7 +363,7 @@ async function traces() {
     const dialog = '[role=dialog][aria-label="Settings"]';
     await waitFor(`return !!document.querySelector('${dialog} input[aria-label="Send traces to"]')`, 'the Traces setting');
     await setValue(`${dialog} input[aria-label="Send traces to"]`, endpoint);
-    await setValue(`${dialog} input[aria-label="Trace headers"]`, 'x-team=blue%20team');
+    await setValue(`${dialog} input[aria-label="Trace headers"]`, `x-project-name=${project},x-team=blue%20team`);
     await exec(`document.querySelector('${dialog} input[aria-label="Send traces to"]').scrollIntoView()`);
     if (shot) writeFileSync(shot.replace(/\.png$/, '') + '-traces-setting.png', Buffer.from(await wd('GET', `${sp}/screenshot`), 'base64'));
     await exec(`[...document.querySelectorAll('${dialog} button')].find((b) => b.textContent === 'Save').click()`);
@@ -308,8 +372,8 @@ async function traces() {
     const t0 = Date.now();
     while (!JSON.parse(existsSync(settingsFile) ? readFileSync(settingsFile, 'utf8') : '{}').traces && Date.now() - t0 < 10000) await sleep(100);
     const kept = JSON.parse(readFileSync(settingsFile, 'utf8')).traces;
-    assert.deepEqual(kept, { endpoint, headers: [['x-team', 'blue team']], capture_content: false }, 'the setting is in the settings file');
-    // Opened again, the dialog shows the address and the header's name, never its value.
+    assert.deepEqual(kept, { endpoint, headers: [['x-project-name', project], ['x-team', 'blue team']], capture_content: false }, 'the setting is in the settings file');
+    // Opened again, the dialog shows the address and the headers' names, never their values.
     await exec('document.querySelector(\'button[aria-label="Settings"]\').click()');
     await waitFor(`return document.querySelector('${dialog} input[aria-label="Send traces to"]')?.value === ${JSON.stringify(endpoint)}`, 'the setting shown again');
     assert.ok(!(await exec(`return document.querySelector('${dialog}').textContent.includes('blue team')`)), 'no header value in the page');
@@ -347,22 +411,66 @@ async function traces() {
     const sessions = record.traces.map((t) => t.trace_id);
     assert.ok(sessions.includes(first), `the waiting session ${first} is one of ${sessions}`);
 
-    // Both sessions reach the receiver, with the model's chat spans and no content.
-    const t1 = Date.now();
-    while (!(sessions.every(has) && /chat /.test(text())) && Date.now() - t1 < 30000) await sleep(200);
-    assert.ok(sessions.every(has), `every session's trace arrived (${bodies.length} export requests)`);
-    assert.match(text(), /run Approval workflow/, 'the root span');
-    assert.match(text(), /chat /, 'a chat span');
-    assert.match(text(), /gen_ai\.operation\.name/);
-    assert.ok(!text().includes('two laptops'), 'no input or message content without the opt-in');
-    assert.ok(!text().includes('blue team'), 'headers are not span data');
-    console.log(`desktop: ok: the Traces setting sends the run's sessions (${sessions.join(', ')}) in ${bodies.length} export request(s), content types ${[...new Set(bodies.map((b) => b.type))]}`);
+    // Both sessions are traces in Phoenix, in the project the header names, under the ids the
+    // run panel and the record show: each one tree under a `run <graph>` root, the model's
+    // calls as `chat` spans with their GenAI attributes, and no content or header value.
+    const got = {};
+    for (const id of sessions) got[id] = await phoenix.trace(project, id);
+    const all = Object.values(got).flat();
+    for (const [id, spans] of Object.entries(got)) {
+      assert.ok(spans.every((s) => s.context.trace_id === id), `trace ${id}: every span has its id`);
+      const roots = spans.filter((s) => s.parent_id === null);
+      assert.deepEqual(roots.map((s) => s.name), ['run Approval workflow'], `trace ${id}: one root, the run`);
+    }
+    assert.ok(got[shown].length > 1, `the record's trace ${shown} has the run's steps (${got[shown].map((s) => s.name)})`);
+    const chats = all.filter((s) => s.name.startsWith('chat '));
+    assert.ok(chats.length >= 1, `a chat span among ${all.map((s) => s.name)}`);
+    for (const c of chats) {
+      assert.equal(c.attributes['gen_ai.operation.name'], 'chat', `${c.name}: gen_ai.operation.name`);
+      assert.equal(c.attributes['gen_ai.provider.name'], 'switchyard.mock', `${c.name}: gen_ai.provider.name`);
+      assert.equal(`chat ${c.attributes['gen_ai.request.model']}`, c.name, `${c.name}: gen_ai.request.model`);
+    }
+    const text = JSON.stringify(all);
+    assert.ok(!text.includes('two laptops'), 'no input or message content without the opt-in');
+    assert.ok(!text.includes('blue team') && !text.includes('blue%20team'), 'headers are not span data');
+    console.log(`desktop: ok: the Traces setting sends the run's sessions (${sessions.join(', ')}) to Arize Phoenix: ${all.length} spans in project ${project}, ${chats.length} chat span(s) (${[...new Set(chats.map((c) => c.name))]})`);
+    if (shot) await phoenixShot(phoenix, shown, shot.replace(/\.png$/, '') + '-phoenix.png');
     await exec('window.__TAURI_INTERNALS__.invoke("close_window", { args: {} })').catch(() => {});
     await windowsGone(' — Switchyard');
     await wd('DELETE', `/session/${session}`).catch(() => {});
     session = undefined;
   } finally {
-    receiver.close();
+    await phoenix.stop();
+  }
+}
+
+// Phoenix's own page of the trace, in the Chromium the editor's end-to-end tests use (Playwright
+// with Debian's /usr/bin/chromium, or SWITCHYARD_CHROMIUM); a picture only, so no Chromium is
+// said and skipped.
+async function phoenixShot(phoenix, traceId, path) {
+  let chromium;
+  try {
+    ({ chromium } = await import('playwright'));
+  } catch (e) {
+    console.log(`desktop: no screenshot of Phoenix (no Playwright: ${String(e).slice(0, 100)})`);
+    return;
+  }
+  const executablePath = process.env.SWITCHYARD_CHROMIUM ?? '/usr/bin/chromium';
+  if (!existsSync(executablePath)) {
+    console.log(`desktop: no screenshot of Phoenix (no Chromium at ${executablePath})`);
+    return;
+  }
+  const browser = await chromium.launch({ executablePath });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    // Phoenix's own link to a trace by its OpenTelemetry id.
+    await page.goto(`${phoenix.url}/redirects/traces/${traceId}`);
+    await page.getByText('run Approval workflow').first().waitFor({ timeout: 30000 });
+    await sleep(1000);
+    await page.screenshot({ path });
+    console.log(`desktop: Phoenix's page of trace ${traceId}: ${path}`);
+  } finally {
+    await browser.close();
   }
 }
 

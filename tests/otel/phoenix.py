@@ -5,6 +5,9 @@ everything it started.
     python tests/otel/phoenix.py [--port PORT] [--dir DIR]   # a Phoenix to look at by hand
                                                             # (`./dev phoenix`); Ctrl+C stops it
 
+The desktop end-to-end test (tests/desktop) starts it this way too, with --exit-with-parent: it
+stops Phoenix and exits when the process that started it is gone, even killed.
+
 Spans land in the project named by the `openinference.project.name` resource attribute (the
 `x-project-name` header wins over it; without either, Phoenix's `default` project), so each
 test sends with its own project (`OTEL_RESOURCE_ATTRIBUTES=openinference.project.name=…`) and
@@ -174,7 +177,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, default=6006)
     parser.add_argument("--dir", help="Phoenix's working folder, kept (default: a temporary one)")
+    parser.add_argument("--exit-with-parent", action="store_true",
+                        help="stop Phoenix and exit once the process that started this one is gone")
     args = parser.parse_args()
+    parent = os.getppid()
     # Ctrl+C, or SIGTERM from whoever started it (even in the background, where a shell
     # ignores SIGINT for its children), stops Phoenix before this exits.
     signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -184,6 +190,9 @@ def main():
           f"  OTEL_EXPORTER_OTLP_ENDPOINT={phoenix.url} switchyard run …\nCtrl+C stops it.", flush=True)
     try:
         while phoenix.process.poll() is None:
+            if args.exit_with_parent and os.getppid() != parent:
+                print("the process that started Phoenix is gone; stopping it", file=sys.stderr, flush=True)
+                return
             time.sleep(0.5)
         print(phoenix.log_text(), file=sys.stderr)
         sys.exit(f"phoenix serve exited ({phoenix.process.returncode})")
