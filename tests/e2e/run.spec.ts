@@ -770,13 +770,16 @@ test.describe('the browser and the CLI', () => {
     return JSON.parse(r.stdout);
   }
 
-  /** The record without what may differ between two runs: ids and durations. */
+  /** What may differ between two runs: ids (the trace ids derive from the run id) and times. */
+  const VARYING = new Set(['run_id', 'duration_ms', 'trace_id', 'traces', 'started_ms', 'timings']);
+
+  /** The record without what may differ between two runs. */
   function comparable(v: unknown): unknown {
     if (Array.isArray(v)) return v.map(comparable);
     if (v && typeof v === 'object') {
       return Object.fromEntries(
         Object.entries(v)
-          .filter(([k]) => k !== 'run_id' && k !== 'duration_ms')
+          .filter(([k]) => !VARYING.has(k))
           .map(([k, x]) => [k, comparable(x)]),
       );
     }
