@@ -121,26 +121,19 @@ impl Receiver {
 
     /// Waits until `done` holds for the spans received (or `timeout` passes) and returns them.
     pub fn wait_until(&self, timeout: Duration, done: impl Fn(&[ReceivedSpan]) -> bool) -> Vec<ReceivedSpan> {
-        let deadline = Instant::now() + timeout;
-        let mut state = self.lock();
-        while !done(&state.spans) {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                break;
-            }
-            state = match self.shared.changed.wait_timeout(state, left) {
-                Ok((s, _)) => s,
-                Err(poisoned) => poisoned.into_inner().0,
-            };
-        }
-        state.spans.clone()
+        self.wait_for(timeout, |state| done(&state.spans)).spans.clone()
     }
 
     /// Waits until at least `n` requests arrived (or `timeout` passes); returns how many did.
     pub fn wait_for_requests(&self, n: usize, timeout: Duration) -> usize {
+        self.wait_for(timeout, |state| state.requests.len() >= n).requests.len()
+    }
+
+    /// The state once `done` holds for it, or as it is when `timeout` passes.
+    fn wait_for(&self, timeout: Duration, done: impl Fn(&State) -> bool) -> std::sync::MutexGuard<'_, State> {
         let deadline = Instant::now() + timeout;
         let mut state = self.lock();
-        while state.requests.len() < n {
+        while !done(&state) {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 break;
@@ -150,7 +143,7 @@ impl Receiver {
                 Err(poisoned) => poisoned.into_inner().0,
             };
         }
-        state.requests.len()
+        state
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
