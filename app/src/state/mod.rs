@@ -11,6 +11,7 @@
 //! | [`view`] | [`ViewState`]: pan and zoom, the canvas size, drags, the wire and marquee in progress, the `far` memo, and fit, centre and zoom |
 //! | [`marks`] | [`marks::Marks`]: each node's and edge's mark for the run on display (status, running, instances; taken), one signal each, set only when it changes |
 //! | [`run`] | [`RunCtl`]: the run on display, the playback controls, whether the run is of the graph on the canvas, and whether it was made with an earlier version of the document |
+//! | [`trace_draft`] | [`trace_draft::TraceDraft`]: the settings dialog's Traces fields while it is open, and the setting as read |
 //! | [`tests`] | [`TestsState`]: the Tests panel: the open graph's suite, the outcomes of the last passes, a dataset's rows, the pass under way and the worker cases run in |
 //! | [`ui`] | [`UiState`]: the theme, the dialog open, the run panel's height and the minimap |
 //! | [`alerts`] | [`Alerts`]: the messages for the user |
@@ -21,6 +22,7 @@ pub mod doc;
 pub mod marks;
 pub mod run;
 pub mod tests;
+pub mod trace_draft;
 pub mod ui;
 pub mod view;
 

@@ -10,8 +10,9 @@ use leptos::prelude::*;
 use crate::actions::{settings, traces};
 use crate::model::storage::keys::Provider;
 use crate::platform::use_platform;
+use crate::state::trace_draft::TraceDraft;
 use crate::state::{use_app, use_ui};
-use crate::ui::dialogs::trace_settings::{TraceDraft, TraceFields};
+use crate::ui::dialogs::trace_settings::TraceFields;
 
 #[component]
 pub fn SettingsDialog() -> impl IntoView {
@@ -25,16 +26,17 @@ pub fn SettingsDialog() -> impl IntoView {
     let base = RwSignal::new(String::new());
     let note = RwSignal::new(String::new());
     let origins = RwSignal::new(Vec::<(String, Provider)>::new());
-    let load = move || {
-        let loading = platform.get().model_settings();
-        wasm_bindgen_futures::spawn_local(async move {
-            let s = loading.await;
+    // The settings are read after the dialog shows: a Base URL typed meanwhile stays.
+    let base_edited = RwSignal::new(false);
+    let loading = platform.get().model_settings();
+    wasm_bindgen_futures::spawn_local(async move {
+        let s = loading.await;
+        if !base_edited.get_untracked() {
             base.set(s.base_url);
-            origins.set(s.key_origins);
-            note.set(s.note);
-        });
-    };
-    load();
+        }
+        origins.set(s.key_origins);
+        note.set(s.note);
+    });
     // Where runs can go to a tracing tool (the desktop app), its setting.
     let has_traces = platform.get().has_traces();
     let trace = TraceDraft::empty();
@@ -74,7 +76,10 @@ pub fn SettingsDialog() -> impl IntoView {
             <label class="field">
                 <span>"Base URL"</span>
                 <input aria-label="Base URL" placeholder="https://api.openai.com/v1" prop:value=move || base.get()
-                    on:input=move |ev| base.set(event_target_value(&ev))/>
+                    on:input=move |ev| {
+                        base_edited.set(true);
+                        base.set(event_target_value(&ev));
+                    }/>
                 <span class="hint">{wording.base_url_hint}</span>
             </label>
             <h3>"Keys"</h3>
